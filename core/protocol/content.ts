@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/** Content blocks of a provider-neutral message (DESIGN §6). */
+export const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
+
+/** Reasoning text. Provider signatures travel in the message's `replayState`, not here. */
+export const ReasoningBlock = z.object({
+  type: z.literal("reasoning"),
+  text: z.string(),
+  redacted: z.boolean().optional(),
+});
+
+export const ImageBlock = z.object({
+  type: z.literal("image"),
+  mediaType: z.string().min(1),
+  /** base64, no data: prefix */
+  data: z.string(),
+});
+
+/** A file the model produced or referenced (kept in order with the other parts of a draft). */
+export const FileBlock = z.object({
+  type: z.literal("file"),
+  uri: z.string().min(1),
+  mediaType: z.string().optional(),
+  title: z.string().optional(),
+});
+
+export const ToolCallBlock = z.object({
+  type: z.literal("tool-call"),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/** What a tool result may contain. */
+export const ToolResultPart = z.discriminatedUnion("type", [TextBlock, ImageBlock]);
+
+export const ToolResultBlock = z.object({
+  type: z.literal("tool-result"),
+  toolCallId: z.string().min(1),
+  toolName: z.string().min(1),
+  content: z.array(ToolResultPart),
+  isError: z.boolean().optional(),
+});
+
+export const ContentBlock = z.discriminatedUnion("type", [
+  TextBlock,
+  ReasoningBlock,
+  ImageBlock,
+  FileBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+]);
+
+export type TextBlock = z.infer<typeof TextBlock>;
+export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
+export type ImageBlock = z.infer<typeof ImageBlock>;
+export type FileBlock = z.infer<typeof FileBlock>;
+export type ToolCallBlock = z.infer<typeof ToolCallBlock>;
+export type ToolResultPart = z.infer<typeof ToolResultPart>;
+export type ToolResultBlock = z.infer<typeof ToolResultBlock>;
+export type ContentBlock = z.infer<typeof ContentBlock>;

@@ -1,0 +1,6 @@
+export * from "./errors";
+export * from "./surface";
+export * from "./derive";
+export * from "./title";
+export * from "./session";
+export * from "./store";
