@@ -1,0 +1,6 @@
+export * from "./config";
+export * from "./prune";
+export * from "./fold";
+export * from "./select";
+export * from "./summarize";
+export * from "./compactor";

@@ -1,0 +1,50 @@
+import { stat } from "node:fs/promises";
+import { GREP, type GrepParams } from "../definitions";
+import { fsError } from "../errors";
+import { displayPath, resolveInsideRoot } from "../sandbox";
+import { textOutput, type Tool } from "../types";
+import { grepJs } from "./grep-js";
+import { grepRipgrep } from "./grep-rg";
+import type { GrepQuery } from "./grep-types";
+import { findOnPath } from "./which";
+
+const DEFAULT_MAX_RESULTS = 200;
+
+export interface GrepToolOptions {
+  /** Path of the ripgrep binary; `false` forces the JS scan; undefined looks for `rg` on PATH. */
+  ripgrep?: string | false;
+}
+
+/** grep for Node: ripgrep when available, else the JS scan; same output either way. */
+export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> {
+  let rg: string | false | undefined = options.ripgrep;
+  const ripgrep = () => (rg ??= findOnPath("rg") ?? false);
+  return {
+    ...GREP,
+    async execute(args, ctx) {
+      const start = await resolveInsideRoot(ctx.root, args.path, { forWrite: false });
+      const startRel = displayPath(ctx.root, start);
+      const info = await stat(start).catch((err) => {
+        throw fsError(err, startRel);
+      });
+      const query: GrepQuery = {
+        root: ctx.root,
+        start,
+        startRel,
+        isFile: !info.isDirectory(),
+        pattern: args.pattern,
+        ignoreCase: args.ignoreCase ?? false,
+        fixedStrings: args.fixedStrings ?? false,
+        maxResults: args.maxResults ?? DEFAULT_MAX_RESULTS,
+      };
+      if (args.include !== undefined) query.include = args.include;
+      const binary = ripgrep();
+      const result = binary ? await grepRipgrep(binary, query, ctx.signal) : await grepJs(query, ctx.signal);
+      if (result.lines.length === 0) return textOutput(`no matches for /${args.pattern}/ in ${startRel}`);
+      const note = result.limited
+        ? `\n[stopped after ${query.maxResults} matching lines; there are more. Narrow the pattern, path or include]`
+        : "";
+      return textOutput(result.lines.join("\n") + note, { truncated: result.limited });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { z } from "zod";
+import type { ToolResultPart } from "../protocol";
+
+/** What approval policies (none | reads | edits | all) are decided on. */
+export type ToolKind = "read" | "edit" | "command";
+
+/** Everything a tool may rely on from its host. */
+export interface ToolContext {
+  /** Realpath of the workspace root: the sandbox every path is resolved into. */
+  root: string;
+  signal: AbortSignal;
+  /** Base environment for commands (scrubbed before use); defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ToolOutput {
+  content: ToolResultPart[];
+  isError?: boolean;
+  /** Some of the output was cut to fit the result cap. */
+  truncated?: boolean;
+}
+
+/** Name, model-facing description, parameters and policy facts of a tool, without an implementation. */
+export interface ToolDefinition<P = any> {
+  name: string;
+  description: string;
+  parameters: z.ZodType<P>;
+  kind: ToolKind;
+  /** Read-only tools may run in parallel. */
+  readOnly: boolean;
+  /** Result cap in characters (default `DEFAULT_MAX_RESULT_CHARS`); cut head + tail with a note. */
+  maxResultChars?: number;
+  /** Human summary for approval prompts, e.g. "run `npm test` in ./pkg". */
+  describe?(args: P): string;
+}
+
+/**
+ * A tool. Node implementations live in `node/`; the VS Code host registers editor-backed
+ * tools with the same definitions (names, parameters) and the same sandbox rules.
+ */
+export interface Tool<P = any> extends ToolDefinition<P> {
+  execute(args: P, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export const DEFAULT_MAX_RESULT_CHARS = 32_000;
+
+/** A one-text-part output. */
+export function textOutput(text: string, extra: { isError?: boolean; truncated?: boolean } = {}): ToolOutput {
+  const out: ToolOutput = { content: [{ type: "text", text }] };
+  if (extra.isError) out.isError = true;
+  if (extra.truncated) out.truncated = true;
+  return out;
+}
