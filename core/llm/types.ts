@@ -10,7 +10,24 @@ export interface ModelCapabilities {
   maxOutputTokens?: number;
   reasoning: boolean;
   images: boolean;
+  /** Where `contextWindow` came from, so callers can tell a fact from a table entry. */
+  contextWindowSource?: "table" | "profile" | "server";
 }
+
+/**
+ * Which kind of server a profile points at. Picks compat defaults and how the context
+ * window is queried; when absent it is inferred from the base URL.
+ */
+export type ServerKind =
+  | "openai"
+  | "anthropic"
+  | "deepseek"
+  | "ollama"
+  | "llama.cpp"
+  | "vllm"
+  | "lmstudio"
+  | "openrouter"
+  | "other";
 
 /**
  * Per-endpoint quirks of OpenAI-compatible servers (openai-chat only).
@@ -43,6 +60,8 @@ export interface ProviderProfile {
   compat?: Partial<ChatCompat>;
   /** Request timeout in ms for one call (default: SDK's). */
   timeoutMs?: number;
+  /** Server kind hint (see ServerKind). */
+  server?: ServerKind;
 }
 
 export type LlmErrorKind =
@@ -60,7 +79,14 @@ export class LlmError extends Error {
   constructor(
     readonly kind: LlmErrorKind,
     message: string,
-    readonly details: { status?: number; retryAfterMs?: number; providerMessage?: string; cause?: unknown } = {},
+    readonly details: {
+      status?: number;
+      retryAfterMs?: number;
+      providerMessage?: string;
+      /** The provider's own error code/type (e.g. "context_length_exceeded", "overloaded_error"). */
+      code?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(message);
   }
@@ -74,6 +100,23 @@ export class LlmError extends Error {
 export interface LlmAdapter {
   readonly protocol: Protocol;
   stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk>;
+  /** Values the adapter fills in when the caller left them out (e.g. Anthropic's required max_tokens). */
+  defaults?(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): Partial<GenerateOptions>;
+}
+
+/** One call bound to an adapter, a profile snapshot, capabilities and the adapter's defaults. */
+export interface PreparedCall {
+  readonly provider: string;
+  readonly model: string;
+  readonly protocol: Protocol;
+  /** `replayState.adapter` this call produces and accepts (protocol + profile id). */
+  readonly adapterId: string;
+  readonly profile: Readonly<ProviderProfile>;
+  readonly capabilities: Readonly<ModelCapabilities>;
+  /** The options with defaults applied (e.g. maxTokens), as they will be sent. */
+  readonly options: Readonly<GenerateOptions>;
+  /** Streams with the bound options; `overrides` may change anything except provider/model. */
+  stream(overrides?: Partial<Omit<GenerateOptions, "provider" | "model">>): AsyncIterable<StreamChunk>;
 }
 
 /** What the agent loop needs from the LLM layer. */

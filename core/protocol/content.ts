@@ -30,6 +30,11 @@ export const ToolCallBlock = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()),
+  /**
+   * Set when the model's arguments were not a JSON object: `arguments` is then `{}` and
+   * the tool must not run; the caller answers with an error result quoting `error`.
+   */
+  invalidArguments: z.object({ raw: z.string(), error: z.string() }).optional(),
 });
 
 /** What a tool result may contain. */

@@ -1,0 +1,62 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import type { ProviderProfile } from "../types";
+
+type Fetch = typeof fetch;
+
+/**
+ * SDK clients built only from the profile: keys, base URL and headers never come from
+ * the environment or local credential files (the host resolves them). `maxRetries: 0`:
+ * the agent loop owns retries. Clients are cached per profile object and fetch.
+ */
+const openaiClients = new WeakMap<ProviderProfile, OpenAI>();
+const anthropicClients = new WeakMap<ProviderProfile, Anthropic>();
+
+export function openaiClient(profile: ProviderProfile, fetchImpl?: Fetch): OpenAI {
+  let client = openaiClients.get(profile);
+  if (!client) {
+    const headers: Record<string, string | null> = { ...profile.headers };
+    // A keyless local server: the SDK insists on a key, so give a placeholder and drop the header.
+    if (!profile.apiKey) headers.Authorization = null;
+    client = new OpenAI({
+      apiKey: profile.apiKey || "no-key",
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      baseURL: profile.baseURL ?? "https://api.openai.com/v1",
+      defaultHeaders: headers,
+      maxRetries: 0,
+      logLevel: "off",
+      ...(profile.timeoutMs ? { timeout: profile.timeoutMs } : {}),
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    });
+    openaiClients.set(profile, client);
+  }
+  return client;
+}
+
+/** Never falls back to the SDK's default credential chain (files under the user's home). */
+class ProfileAnthropic extends Anthropic {
+  protected override _shouldResolveDefaultCredentials(): boolean {
+    return false;
+  }
+}
+
+export function anthropicClient(profile: ProviderProfile, fetchImpl?: Fetch): Anthropic {
+  let client = anthropicClients.get(profile);
+  if (!client) {
+    const headers: Record<string, string | null> = { ...profile.headers };
+    if (!profile.apiKey) headers.Authorization = null;
+    client = new ProfileAnthropic({
+      ...(profile.apiKey ? { apiKey: profile.apiKey } : { apiKey: null, authToken: null }),
+      baseURL: profile.baseURL ?? "https://api.anthropic.com",
+      defaultHeaders: headers,
+      maxRetries: 0,
+      logLevel: "off",
+      ...(profile.timeoutMs ? { timeout: profile.timeoutMs } : {}),
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    });
+    anthropicClients.set(profile, client);
+  }
+  return client;
+}
