@@ -1,22 +1,58 @@
-// The `downcity` command. Grows with the agent loop (issue 5); today it manages
-// nothing but its own help so the quick start has a product to start.
+// The `downcity` command: the headless host of the Downcity core.
 import { version } from "../package.json";
+import { RUN_HELP, runCommand } from "./commands/run";
+import { SESSIONS_HELP, sessionsCommand } from "./commands/sessions";
+import { CliError, createOutput, type Output } from "./output";
 
 const HELP = `downcity ${version} — a coding agent whose sessions are never lost
 
 Usage:
-  downcity run [options] "prompt"      run the agent on a folder
-  downcity sessions <command>          list, show, rename, fork, archive, export sessions
-  downcity --help | --version
+  downcity run [options] "prompt"      run the agent on a folder (downcity run --help)
+  downcity sessions <command>          list, show, rename, fork, archive, export, compact sessions
+  downcity help [command]
+  downcity --version
 `;
 
-function main(argv: string[]): number {
-  if (argv.includes("--version")) {
-    process.stdout.write(`${version}\n`);
-    return 0;
+async function main(argv: string[], output: Output): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "run":
+      return runCommand(rest, output);
+    case "sessions":
+      return sessionsCommand(rest, output);
+    case "--version":
+    case "-v":
+      output.out(`${version}\n`);
+      return 0;
+    case "help":
+      output.out(`${rest[0] === "run" ? RUN_HELP : rest[0] === "sessions" ? SESSIONS_HELP : HELP}\n`);
+      return 0;
+    case undefined:
+    case "--help":
+    case "-h":
+      output.out(HELP);
+      return 0;
+    default:
+      output.err(`unknown command '${command}'\n\n${HELP}`);
+      return 2;
   }
-  process.stdout.write(HELP);
-  return argv.length === 0 || argv.includes("--help") || argv.includes("-h") ? 0 : 2;
 }
 
-process.exitCode = main(process.argv.slice(2));
+const output = createOutput();
+main(process.argv.slice(2), output).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof CliError) {
+      output.err(`${output.red("error:")} ${err.message}\n`);
+      process.exitCode = err.exitCode;
+    } else if (err instanceof Error && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS")) {
+      output.err(`${output.red("error:")} ${err.message}\n`);
+      process.exitCode = 2;
+    } else {
+      output.err(`${output.red("error:")} ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

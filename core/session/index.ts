@@ -4,3 +4,4 @@ export * from "./derive";
 export * from "./title";
 export * from "./session";
 export * from "./store";
+export * from "./persistence";

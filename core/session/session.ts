@@ -13,6 +13,8 @@ export interface SessionSummary {
   text: string;
   /** Counts over the closed prefix, so stats stay right without reading old segments. */
   messageCount?: number;
+  /** Title in force at throughSeq, so a title closed into a segment survives a cold open. */
+  title?: TitleState;
 }
 
 export interface AppendOptions {
@@ -81,6 +83,7 @@ export class Session {
     this.updated = this.createdAt;
     this.currentSummary = init.summary;
     this.messageCount = init.summary?.messageCount ?? 0;
+    if (init.summary?.title) this.titleState = init.summary.title;
     this.surfaceManager = new SurfaceManager(init.summary?.throughSeq ?? 0);
     this.readOnlyReason = init.readOnly;
   }

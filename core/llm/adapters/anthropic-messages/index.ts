@@ -1,9 +1,9 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { GenerateOptions, StreamChunk } from "../../../protocol";
-import { abortedError } from "../../errors";
 import { replayAdapterId } from "../../replay";
 import type { LlmAdapter, ModelCapabilities, ProviderProfile } from "../../types";
 import { anthropicClient } from "../clients";
+import { translateStream } from "../translate-stream";
 import { buildAnthropicRequest, defaultMaxTokens } from "./request";
 import { AnthropicTranslator } from "./translate";
 
@@ -28,15 +28,6 @@ export class AnthropicMessagesAdapter implements LlmAdapter {
     const client = anthropicClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.messages.create(body, options.signal ? { signal: options.signal } : {});
-    const translator = new AnthropicTranslator(replayAdapterId(profile), options.model);
-    const out: StreamChunk[] = [];
-    for await (const event of wire as AsyncIterable<RawMessageStreamEvent>) {
-      translator.translate(event, out);
-      for (const c of out) yield c;
-      out.length = 0;
-    }
-    if (options.signal?.aborted) throw abortedError(options.signal.reason);
-    translator.end(out);
-    yield* out;
+    yield* translateStream(wire as AsyncIterable<RawMessageStreamEvent>, new AnthropicTranslator(replayAdapterId(profile), options.model), options.signal);
   }
 }

@@ -1,9 +1,9 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { GenerateOptions, StreamChunk } from "../../../protocol";
 import { chatCompat, serverKind } from "../../compat";
-import { abortedError } from "../../errors";
 import type { LlmAdapter, ModelCapabilities, ProviderProfile } from "../../types";
 import { openaiClient } from "../clients";
+import { translateStream } from "../translate-stream";
 import { buildChatRequest, type ChatRequest } from "./request";
 import { ChatTranslator } from "./translate";
 
@@ -27,16 +27,6 @@ export class OpenAIChatAdapter implements LlmAdapter {
     const client = openaiClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.chat.completions.create(body, options.signal ? { signal: options.signal } : {});
-    const translator = new ChatTranslator();
-    const out: StreamChunk[] = [];
-    for await (const chunk of wire as AsyncIterable<ChatCompletionChunk>) {
-      translator.translate(chunk, out);
-      for (const c of out) yield c;
-      out.length = 0;
-    }
-    // The SDK ends iteration quietly on abort; make that an outcome, not a short answer.
-    if (options.signal?.aborted) throw abortedError(options.signal.reason);
-    translator.end(out);
-    yield* out;
+    yield* translateStream(wire as AsyncIterable<ChatCompletionChunk>, new ChatTranslator(), options.signal);
   }
 }

@@ -1,9 +1,9 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { GenerateOptions, StreamChunk } from "../../../protocol";
-import { abortedError } from "../../errors";
 import { replayAdapterId } from "../../replay";
 import type { LlmAdapter, ModelCapabilities, ProviderProfile } from "../../types";
 import { openaiClient } from "../clients";
+import { translateStream } from "../translate-stream";
 import { buildResponsesRequest } from "./request";
 import { ResponsesTranslator } from "./translate";
 
@@ -24,15 +24,6 @@ export class OpenAIResponsesAdapter implements LlmAdapter {
     const client = openaiClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.responses.create(body, options.signal ? { signal: options.signal } : {});
-    const translator = new ResponsesTranslator(replayAdapterId(profile), options.model);
-    const out: StreamChunk[] = [];
-    for await (const event of wire as AsyncIterable<ResponseStreamEvent>) {
-      translator.translate(event, out);
-      for (const c of out) yield c;
-      out.length = 0;
-    }
-    if (options.signal?.aborted) throw abortedError(options.signal.reason);
-    translator.end(out);
-    yield* out;
+    yield* translateStream(wire as AsyncIterable<ResponseStreamEvent>, new ResponsesTranslator(replayAdapterId(profile), options.model), options.signal);
   }
 }

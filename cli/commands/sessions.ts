@@ -1,0 +1,178 @@
+import { parseArgs } from "node:util";
+import { platform } from "node:os";
+import type { SessionEvent } from "../../core/protocol";
+import { Agent } from "../../core/agent";
+import { LlmRuntime } from "../../core/llm";
+import { ToolRegistry } from "../../core/tools/registry";
+import type { Sessions } from "../../core/storage";
+import { CliError, type Output } from "../output";
+import { resolveProvider } from "../provider-config";
+import { eventMarkdown } from "../render";
+import { openStore, workspaceRoot } from "../workspace";
+
+export const SESSIONS_HELP = `Usage: downcity sessions <command> [options]
+
+Commands:
+  list                          sessions of the workspace, newest first
+  show ID [--before SEQ]        the Active messages, or the segment before SEQ (history paging)
+  rename ID "title"             rename (pins the title)
+  fork ID [--at SEQ]            copy the history (up to SEQ) into a new session
+  archive ID | unarchive ID     move to / from the archive
+  delete ID                     delete for good
+  export ID [--format md|jsonl] the whole history, oldest first
+  compact ID                    summarise and close the history now (needs a provider, see run --help)
+
+Options:
+  --cwd DIR        workspace folder (default: current folder)
+  --agent ID       agent id (default: default)
+  --archived       list: archived sessions instead
+  --json           machine-readable output
+  -h, --help       this help`;
+
+const OPTIONS = {
+  cwd: { type: "string" },
+  agent: { type: "string", default: "default" },
+  archived: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  before: { type: "string" },
+  at: { type: "string" },
+  format: { type: "string", default: "md" },
+  protocol: { type: "string" },
+  "base-url": { type: "string" },
+  model: { type: "string" },
+  "context-window": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+const seqOption = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`--${name} must be a positive whole number (a seq)`);
+  return n;
+};
+
+export async function sessionsCommand(argv: string[], output: Output): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  const [command, id, ...rest] = positionals;
+  if (values.help || !command) {
+    output.out(`${SESSIONS_HELP}\n`);
+    return values.help ? 0 : 2;
+  }
+  const needId = () => {
+    if (!id) throw new CliError(`sessions ${command} needs a session id`);
+    return { agentId: values.agent, sessionId: id };
+  };
+  const root = await workspaceRoot(values.cwd);
+  const sessions = openStore(root);
+  try {
+    switch (command) {
+      case "list": {
+        const items = await sessions.list({ agentId: values.agent, archived: values.archived });
+        if (values.json) output.json(items);
+        else if (items.length === 0) output.out(`no ${values.archived ? "archived " : ""}sessions in ${root}\n`);
+        else for (const item of items) output.out(`${item.sessionId}  ${new Date(item.updatedAt).toISOString().replace("T", " ").slice(0, 16)}  ${String(item.messageCount).padStart(5)} msgs  ${item.title ?? output.dim("(untitled)")}\n`);
+        return 0;
+      }
+      case "show": {
+        const ref = needId();
+        const before = seqOption("before", values.before);
+        await openRecovered(sessions, ref, output);
+        const page = await sessions.messages(ref, before === undefined ? {} : { beforeSequence: before });
+        if (values.json) output.json(page);
+        else {
+          if (page.hasOlder) output.out(output.dim(`(older history: --before ${page.firstSeq})\n\n`));
+          if (page.summary && before === undefined) output.out(`${output.dim("summary of earlier history:")}\n${page.summary}\n\n`);
+          for (const event of page.events) {
+            const text = eventMarkdown(event);
+            if (text) output.out(`${text}\n\n`);
+          }
+        }
+        return 0;
+      }
+      case "rename": {
+        const title = rest.join(" ").trim();
+        if (!title) throw new CliError(`sessions rename needs a title`);
+        await sessions.rename(needId(), title);
+        return 0;
+      }
+      case "fork": {
+        const at = seqOption("at", values.at);
+        const item = await sessions.fork(needId(), at === undefined ? {} : { atSeq: at });
+        if (values.json) output.json(item);
+        else output.out(`${item.sessionId}\n`);
+        return 0;
+      }
+      case "archive":
+        await sessions.archive(needId());
+        return 0;
+      case "unarchive":
+        await sessions.unarchive(needId());
+        return 0;
+      case "delete":
+        await sessions.delete(needId());
+        return 0;
+      case "export":
+        await openRecovered(sessions, needId(), output);
+        await exportHistory(sessions, needId(), values.format, output);
+        return 0;
+      case "compact":
+        await compact(sessions, needId(), values, root, output);
+        return 0;
+      default:
+        throw new CliError(`unknown sessions command '${command}'\n\n${SESSIONS_HELP}`);
+    }
+  } finally {
+    await sessions.close();
+  }
+}
+
+/**
+ * Opens the session (the one path that recovers a crashed session: torn tail, draft,
+ * open tool calls) and makes the repairs durable before anything is read.
+ */
+async function openRecovered(sessions: Sessions, ref: { agentId: string; sessionId: string }, output: Output): Promise<void> {
+  const { session, report } = await sessions.open(ref);
+  for (const action of report.actions) output.err(output.dim(`repaired: ${action}\n`));
+  if (report.readOnly) output.err(output.yellow(`read-only: ${report.readOnly}\n`));
+  if (!session.readOnly) await sessions.flush(session);
+}
+
+/** Pages back one segment at a time, then prints oldest first. */
+async function exportHistory(sessions: Sessions, ref: { agentId: string; sessionId: string }, format: string, output: Output): Promise<void> {
+  if (format !== "md" && format !== "jsonl") throw new CliError(`--format must be md or jsonl`);
+  const pages: SessionEvent[][] = [];
+  let page = await sessions.messages(ref);
+  pages.push(page.events);
+  while (page.hasOlder) {
+    page = await sessions.messages(ref, { beforeSequence: page.firstSeq });
+    pages.push(page.events);
+  }
+  for (const events of pages.reverse()) {
+    for (const event of events) {
+      if (format === "jsonl") output.out(`${JSON.stringify(event)}\n`);
+      else {
+        const text = eventMarkdown(event);
+        if (text) output.out(`${text}\n\n`);
+      }
+    }
+  }
+}
+
+async function compact(sessions: Sessions, ref: { agentId: string; sessionId: string }, flags: Record<string, unknown>, root: string, output: Output): Promise<void> {
+  const provider = resolveProvider(flags as never);
+  const { session } = await sessions.open(ref);
+  if (session.readOnly) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
+  const agent = new Agent({
+    session,
+    storage: sessions,
+    llm: new LlmRuntime({ profiles: [provider.profile] }),
+    tools: new ToolRegistry(),
+    model: { provider: provider.profile.id, model: provider.model },
+    workspace: { root, platform: platform() },
+    policy: "none",
+    ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}),
+  });
+  const outcome = await agent.compactNow();
+  await sessions.flush(session);
+  output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close; folded ${outcome.folded}\n`);
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from "node:crypto";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { Sessions } from "../core/storage";
+import type { Session } from "../core/session";
+import { CliError } from "./output";
+
+/** The workspace folder the CLI works on: realpath of --cwd (default: the current folder). */
+export async function workspaceRoot(cwd: string | undefined): Promise<string> {
+  const dir = cwd ?? process.cwd();
+  try {
+    const root = await realpath(dir);
+    if (!(await stat(root)).isDirectory()) throw new Error("not a directory");
+    return root;
+  } catch (err) {
+    throw new CliError(`--cwd ${dir}: ${(err as Error).message}`);
+  }
+}
+
+/** Opens the session store of a workspace. */
+export function openStore(root: string): Sessions {
+  return new Sessions({ root });
+}
+
+/** An existing session (by id) or a new `session-<uuid>`. */
+export async function sessionFor(sessions: Sessions, agentId: string, sessionId: string | undefined): Promise<{ session: Session; repairs: string[] }> {
+  if (sessionId === undefined) return { session: sessions.create({ agentId, id: `session-${randomUUID()}` }), repairs: [] };
+  try {
+    const { session, report } = await sessions.open({ agentId, sessionId });
+    return { session, repairs: report.actions };
+  } catch (err) {
+    throw new CliError(`cannot open session ${sessionId}: ${(err as Error).message}`, 1);
+  }
+}
+
+/** Facts for the system prompt: the git branch and the top-level entries of the folder. */
+export async function workspaceNotes(root: string): Promise<string[]> {
+  const notes: string[] = [];
+  const head = await readFile(join(root, ".git", "HEAD"), "utf8").catch(() => undefined);
+  if (head) notes.push(`git: ${head.startsWith("ref: refs/heads/") ? `branch ${head.slice(16).trim()}` : "detached HEAD"}`);
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const names = entries
+    .filter((e) => e.name !== ".git" && e.name !== ".downcity")
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
+  if (names.length > 0) notes.push(`top-level entries: ${names.slice(0, 40).join(", ")}${names.length > 40 ? `, … (${names.length - 40} more)` : ""}`);
+  return notes;
+}

@@ -1,0 +1,307 @@
+import { randomUUID } from "node:crypto";
+import type { AssistantMessageData, ContentBlock, GenerateOptions, ReasoningEffort, StreamChunk, ToolCallBlock } from "../protocol";
+import type { Session } from "../session";
+import { BlockAssembler } from "../llm/assembler";
+import { LlmError, type LlmClient } from "../llm/types";
+import type { ToolRegistry } from "../tools/registry";
+import { Compactor, type CompactionOutcome, type CompactionSettings } from "../compaction";
+import type { ApprovalPolicy, ApproveFn } from "./approval";
+import { DraftWriter } from "./draft-writer";
+import { Inbox, type InboxKind } from "./inbox";
+import type { SessionStoragePort } from "./ports";
+import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
+import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
+import { ensureFallbackTitle, writeModelTitle } from "./titles";
+import { runToolCalls } from "./tool-runner";
+
+export interface ModelChoice {
+  provider: string;
+  model: string;
+  reasoningEffort?: ReasoningEffort;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface AgentOptions {
+  session: Session;
+  storage: SessionStoragePort;
+  llm: LlmClient;
+  tools: ToolRegistry;
+  model: ModelChoice;
+  workspace: WorkspaceFacts;
+  policy: ApprovalPolicy;
+  approve?: ApproveFn;
+  maxSteps?: number;
+  /** Overrides what the LLM layer knows of the model's window. */
+  contextWindow?: number;
+  compaction?: CompactionSettings;
+  retry?: Partial<RetryPolicy>;
+  /** "llm": after the fallback title, ask the model for a better one. */
+  titles?: "fallback" | "llm";
+  /** Environment for commands (scrubbed by the tool). */
+  env?: NodeJS.ProcessEnv;
+  /** Streaming output for live views (the CLI prints it; the webview renders it). */
+  onChunk?: (chunk: StreamChunk) => void;
+  /** Warnings the user should see (unknown context window, retries). */
+  onNotice?: (message: string) => void;
+  now?: () => Date;
+  random?: () => number;
+}
+
+export type TurnEndReason = "completed" | "cancelled" | "error" | "max-steps";
+export interface TurnOutcome {
+  reason: TurnEndReason;
+  steps: number;
+  error?: Error;
+  /** The last assistant message of the turn, if any. */
+  answer?: AssistantMessageData;
+}
+
+const toContent = (input: string | ContentBlock[]): ContentBlock[] => (typeof input === "string" ? [{ type: "text", text: input }] : input);
+
+/**
+ * The agent loop of DESIGN §7 over one session: inbox → turn/start → steps (claim input,
+ * user/message, request/header, stream + assemble + draft, assistant/message, tools,
+ * step/end) → turn/end. One turn runs at a time; `cancel()` stops the running one.
+ */
+export class Agent {
+  private readonly inbox = new Inbox();
+  private readonly retry: RetryPolicy;
+  private compactor: Compactor | undefined;
+  private abort: AbortController | undefined;
+  private loop: Promise<TurnOutcome[]> | undefined;
+  private lastSystem: string | undefined;
+
+  constructor(private readonly options: AgentOptions) {
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  get session(): Session {
+    return this.options.session;
+  }
+  get running(): boolean {
+    return this.loop !== undefined;
+  }
+
+  /** Queues input for the next turn. */
+  followUp(input: string | ContentBlock[]): void {
+    this.push("followup", input);
+  }
+  /** Queues input for the next step of the running turn. */
+  steer(input: string | ContentBlock[]): void {
+    this.push("steer", input);
+  }
+
+  /** Runs turns until the inbox is empty. Calling it while running joins the same run. */
+  run(): Promise<TurnOutcome[]> {
+    this.loop ??= (async () => {
+      const outcomes: TurnOutcome[] = [];
+      try {
+        while (this.inbox.size > 0) outcomes.push(await this.turn());
+      } finally {
+        this.loop = undefined;
+      }
+      return outcomes;
+    })();
+    return this.loop;
+  }
+
+  /** Stops the running turn: the stream is aborted, tools get the signal. */
+  cancel(reason = "cancelled by the user"): void {
+    this.abort?.abort(new LlmError("aborted", reason));
+  }
+
+  /** Compacts now (the "compact now" command). */
+  async compactNow(): Promise<CompactionOutcome> {
+    const compactor = await this.getCompactor();
+    return compactor.compact("manual");
+  }
+
+  private push(kind: InboxKind, input: string | ContentBlock[]): void {
+    const content = toContent(input);
+    if (content.length === 0) throw new Error("empty input");
+    this.inbox.push(kind, content);
+  }
+
+  private async getCompactor(): Promise<Compactor> {
+    if (this.compactor) return this.compactor;
+    const { llm, model, contextWindow } = this.options;
+    const window = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
+    if (!window) this.options.onNotice?.(`the context window of ${model.model} is unknown: automatic compaction is off (set it in the provider profile or DOWNCITY_CONTEXT_WINDOW)`);
+    this.compactor = new Compactor({
+      session: this.options.session,
+      storage: this.options.storage,
+      llm,
+      provider: model.provider,
+      model: model.model,
+      contextWindow: window,
+      ...(this.options.compaction ? { config: this.options.compaction } : {}),
+    });
+    return this.compactor;
+  }
+
+  private async turn(): Promise<TurnOutcome> {
+    const { session, maxSteps = 50 } = this.options;
+    const abort = (this.abort = new AbortController());
+    const compactor = await this.getCompactor();
+    let titleTask: Promise<void> | undefined;
+    let steps = 0;
+    let answer: AssistantMessageData | undefined;
+    let outcome: TurnOutcome | undefined;
+    session.append("turn/start", {});
+    try {
+      while (!outcome) {
+        if (steps >= maxSteps) {
+          outcome = { reason: "max-steps", steps };
+          break;
+        }
+        if (compactor.pending) await compactor.runPending(abort.signal);
+        steps++;
+        session.append("step/start", { step: steps });
+        const inputs = steps === 1 ? this.inbox.claimAll() : this.inbox.claimSteers();
+        for (const input of inputs) {
+          const seq = session.append("user/message", { content: input.content, ...(input.kind === "steer" ? { origin: "steer" as const } : {}) }, { surface: "append" }).seq;
+          if (session.title.title === undefined) {
+            ensureFallbackTitle(session, seq, input.content);
+            if (this.options.titles === "llm") titleTask = writeModelTitle(session, this.options.llm, this.options.model, seq, input.content, abort.signal).catch(() => {});
+          }
+        }
+        const result = await this.callModel(abort.signal, compactor);
+        if (result.kind === "error") {
+          outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };
+        } else {
+          answer = result.message;
+          const calls = result.message.content.filter((b): b is ToolCallBlock => b.type === "tool-call");
+          if (calls.length > 0) await this.runTools(calls, abort.signal);
+          if (result.interrupted || abort.signal.aborted) outcome = { reason: "cancelled", steps };
+          else if (calls.length === 0 && this.inbox.pendingSteers() === 0) outcome = { reason: "completed", steps };
+        }
+        session.append("step/end", { step: steps });
+      }
+      if (compactor.pending && !abort.signal.aborted) await compactor.runPending(abort.signal).catch((err) => this.options.onNotice?.(`compaction failed: ${(err as Error).message}`));
+      await titleTask;
+    } catch (err) {
+      outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: err as Error };
+    } finally {
+      this.abort = undefined;
+    }
+    const end = outcome ?? { reason: "error" as const, steps };
+    if (answer) end.answer = answer;
+    if (!session.readOnly) {
+      session.append("turn/end", { reason: end.reason, ...(end.error ? { error: end.error.message } : {}) });
+      await this.options.storage.flush(session);
+    }
+    return end;
+  }
+
+  private async runTools(calls: ToolCallBlock[], signal: AbortSignal): Promise<void> {
+    const { session, tools, policy, approve, workspace, env } = this.options;
+    await runToolCalls(calls, {
+      session,
+      tools,
+      policy,
+      ...(approve ? { approve } : {}),
+      context: { root: workspace.root, signal, ...(env ? { env } : {}) },
+    });
+  }
+
+  /** One model call with retries; appends the assistant message (complete or interrupted). */
+  private async callModel(
+    signal: AbortSignal,
+    compactor: Compactor,
+  ): Promise<{ kind: "message"; message: AssistantMessageData; interrupted: boolean } | { kind: "error"; error: Error }> {
+    const { session, llm, model, tools, storage } = this.options;
+    let contextRetried = false;
+    for (let attempt = 1; ; attempt++) {
+      const specs = tools.specs();
+      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date());
+      session.append("request/header", {
+        provider: model.provider,
+        model: model.model,
+        ...(system !== this.lastSystem ? { system } : {}),
+        tools: specs.map((s) => s.name),
+        ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}),
+        attempt,
+      });
+      this.lastSystem = system;
+      const request: GenerateOptions = {
+        provider: model.provider,
+        model: model.model,
+        system,
+        messages: [...session.deriveMessages()],
+        tools: specs,
+        sessionId: session.id,
+        signal,
+      };
+      if (model.reasoningEffort) request.reasoningEffort = model.reasoningEffort;
+      if (model.maxTokens) request.maxTokens = model.maxTokens;
+      if (model.temperature !== undefined) request.temperature = model.temperature;
+
+      const draftId = randomUUID();
+      const assembler = new BlockAssembler();
+      const drafts = new DraftWriter(storage, session, { draftId, provider: model.provider, model: model.model });
+      let failure: unknown;
+      try {
+        for await (const chunk of llm.stream(request)) {
+          assembler.push(chunk);
+          this.options.onChunk?.(chunk);
+          if (chunk.type !== "usage" && chunk.type !== "finish") drafts.update(() => assembler.blocks());
+        }
+      } catch (err) {
+        failure = err;
+      }
+      await drafts.settle().catch((err) => this.options.onNotice?.(`could not write the draft: ${(err as Error).message}`));
+
+      if (failure === undefined && !signal.aborted) {
+        const message: AssistantMessageData = { ...assembler.message(), provider: model.provider, model: model.model, draftId };
+        session.append("assistant/message", message, { surface: "append" });
+        await storage.discardDraft(session);
+        compactor.observe(message.usage);
+        return { kind: "message", message, interrupted: false };
+      }
+
+      if (signal.aborted || (failure instanceof LlmError && failure.kind === "aborted")) {
+        // Cancel keeps a non-empty partial answer; tool calls that did not run are dropped.
+        const partial = assembler.blocks({ dropIncompleteToolCalls: true }).filter((b) => (b.type === "text" || b.type === "reasoning") && b.text.trim() !== "");
+        if (partial.length > 0) {
+          const message: AssistantMessageData = { content: partial, interrupted: true, finishReason: "aborted", provider: model.provider, model: model.model, draftId };
+          session.append("assistant/message", message, { surface: "append" });
+          await storage.discardDraft(session);
+          return { kind: "message", message, interrupted: true };
+        }
+        await storage.discardDraft(session);
+        return { kind: "error", error: failure instanceof Error ? failure : new LlmError("aborted", "cancelled") };
+      }
+
+      // A failed attempt stays in the log (with what it had streamed), out of the Surface.
+      const error = failure instanceof Error ? failure : new Error(String(failure));
+      const kind = error instanceof LlmError ? error.kind : "unknown";
+      const partialBlocks = assembler.blocks({ dropIncompleteToolCalls: true });
+      const contextRecovery = kind === "context-length" && !contextRetried;
+      const delay = contextRecovery ? 0 : retryDelay(error, attempt, this.retry, this.options.random);
+      session.append("request/error", {
+        attempt,
+        kind,
+        message: error.message,
+        ...(error instanceof LlmError && error.details.status ? { status: error.details.status } : {}),
+        ...(partialBlocks.length > 0 ? { partial: partialBlocks } : {}),
+        ...(delay !== undefined ? { retryInMs: delay } : {}),
+      });
+      await storage.discardDraft(session);
+      if (contextRecovery) {
+        // The provider says the request is too long and gave no usage: fold and retry once.
+        contextRetried = true;
+        this.options.onNotice?.("the provider reported the context is too long: compacting and retrying once");
+        await compactor.compact("context-length", signal);
+        continue;
+      }
+      if (delay === undefined) return { kind: "error", error };
+      this.options.onNotice?.(`${kind} error (${error.message}); retrying in ${Math.round(delay / 100) / 10} s`);
+      try {
+        await sleep(delay, signal);
+      } catch {
+        return { kind: "error", error: new LlmError("aborted", "cancelled while waiting to retry") };
+      }
+    }
+  }
+}

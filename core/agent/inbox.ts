@@ -1,0 +1,42 @@
+import type { ContentBlock } from "../protocol";
+
+export type InboxKind = "followup" | "steer";
+export interface InboxItem {
+  kind: InboxKind;
+  content: ContentBlock[];
+}
+
+/**
+ * User input waiting for the loop. A follow-up starts (or waits for) the next turn; a
+ * steer is taken at the next step of the running turn, or starts a turn when idle.
+ */
+export class Inbox {
+  private readonly items: InboxItem[] = [];
+
+  push(kind: InboxKind, content: ContentBlock[]): void {
+    this.items.push({ kind, content });
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** Input for the first step of a turn: everything queued. */
+  claimAll(): InboxItem[] {
+    return this.items.splice(0);
+  }
+
+  /** How many steers wait for the next step. */
+  pendingSteers(): number {
+    return this.items.filter((item) => item.kind === "steer").length;
+  }
+
+  /** Input for a later step of a running turn: only steers (follow-ups wait for their turn). */
+  claimSteers(): InboxItem[] {
+    const steers = this.items.filter((item) => item.kind === "steer");
+    if (steers.length === 0) return [];
+    const rest = this.items.filter((item) => item.kind !== "steer");
+    this.items.splice(0, this.items.length, ...rest);
+    return steers;
+  }
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import { dirname, join } from "node:path";
+import type { SessionEvent } from "../protocol";
+import { Session, type SessionSummary } from "../session";
+import { fsyncDir, writeAtomic, writeFully } from "./atomic";
+import type { StorageContext } from "./context";
+import { isErrno } from "./fs-seam";
+import { isHashedName } from "./id-codec";
+import { areaDir, sessionPaths, type SessionPaths } from "./layout";
+import { footerSummary, loadLog } from "./load-log";
+import { eventModel } from "./log-summary";
+import { encodeMeta, localTimeZone, parseMeta, type SessionMeta } from "./meta";
+import { encodeRecord } from "./records";
+import { listSegments, readSegment } from "./segments-dir";
+import { readIfExists } from "./atomic";
+
+/**
+ * Copies a session's history through `atSeq` into a new session id. Whole segments are
+ * hard-linked (they are immutable; copied where links are not allowed); a segment
+ * straddling `atSeq` is not split: its events up to `atSeq` start the fork's Active.
+ * The fork is assembled in a hidden directory and published by one rename.
+ */
+export async function forkSession(ctx: StorageContext, source: SessionPaths, newId: string, atSeq: number | undefined, hot?: Session): Promise<SessionMeta> {
+  const { fs } = ctx;
+  const segments = await listSegments(ctx, source);
+  let active: readonly SessionEvent[];
+  let lastSeq: number;
+  if (hot) {
+    active = hot.events();
+    lastSeq = hot.lastSeq;
+  } else {
+    const log = await loadLog(ctx, source);
+    if (log.damage) throw new Error(`cannot fork a damaged session: ${log.damage}`);
+    active = log.events;
+    lastSeq = log.events.at(-1)?.seq ?? log.baseSeq;
+  }
+  const at = atSeq ?? lastSeq;
+  if (!Number.isSafeInteger(at) || at < 1 || at > lastSeq) throw new RangeError(`fork point ${at} is outside 1..${lastSeq}`);
+  const linked = segments.filter((s) => s.last <= at);
+  const straddle = segments.find((s) => s.first <= at && s.last > at);
+  const events = (straddle ? (await readSegment(ctx, source, straddle)).events : active).filter((e) => e.seq <= at);
+  const lastLinked = linked.at(-1);
+  let summary: SessionSummary | undefined;
+  if (lastLinked) {
+    summary = hot?.summary && hot.summary.throughSeq === lastLinked.last ? hot.summary : footerSummary((await readSegment(ctx, source, lastLinked)).footer);
+  }
+  const sourceMeta = parseMeta(await readIfExists(fs, source.meta).catch(() => undefined));
+  const createdAt = ctx.clock();
+  // Seeding validates the copied events and yields title and counts for meta.json.
+  const seeded = Session.seed({ id: newId, agentId: source.agentId, createdAt, ...(summary && { summary }) }, events);
+
+  const target = sessionPaths(ctx.root, source.agentId, newId, "sessions");
+  const tmp = join(areaDir(ctx.root, source.agentId, "sessions"), `.fork-${randomUUID()}`);
+  const tmpSegments = join(tmp, "messages", "segments");
+  try {
+    await fs.mkdir(tmpSegments);
+    let bytes = 0;
+    for (const s of linked) {
+      const from = join(source.segments, s.file);
+      const to = join(tmpSegments, s.file);
+      try {
+        await fs.link(from, to);
+      } catch (error) {
+        if (!isErrno(error, "EXDEV", "EPERM", "EMLINK", "ENOTSUP", "EOPNOTSUPP")) throw error;
+        await fs.copyFile(from, to);
+      }
+      bytes += (await fs.stat(to)).size;
+    }
+    const activeData = Buffer.concat(events.map((e) => encodeRecord(e)));
+    const handle = await fs.open(join(tmp, "messages", "active.jsonl"), "wx");
+    try {
+      await writeFully(handle, activeData, 0);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (isHashedName(target.name)) await writeAtomic(fs, join(tmp, "session-id"), Buffer.from(newId, "utf8"));
+    let model = sourceMeta?.model;
+    for (const e of events) model = eventModel(e) ?? model;
+    const title = seeded.title;
+    const meta: SessionMeta = {
+      version: 1,
+      sessionId: newId,
+      agentId: source.agentId,
+      createdAt,
+      updatedAt: createdAt,
+      messageCount: seeded.stats.messageCount,
+      historyBytes: bytes + activeData.length,
+      segmentBytes: bytes,
+      timeZone: sourceMeta?.timeZone ?? localTimeZone(),
+      forkedFrom: { sessionId: source.sessionId, agentId: source.agentId, atSeq: at },
+      lastSeq: at,
+    };
+    if (title.title !== undefined) meta.title = title.title;
+    if (title.source !== undefined) meta.titleSource = title.source;
+    if (model !== undefined) meta.model = model;
+    await writeAtomic(fs, join(tmp, "meta.json"), encodeMeta(meta));
+    for (const dir of [tmpSegments, dirname(tmpSegments), tmp]) await fsyncDir(fs, dir);
+    await fs.rename(tmp, target.dir);
+    await fsyncDir(fs, dirname(target.dir));
+    return meta;
+  } catch (error) {
+    await fs.rm(tmp).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,9 @@
+export { Sessions, type SessionsOptions } from "./sessions";
+export { JsonlSessionPersistence, SessionNotFoundError, type JsonlPersistenceOptions } from "./jsonl-persistence";
+export { nodeFs, type FsSeam, type FileHandleSeam } from "./fs-seam";
+export { encodeId, decodeId } from "./id-codec";
+export { sessionPaths, DOWNCITY_DIR, type SessionPaths } from "./layout";
+export { decodeSegment, encodeSegment, parseSegmentName, segmentFileName, SegmentError } from "./segment-codec";
+export { SummaryFooter } from "./records";
+export { SessionMeta } from "./meta";
+export type { HistoryPage, RepairReport, SessionChange, SessionListItem, SessionPersistence, SessionRef } from "../session";

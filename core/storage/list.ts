@@ -1,0 +1,116 @@
+import { join, sep } from "node:path";
+import type { ListFilter, SessionListItem } from "../session";
+import { readIfExists } from "./atomic";
+import type { StorageContext } from "./context";
+import { isErrno } from "./fs-seam";
+import { decodeId, encodeId, isHashedName } from "./id-codec";
+import { agentsDir, areaDir, ID_FILE, META_FILE, sessionPaths, type Area } from "./layout";
+import { loadLog } from "./load-log";
+import { localTimeZone, parseMeta, type SessionMeta } from "./meta";
+import { metaFromLog } from "./log-summary";
+import { mapLimit } from "./map-limit";
+import { listSegments } from "./segments-dir";
+
+export function itemFromMeta(meta: SessionMeta, archived: boolean): SessionListItem {
+  const item: SessionListItem = {
+    sessionId: meta.sessionId,
+    agentId: meta.agentId,
+    title: meta.title,
+    titleSource: meta.titleSource,
+    model: meta.model,
+    createdAt: meta.createdAt,
+    updatedAt: meta.updatedAt,
+    messageCount: meta.messageCount,
+    historyBytes: meta.historyBytes,
+    timeZone: meta.timeZone,
+    archived,
+    hot: false,
+  };
+  if (meta.forkedFrom) item.forkedFrom = meta.forkedFrom;
+  return item;
+}
+
+async function readdirNames(ctx: StorageContext, dir: string): Promise<string[]> {
+  try {
+    return (await ctx.fs.readdir(dir)).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+  } catch (error) {
+    if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
+    throw error;
+  }
+}
+
+/** The session id a directory stands for: from its name, or the id file of a hashed name. */
+export async function dirSessionId(ctx: StorageContext, dir: string, name: string): Promise<string | undefined> {
+  if (!isHashedName(name)) return decodeId(name);
+  return (await readIfExists(ctx.fs, join(dir, ID_FILE)))?.toString("utf8");
+}
+
+/**
+ * Rebuilds a session's list attributes from its log (meta.json missing or corrupt).
+ * Reads only the latest segment and Active, and stats the segments for their size.
+ */
+export async function rebuildMeta(ctx: StorageContext, agentId: string, sessionId: string, area: Area, old?: SessionMeta): Promise<SessionMeta | undefined> {
+  const paths = sessionPaths(ctx.root, agentId, sessionId, area);
+  const log = await loadLog(ctx, paths);
+  if (!log.activeExists && log.segments.length === 0) return undefined;
+  let segmentBytes = 0;
+  for (const s of await listSegments(ctx, paths)) segmentBytes += (await ctx.fs.stat(join(paths.segments, s.file))).size;
+  const extra: Parameters<typeof metaFromLog>[2] = { timeZone: old?.timeZone ?? localTimeZone(), segmentBytes, fallbackTime: ctx.clock() };
+  if (old?.forkedFrom) extra.forkedFrom = old.forkedFrom;
+  if (old?.createdAt !== undefined) extra.createdAt = old.createdAt;
+  return metaFromLog(log, { sessionId, agentId }, extra);
+}
+
+/**
+ * The cold side of the Sessions list: enumerate session directories and read only
+ * their meta.json, with bounded concurrency. No event log is parsed unless a meta is
+ * missing or corrupt (then that one session is rebuilt from its log).
+ */
+export async function listStored(ctx: StorageContext, filter: ListFilter = {}): Promise<SessionListItem[]> {
+  const area: Area = filter.archived ? "archived" : "sessions";
+  const agents: { agentId: string; name: string }[] = [];
+  if (filter.agentId !== undefined) agents.push({ agentId: filter.agentId, name: encodeId(filter.agentId) });
+  else {
+    for (const name of await readdirNames(ctx, agentsDir(ctx.root))) {
+      const agentId = decodeId(name);
+      if (agentId !== undefined) agents.push({ agentId, name });
+    }
+  }
+  const dirs: { agentId: string; dir: string; name: string }[] = [];
+  for (const agent of agents) {
+    const base = areaDir(ctx.root, agent.agentId, area);
+    // Plain concatenation: path.join per entry is measurable at 10,000 sessions.
+    for (const name of await readdirNames(ctx, base)) dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
+  }
+  // meta.json reads in chunks of `listConcurrency`, yielding to the event loop between
+  // chunks so a 10,000-session list never blocks it for more than a few milliseconds.
+  const metas: (SessionMeta | undefined)[] = [];
+  for (let i = 0; i < dirs.length; i += ctx.listConcurrency) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    for (const { agentId, dir, name } of dirs.slice(i, i + ctx.listConcurrency)) {
+      let meta: SessionMeta | undefined;
+      try {
+        meta = parseMeta(ctx.fs.readFileSync(dir + sep + META_FILE));
+      } catch {
+        meta = undefined;
+      }
+      metas.push(meta && meta.agentId === agentId && encodeId(meta.sessionId) === name ? meta : undefined);
+    }
+  }
+  // Sessions without a usable meta.json (rare) are rebuilt from their logs, a few at a time.
+  const items = await mapLimit(dirs.map((d, i) => ({ ...d, meta: metas[i] })), 8, async ({ agentId, dir, name, meta: found }) => {
+    let meta = found;
+    if (!meta) {
+      const sessionId = await dirSessionId(ctx, dir, name);
+      if (sessionId === undefined) return undefined;
+      meta = await rebuildMeta(ctx, agentId, sessionId, area).catch(() => undefined);
+      if (!meta) return undefined;
+    }
+    return itemFromMeta(meta, area === "archived");
+  });
+  return items.filter((i): i is SessionListItem => i !== undefined);
+}
+
+export function sortByUpdated(items: SessionListItem[]): SessionListItem[] {
+  return items.sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : 1));
+}

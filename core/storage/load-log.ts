@@ -1,0 +1,82 @@
+import type { SessionEvent } from "../protocol";
+import type { SessionSummary } from "../session";
+import { readIfExists } from "./atomic";
+import type { StorageContext } from "./context";
+import type { SessionPaths } from "./layout";
+import { parseEventLog, type ParsedLog, type SummaryFooter } from "./records";
+import { findSegmentGap, type DecodedSegment, type SegmentName } from "./segment-codec";
+import { listSegments, readSegment } from "./segments-dir";
+
+export interface LoadedLog {
+  segments: SegmentName[];
+  /** The latest segment, decoded (its footer is the summary); undefined when none or unreadable. */
+  latest?: DecodedSegment;
+  footer?: SummaryFooter;
+  /** Last seq closed into segments (0 when none). */
+  baseSeq: number;
+  activeExists: boolean;
+  active: Buffer;
+  parsed: ParsedLog;
+  /** Leading Active events already closed into a segment (a compaction interrupted between its two steps). */
+  overlap: { count: number; bytes: number };
+  /** The Active events after the last segment. */
+  events: SessionEvent[];
+  /** Damage before the last valid record: the session must open read-only. */
+  damage?: string;
+}
+
+export function footerSummary(footer: SummaryFooter): SessionSummary {
+  const summary: SessionSummary = { throughSeq: footer.throughSeq, text: footer.text, messageCount: footer.messageCount };
+  if (footer.title) summary.title = { title: footer.title.title, source: footer.title.source, seq: footer.title.seq, pinned: footer.title.pinned };
+  return summary;
+}
+
+/**
+ * Reads what an open needs and nothing more: segment names, the latest segment (for
+ * its summary) and Active. Old segments are never read. Classifies problems into a
+ * torn tail (repairable) and damage (read-only).
+ */
+export async function loadLog(ctx: StorageContext, paths: SessionPaths): Promise<LoadedLog> {
+  const segments = await listSegments(ctx, paths);
+  const damages: string[] = [];
+  const gap = findSegmentGap(segments);
+  if (gap) damages.push(gap);
+  const last = segments[segments.length - 1];
+  const baseSeq = last?.last ?? 0;
+  let latest: DecodedSegment | undefined;
+  if (last) {
+    try {
+      latest = await readSegment(ctx, paths, last);
+    } catch (error) {
+      damages.push((error as Error).message);
+    }
+  }
+  const activeBuf = await readIfExists(ctx.fs, paths.active);
+  const active = activeBuf ?? Buffer.alloc(0);
+  const parsed = parseEventLog(active);
+  if (parsed.damage) damages.push(`active.jsonl: ${parsed.damage}`);
+
+  let count = 0;
+  let bytes = 0;
+  while (count < parsed.events.length && parsed.events[count]!.seq <= baseSeq) bytes += parsed.sizes[count++]!;
+  const events = count > 0 ? parsed.events.slice(count) : parsed.events;
+  const first = events[0];
+  if (first && first.seq !== baseSeq + 1) {
+    damages.push(`active.jsonl starts at seq ${first.seq} but the segments end at ${baseSeq}`);
+  }
+  const loaded: LoadedLog = {
+    segments,
+    baseSeq,
+    activeExists: activeBuf !== undefined,
+    active,
+    parsed,
+    overlap: { count, bytes },
+    events,
+  };
+  if (latest) {
+    loaded.latest = latest;
+    loaded.footer = latest.footer;
+  }
+  if (damages.length > 0) loaded.damage = damages.join("; ");
+  return loaded;
+}

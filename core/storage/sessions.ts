@@ -1,0 +1,161 @@
+import type { ContentBlock } from "../protocol";
+import {
+  DEFAULT_AGENT_ID,
+  SessionStore,
+  type HistoryPage,
+  type ListFilter,
+  type RepairReport,
+  type Session,
+  type SessionChange,
+  type SessionListItem,
+  type SessionRef,
+} from "../session";
+import type { Unsubscribe } from "../util/emitter";
+import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
+import { sortByUpdated } from "./list";
+
+export interface SessionsOptions extends JsonlPersistenceOptions {
+  store?: SessionStore;
+}
+
+/**
+ * The façade hosts use: the hot `SessionStore` joined to the JSONL backend. Lists merge
+ * hot (memory) and cold (meta.json) by id, hot winning; every operation that touches a
+ * hot session flushes or disposes it first.
+ */
+export class Sessions {
+  readonly store: SessionStore;
+  readonly persistence: JsonlSessionPersistence;
+  private readonly detach: Unsubscribe;
+  private readonly opening = new Map<string, Promise<{ session: Session; report: RepairReport }>>();
+
+  constructor(options: SessionsOptions) {
+    this.store = options.store ?? new SessionStore();
+    this.persistence = new JsonlSessionPersistence(options);
+    this.detach = this.persistence.attach(this.store);
+  }
+
+  /** A new hot session; no file exists until its first event is written. */
+  create(options: { agentId?: string; id?: string } = {}): Session {
+    if (options.id !== undefined && this.persistence.existsSync({ sessionId: options.id, agentId: options.agentId ?? DEFAULT_AGENT_ID })) {
+      throw new Error(`session ${JSON.stringify(options.id)} already exists on disk`);
+    }
+    return this.store.create(options);
+  }
+
+  /** Opens (and recovers) a stored session, or returns the hot one. */
+  async open(ref: { agentId?: string; sessionId: string }): Promise<{ session: Session; report: RepairReport }> {
+    const agentId = ref.agentId ?? DEFAULT_AGENT_ID;
+    const hot = this.store.get(ref.sessionId, agentId);
+    if (hot) return { session: hot, report: { repaired: false, actions: [], ...(hot.readOnly !== undefined && { readOnly: hot.readOnly }) } };
+    const key = JSON.stringify([agentId, ref.sessionId]);
+    let pending = this.opening.get(key);
+    if (!pending) {
+      pending = this.persistence.open({ agentId, sessionId: ref.sessionId }).then((opened) => {
+        this.store.adopt(opened.session);
+        return opened;
+      });
+      this.opening.set(key, pending);
+      pending.finally(() => this.opening.delete(key)).catch(() => {});
+    }
+    return pending;
+  }
+
+  flush(session: Session): Promise<void> {
+    return this.store.flush(session);
+  }
+
+  async list(filter: ListFilter = {}): Promise<SessionListItem[]> {
+    const cold = await this.persistence.list(filter);
+    const byKey = new Map<string, SessionListItem>();
+    for (const item of cold) byKey.set(JSON.stringify([item.agentId, item.sessionId]), item);
+    if (!filter.archived) {
+      for (const session of this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {})) {
+        const item = this.persistence.describe(session);
+        if (!item.archived) byKey.set(JSON.stringify([item.agentId, item.sessionId]), item);
+      }
+    }
+    return sortByUpdated([...byKey.values()]);
+  }
+
+  onChange(listener: (change: SessionChange) => void): Unsubscribe {
+    return this.persistence.onChange(listener);
+  }
+
+  messages(ref: SessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
+    return this.persistence.messages(ref, options, this.hot(ref));
+  }
+
+  writeDraft(session: Session, draft: { draftId: string; blocks: readonly ContentBlock[]; provider?: string; model?: string }): Promise<void> {
+    return this.persistence.writeDraft(session, draft);
+  }
+
+  discardDraft(session: Session): Promise<void> {
+    return this.persistence.discardDraft(session);
+  }
+
+  closePrefix(session: Session, throughSeq: number, summaryText: string): Promise<void> {
+    return this.persistence.closePrefix(session, throughSeq, summaryText);
+  }
+
+  /** Appends a `session/title` with source user (opening the session if cold); stops automatic titles. */
+  async rename(ref: SessionRef, title: string): Promise<void> {
+    const { session } = await this.open(ref);
+    session.append("session/title", { title, messageSeqs: [], source: { kind: "user" } });
+    await this.flush(session);
+  }
+
+  fork(ref: SessionRef, options: { atSeq?: number; newId?: string } = {}): Promise<SessionListItem> {
+    return this.persistence.fork(ref, options, this.hot(ref));
+  }
+
+  async archive(ref: SessionRef): Promise<void> {
+    await this.whileReleased(ref, () => this.persistence.archive(ref));
+  }
+
+  async unarchive(ref: SessionRef): Promise<void> {
+    await this.whileReleased(ref, () => this.persistence.unarchive(ref));
+  }
+
+  async delete(ref: SessionRef): Promise<void> {
+    await this.whileReleased(ref, () => this.persistence.delete(ref));
+  }
+
+  residentBytes(session: Session): number {
+    return this.persistence.residentBytes(session);
+  }
+
+  /** Flushes every session and releases its lock. */
+  async close(): Promise<void> {
+    try {
+      const sessions = this.store.list();
+      await this.store.disposeAll();
+      await Promise.all(sessions.map((s) => this.persistence.release(s)));
+    } finally {
+      await this.persistence.close();
+      this.detach();
+    }
+  }
+
+  private hot(ref: SessionRef): Session | undefined {
+    return this.store.get(ref.sessionId, ref.agentId ?? DEFAULT_AGENT_ID);
+  }
+
+  /**
+   * Runs a directory operation on a session that may be hot. A writable hot session is
+   * flushed and released first (its lock must be free); a read-only one (another
+   * process writes it, or it is damaged) stays until the operation succeeded, so a
+   * refused operation leaves it open and following.
+   */
+  private async whileReleased(ref: SessionRef, op: () => Promise<void>): Promise<void> {
+    const session = this.hot(ref);
+    if (session && session.readOnly === undefined) await this.dispose(session);
+    await op();
+    if (session && session.readOnly !== undefined) await this.dispose(session);
+  }
+
+  private async dispose(session: Session): Promise<void> {
+    await this.store.dispose(session);
+    await this.persistence.release(session);
+  }
+}
