@@ -2,6 +2,7 @@
 // Data is generated through the store's own API; each measurement runs in a fresh
 // child process (median of RUNS) and reports that process's peak RSS.
 import { execFileSync } from "node:child_process";
+import { buildSync } from "esbuild";
 import { mkdtempSync, rmSync, statSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +19,7 @@ async function measure(kind: string, root: string, arg: string): Promise<void> {
   const t0 = now();
   let extra: Record<string, number> = {};
   if (kind === "baseline") {
-    // Same process and imports, no work: the RSS floor of a tsx-run Node process.
+    // Same process and imports, no work: the RSS floor of the bundled Node process.
   } else if (kind === "list") {
     const s = new Sessions({ root });
     const items = await s.list();
@@ -38,8 +39,15 @@ async function measure(kind: string, root: string, arg: string): Promise<void> {
   process.stdout.write(JSON.stringify({ ms: now() - t0, rss: process.resourceUsage().maxRSS / 1024, ...extra }));
 }
 
+// Measuring children run this file bundled by esbuild, as the product ships (dist/cli.js),
+// not through tsx: its on-the-fly compiler would add ~50 MiB and its start-up to every row.
+const BUNDLE = join(__dirname, ".out", "storage-bench.cjs");
+function bundleSelf(): void {
+  buildSync({ entryPoints: [__filename], outfile: BUNDLE, bundle: true, platform: "node", format: "cjs", target: "node20", external: ["@mongodb-js/zstd", "esbuild"], logLevel: "warning" });
+}
+
 function runChild(kind: string, root: string, arg = ""): { ms: number; rss: number; [k: string]: number } {
-  const out = execFileSync(process.execPath, ["--import", "tsx", __filename, "measure", kind, root, arg], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [BUNDLE, "measure", kind, root, arg], { encoding: "utf8", maxBuffer: 1 << 24 });
   return JSON.parse(out);
 }
 
@@ -61,11 +69,12 @@ async function makeMany(root: string, sessions: number, events: number, scale: n
 
 async function main() {
   if (process.argv[2] === "measure") return measure(process.argv[3]!, process.argv[4]!, process.argv[5] ?? "");
+  bundleSelf();
   const rows: string[] = [];
   const base = mkdtempSync(join(tmpdir(), "downcity-bench-"));
   try {
     const floor = series("baseline", base);
-    rows.push(`| baseline: tsx process with the store imported, doing nothing | – | ${floor.rss.toFixed(0)} MiB | RSS floor of every row below |`);
+    rows.push(`| baseline: Node process with the bundled store loaded, doing nothing | – | ${floor.rss.toFixed(0)} MiB | RSS floor of every row below |`);
     // 1. Lists
     const l1 = join(base, "list-10k");
     let t = now();

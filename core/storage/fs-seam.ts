@@ -1,5 +1,5 @@
 import * as fsp from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 
 /** The part of a `FileHandle` the store uses: positional writes, fsync, truncation. */
@@ -37,10 +37,27 @@ export interface FsSeam {
   utimes(path: string, time: Date): Promise<void>;
 }
 
+const small = Buffer.allocUnsafe(16 * 1024);
+
+/**
+ * open + read + close into a reused buffer: one syscall fewer than `readFileSync` (no
+ * fstat), which is a fifth of a 10,000-session list. Larger files take the usual path.
+ */
+function readSmallFileSync(path: string): Buffer {
+  const fd = openSync(path, "r");
+  let length: number;
+  try {
+    length = readSync(fd, small, 0, small.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return length < small.length ? Buffer.from(small.subarray(0, length)) : readFileSync(path);
+}
+
 export const nodeFs: FsSeam = {
   open: (path, flags) => fsp.open(path, flags),
   readFile: (path) => fsp.readFile(path),
-  readFileSync: (path) => readFileSync(path),
+  readFileSync: readSmallFileSync,
   readdir: (path) => fsp.readdir(path, { withFileTypes: true }),
   mkdir: async (path) => {
     await fsp.mkdir(path, { recursive: true });

@@ -19,8 +19,12 @@ const SAFE = /^[a-z0-9_-]$/;
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
 export const MAX_NAME = 160;
 
+const PLAIN = /^[a-z0-9_-]+$/;
+
 export function encodeId(id: string): string {
   if (id.length === 0) return "~";
+  // Fast path for the common `session-<uuid>`: already a safe name (lists encode one per session).
+  if (id.length <= MAX_NAME && PLAIN.test(id) && !RESERVED.test(id)) return id;
   let out = "";
   for (const byte of Buffer.from(id, "utf8")) {
     const ch = String.fromCharCode(byte);

@@ -97,18 +97,22 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
       metas.push(meta && meta.agentId === agentId && encodeId(meta.sessionId) === name ? meta : undefined);
     }
   }
-  // Sessions without a usable meta.json (rare) are rebuilt from their logs, a few at a time.
-  const items = await mapLimit(dirs.map((d, i) => ({ ...d, meta: metas[i] })), 8, async ({ agentId, dir, name, meta: found }) => {
-    let meta = found;
-    if (!meta) {
-      const sessionId = await dirSessionId(ctx, dir, name);
-      if (sessionId === undefined) return undefined;
-      meta = await rebuildMeta(ctx, agentId, sessionId, area).catch(() => undefined);
-      if (!meta) return undefined;
-    }
-    return itemFromMeta(meta, area === "archived");
+  const items: SessionListItem[] = [];
+  const missing: typeof dirs = [];
+  dirs.forEach((d, i) => {
+    const meta = metas[i];
+    if (meta) items.push(itemFromMeta(meta, area === "archived"));
+    else missing.push(d);
   });
-  return items.filter((i): i is SessionListItem => i !== undefined);
+  // Sessions without a usable meta.json (rare) are rebuilt from their logs, a few at a time.
+  const rebuilt = await mapLimit(missing, 8, async ({ agentId, dir, name }) => {
+    const sessionId = await dirSessionId(ctx, dir, name);
+    if (sessionId === undefined) return undefined;
+    const meta = await rebuildMeta(ctx, agentId, sessionId, area).catch(() => undefined);
+    return meta ? itemFromMeta(meta, area === "archived") : undefined;
+  });
+  for (const item of rebuilt) if (item) items.push(item);
+  return items;
 }
 
 export function sortByUpdated(items: SessionListItem[]): SessionListItem[] {

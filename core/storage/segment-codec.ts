@@ -1,4 +1,7 @@
-import { compress, decompress } from "@mongodb-js/zstd";
+// Loaded on first use: the native addon's loader costs milliseconds that lists and
+// opens of uncompacted sessions never need to pay.
+let zstdModule: typeof import("@mongodb-js/zstd") | undefined;
+const zstd = () => (zstdModule ??= require("@mongodb-js/zstd") as typeof import("@mongodb-js/zstd"));
 import type { SessionEvent } from "../protocol";
 import { encodeRecord, looksLikeEvent, SummaryFooter } from "./records";
 
@@ -61,7 +64,7 @@ export async function encodeSegment(events: readonly SessionEvent[], footer: Sum
   let size = 0;
   const cut = async () => {
     if (chunk.length === 0) return;
-    frames.push(await compress(Buffer.concat(chunk, size), ZSTD_LEVEL));
+    frames.push(await zstd().compress(Buffer.concat(chunk, size), ZSTD_LEVEL));
     chunk = [];
     size = 0;
   };
@@ -91,7 +94,7 @@ export class SegmentError extends Error {
 export async function decodeSegment(data: Buffer, name: SegmentName): Promise<DecodedSegment> {
   let plain: Buffer;
   try {
-    plain = name.compressed ? await decompress(data) : data;
+    plain = name.compressed ? await zstd().decompress(data) : data;
   } catch (error) {
     throw new SegmentError(`segment ${name.file} cannot be decompressed (${(error as Error).message})`);
   }

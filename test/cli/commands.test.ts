@@ -86,3 +86,25 @@ test("a provider failure exits non-zero with the provider's message", async (t) 
   assert.equal(r.code, 1);
   assert.match(r.stderr, /Incorrect API key provided/);
 });
+
+for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"] as const) {
+  test(`downcity run streams a tool-using answer over ${protocol}`, async (t) => {
+    const root = tempWorkspace(t);
+    let n = 0;
+    const script = (s: Parameters<typeof wire.openaiChat>[0]) =>
+      protocol === "openai-chat" ? wire.openaiChat(s) : protocol === "openai-responses" ? wire.openaiResponses(s) : wire.anthropic(s);
+    const server = await startProviderServer(() => ({
+      sse: n++ === 0 ? script({ toolCalls: [{ id: "toolu_1", name: "list_dir", arguments: { path: "." } }] }) : script({ text: "The folder is empty." }),
+    }));
+    t.after(() => server.close());
+    const env = cliEnv(protocol === "anthropic-messages" ? server.anthropicBaseURL : server.baseURL, {
+      DOWNCITY_PROTOCOL: protocol,
+      DOWNCITY_MODEL: protocol === "anthropic-messages" ? "claude-opus-4-5" : "gpt-4o",
+    });
+    const r = await runCli(["run", "--cwd", root, "what is in this folder?"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), "The folder is empty.");
+    assert.match(r.stderr, /→ list_dir/);
+    assert.equal(server.requests.length, 2);
+  });
+}
