@@ -96,10 +96,12 @@ export class Agent {
   run(): Promise<TurnOutcome[]> {
     this.loop ??= (async () => {
       const outcomes: TurnOutcome[] = [];
+      this.options.session.setRunning(true);
       try {
         while (this.inbox.size > 0) outcomes.push(await this.turn());
       } finally {
         this.loop = undefined;
+        this.options.session.setRunning(false);
       }
       return outcomes;
     })();
@@ -155,7 +157,7 @@ export class Agent {
           outcome = { reason: "max-steps", steps };
           break;
         }
-        if (compactor.pending) await compactor.runPending(abort.signal);
+        if (compactor.pending) await this.compactOrWarn(compactor, abort.signal);
         steps++;
         session.append("step/start", { step: steps });
         const inputs = steps === 1 ? this.inbox.claimAll() : this.inbox.claimSteers();
@@ -178,7 +180,7 @@ export class Agent {
         }
         session.append("step/end", { step: steps });
       }
-      if (compactor.pending && !abort.signal.aborted) await compactor.runPending(abort.signal).catch((err) => this.options.onNotice?.(`compaction failed: ${(err as Error).message}`));
+      if (compactor.pending && !abort.signal.aborted) await this.compactOrWarn(compactor, abort.signal);
       await titleTask;
     } catch (err) {
       outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: err as Error };
@@ -192,6 +194,19 @@ export class Agent {
       await this.options.storage.flush(session);
     }
     return end;
+  }
+
+  /**
+   * A failed compaction does not fail the turn: the call may still fit, and a
+   * context-length error forces another attempt. Cancellation still propagates.
+   */
+  private async compactOrWarn(compactor: Compactor, signal: AbortSignal): Promise<void> {
+    try {
+      await compactor.runPending(signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.options.onNotice?.(`compaction failed, continuing without it: ${(error as Error).message}`);
+    }
   }
 
   private async runTools(calls: ToolCallBlock[], signal: AbortSignal): Promise<void> {

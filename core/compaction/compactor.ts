@@ -71,11 +71,26 @@ export class Compactor {
     return this.compact(reason, signal);
   }
 
-  /** Folds and closes a prefix now. A deep compaction keeps no retained tail. */
+  /**
+   * Folds and closes a prefix now. A deep compaction keeps no retained tail. A failure
+   * (the summariser's provider, the disk) is logged as `compaction/error` and thrown;
+   * the schedule is cleared so the next real usage decides again.
+   */
   async compact(reason: CompactionReason, signal?: AbortSignal): Promise<CompactionOutcome> {
     const { session } = this.options;
     const deep = reason === "verify-failed" || reason === "context-length";
     session.append("compaction/start", { reason, deep, contextWindow: this.options.contextWindow ?? null });
+    try {
+      return await this.run(reason, deep, signal);
+    } catch (error) {
+      this.scheduled = undefined;
+      if (!session.readOnly) session.append("compaction/error", { reason, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
+  private async run(reason: CompactionReason, deep: boolean, signal: AbortSignal | undefined): Promise<CompactionOutcome> {
+    const { session } = this.options;
     const outcome: CompactionOutcome = { reason, folded: foldSurface(session, this.config) };
     const window = this.options.contextWindow ?? 0;
     const keepChars = deep ? 0 : Math.floor(window * this.config.retainRatio * this.config.charsPerToken);

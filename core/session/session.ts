@@ -48,6 +48,8 @@ export type SessionEvents = {
   external: [event: SessionEvent, session: Session];
   "prefix-closed": [summary: SessionSummary, session: Session];
   "read-only": [reason: string, session: Session];
+  /** A turn started or ended (the list's running state). */
+  running: [running: boolean, session: Session];
 };
 
 const isMessageType = (type: string) => type === "user/message" || type === "assistant/message";
@@ -68,6 +70,7 @@ export class Session {
   private messageCount: number;
   private updated: number;
   private readOnlyReason: string | undefined;
+  private busy = false;
   private readonly emitter = new Emitter<SessionEvents>();
 
   private messageCache: Message[] = [];
@@ -119,6 +122,16 @@ export class Session {
   get readOnly(): string | undefined {
     return this.readOnlyReason;
   }
+  /** An agent turn is running on this session (set by the loop, shown by lists). */
+  get running(): boolean {
+    return this.busy;
+  }
+  setRunning(running: boolean): void {
+    if (running === this.busy) return;
+    this.busy = running;
+    this.emitter.emit("running", running, this);
+  }
+
   /** Number of events held in memory (those after the last closed segment). */
   get size(): number {
     return this.log.length;

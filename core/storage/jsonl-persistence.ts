@@ -173,6 +173,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
           entry.model = eventModel(event) ?? entry.model;
         }),
         session.on("read-only", () => void entry.writer?.close()),
+        session.on("running", () => this.emitChange("updated", session.agentId, session.id, this.describe(session))),
       );
     }
     this.entries.set(session, entry);
@@ -517,6 +518,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     };
     if (entry?.forkedFrom) item.forkedFrom = entry.forkedFrom;
     if (session.readOnly !== undefined) item.readOnly = session.readOnly;
+    if (session.running) item.running = true;
     return item;
   }
 

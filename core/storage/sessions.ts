@@ -67,15 +67,14 @@ export class Sessions {
 
   async list(filter: ListFilter = {}): Promise<SessionListItem[]> {
     const cold = await this.persistence.list(filter);
-    const byKey = new Map<string, SessionListItem>();
-    for (const item of cold) byKey.set(JSON.stringify([item.agentId, item.sessionId]), item);
-    if (!filter.archived) {
-      for (const session of this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {})) {
-        const item = this.persistence.describe(session);
-        if (!item.archived) byKey.set(JSON.stringify([item.agentId, item.sessionId]), item);
-      }
+    // Hot wins: cold items whose session is live in this process are replaced.
+    const hot = filter.archived ? [] : this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {});
+    const items = filter.archived ? cold : cold.filter((item) => !this.store.get(item.sessionId, item.agentId));
+    for (const session of hot) {
+      const item = this.persistence.describe(session);
+      if (!item.archived) items.push(item);
     }
-    return sortByUpdated([...byKey.values()]);
+    return sortByUpdated(items);
   }
 
   onChange(listener: (change: SessionChange) => void): Unsubscribe {

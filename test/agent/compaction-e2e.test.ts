@@ -129,3 +129,32 @@ test("a context-length error without usage folds and retries once", async (t) =>
   assert.match(failed!.error!.message, /maximum context length/);
   assert.equal(calls, 7);
 });
+
+test("a failing summariser does not fail the turn: the error is logged and the next usage decides again", async (t) => {
+  let calls = 0;
+  let summaryCalls = 0;
+  const h = await startHarness(
+    t,
+    ({ body }) => {
+      if (isSummaryRequest(body)) {
+        summaryCalls++;
+        return wire.error("openai-chat", 500, "summariser is down");
+      }
+      calls++;
+      return { sse: wire.openaiChat({ text: `answer ${"y".repeat(5000)}`, usage: { input: 9600, output: 100 } }) };
+    },
+    { agent: { contextWindow: WINDOW } },
+  );
+  const errors: string[] = [];
+  h.agent.session.on("event", (e) => e.type === "compaction/error" && errors.push((e.data as { message: string }).message));
+  for (let i = 0; i < 3; i++) {
+    h.agent.followUp(`task ${i}`);
+    const [outcome] = await h.agent.run();
+    assert.equal(outcome!.reason, "completed");
+  }
+  assert.equal(calls, 3);
+  assert.ok(summaryCalls >= 2, "every turn over 95 % tried again");
+  assert.equal(errors.length, summaryCalls);
+  assert.match(errors[0]!, /summariser is down/);
+  assert.equal(h.agent.session.summary, undefined, "nothing was closed");
+});
