@@ -269,7 +269,9 @@ export class Agent {
 
       if (failure === undefined && !signal.aborted) {
         const message: AssistantMessageData = { ...assembler.message(), provider: model.provider, model: model.model, draftId };
-        session.append("assistant/message", message, { surface: "append" });
+        // An empty answer stays in the log but off the Surface: providers reject empty
+        // assistant messages in history.
+        session.append("assistant/message", message, message.content.length > 0 ? { surface: "append" } : {});
         await storage.discardDraft(session);
         compactor.observe(message.usage);
         return { kind: "message", message, interrupted: false };

@@ -147,3 +147,18 @@ test("max steps stops a turn that keeps calling tools", async (t) => {
   assert.equal(outcome!.reason, "max-steps");
   assert.equal(h.server.requests.length, 3);
 });
+
+test("an empty answer is logged but kept off the Surface, so the next request stays valid", async (t) => {
+  let n = 0;
+  const h = await startHarness(t, () => ({ sse: wire.openaiChat(n++ === 0 ? {} : { text: "second" }) }), { protocol: "openai-chat" });
+  h.agent.followUp("first");
+  const [first] = await h.agent.run();
+  assert.equal(first!.reason, "completed");
+  h.agent.followUp("again");
+  await h.agent.run();
+  const session = h.agent.session;
+  assert.equal(session.events().filter((e) => e.type === "assistant/message").length, 2);
+  assert.deepEqual(session.surface.nodes.map((s) => session.event(s)!.type), ["user/message", "user/message", "assistant/message"]);
+  const roles = h.bodies().at(-1).messages.map((m: { role: string }) => m.role);
+  assert.deepEqual(roles, ["system", "user", "user"]);
+});

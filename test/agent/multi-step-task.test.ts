@@ -15,7 +15,7 @@ const STEPS = [
 ];
 
 const frames = (protocol: Protocol, step: (typeof STEPS)[number], usage = { input: 1000, output: 50 }) =>
-  protocol === "openai-chat" ? wire.openaiChat({ ...step, usage }) : protocol === "openai-responses" ? wire.openaiResponses({ ...step, usage }) : wire.anthropic({ ...step, usage });
+  wire.frames(protocol, { ...step, usage });
 
 for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"] as const) {
   test(`a read → edit → run → answer task over ${protocol} changes the file and leaves the expected log`, async (t) => {

@@ -91,8 +91,7 @@ for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"]
   test(`downcity run streams a tool-using answer over ${protocol}`, async (t) => {
     const root = tempWorkspace(t);
     let n = 0;
-    const script = (s: Parameters<typeof wire.openaiChat>[0]) =>
-      protocol === "openai-chat" ? wire.openaiChat(s) : protocol === "openai-responses" ? wire.openaiResponses(s) : wire.anthropic(s);
+    const script = (s: Parameters<typeof wire.openaiChat>[0]) => wire.frames(protocol, s);
     const server = await startProviderServer(() => ({
       sse: n++ === 0 ? script({ toolCalls: [{ id: "toolu_1", name: "list_dir", arguments: { path: "." } }] }) : script({ text: "The folder is empty." }),
     }));

@@ -3,28 +3,15 @@ import { after, before, describe, test } from "node:test";
 import type { Protocol } from "../../core/llm";
 import { LlmError } from "../../core/llm";
 import { wire, type ScriptedReply } from "../support/provider-server";
-import type { WireScript } from "../support/wire";
-import { PATHS, PROTOCOLS_UNDER_TEST, call, collect, collectError, harness, type Harness } from "./helpers";
+import { PATHS, PROTOCOLS_UNDER_TEST, call, collect, collectError, routedHarness, type Harness } from "./helpers";
 
 let next: (protocol: Protocol) => ScriptedReply;
 let h: Harness;
 
 before(async () => {
-  h = await harness(({ path }) => {
-    const protocol = (Object.keys(PATHS) as Protocol[]).find((p) => PATHS[p] === path);
-    if (!protocol) return { status: 404, json: { error: { message: `no route ${path}` } } };
-    return next(protocol);
-  });
+  h = await routedHarness((protocol) => next(protocol));
 });
 after(() => h.close());
-
-function framesFor(protocol: Protocol, script: WireScript): string[] {
-  return protocol === "openai-chat"
-    ? wire.openaiChat(script)
-    : protocol === "openai-responses"
-      ? wire.openaiResponses(script)
-      : wire.anthropic(script);
-}
 
 const CONTEXT_MESSAGE: Record<Protocol, [string, string | undefined]> = {
   "openai-chat": ["This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.", "context_length_exceeded"],
@@ -77,7 +64,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("a stream cut mid-event → transient, after the chunks that did arrive", async () => {
-      const frames = framesFor(protocol, { text: "Hello world, this is long", usage: { input: 1, output: 1 } });
+      const frames = wire.frames(protocol, { text: "Hello world, this is long", usage: { input: 1, output: 1 } });
       const cutAt = frames.findIndex((f) => f.includes("o wo")) + 1;
       const partial = frames[cutAt]!.slice(0, Math.floor(frames[cutAt]!.length / 2));
       next = () => ({ sse: [...frames.slice(0, cutAt), partial], cutAfter: cutAt + 1 });
@@ -89,7 +76,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("a stream that closes cleanly before the end marker → transient incomplete-stream", async () => {
-      const frames = framesFor(protocol, { text: "Hello world" });
+      const frames = wire.frames(protocol, { text: "Hello world" });
       const lastText = frames.findIndex((f) => f.includes("rld"));
       next = () => ({ sse: frames.slice(0, lastText + 1) });
       const { error } = await collectError(h.runtime, call(protocol));
@@ -98,7 +85,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("a malformed SSE data line → transient malformed-stream", async () => {
-      const frames = framesFor(protocol, { text: "Hello world" });
+      const frames = wire.frames(protocol, { text: "Hello world" });
       const bad = protocol === "openai-chat" ? 'data: {"id":"x","choices":[{\n\n' : 'event: content_block_delta\ndata: {"type":\n\n';
       next = () => ({ sse: [...frames.slice(0, 3), bad, ...frames.slice(3)] });
       const { error } = await collectError(h.runtime, call(protocol));
@@ -107,14 +94,14 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("a stray non-SSE line is ignored, as the SSE spec says", async () => {
-      const frames = framesFor(protocol, { text: "Hello world" });
+      const frames = wire.frames(protocol, { text: "Hello world" });
       next = () => ({ sse: [...frames.slice(0, 2), "this line is not a field\n\n", ": a comment\n\n", ...frames.slice(2)] });
       const { assembler } = await collect(h.runtime, call(protocol));
       assert.deepEqual(assembler.blocks(), [{ type: "text", text: "Hello world" }]);
     });
 
     test("an error event inside the stream is classified by its type", async () => {
-      const frames = framesFor(protocol, { text: "Hello world" });
+      const frames = wire.frames(protocol, { text: "Hello world" });
       const [code, kind] =
         protocol === "anthropic-messages"
           ? ["overloaded_error", "transient"]
@@ -128,7 +115,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("abort mid-stream → aborted, and the HTTP request is cancelled", async () => {
-      const frames = framesFor(protocol, { text: "Hello world" });
+      const frames = wire.frames(protocol, { text: "Hello world" });
       // Deliver the first text delta, then hold the connection open without ending it.
       next = () => ({ sse: frames, stallAfter: frames.findIndex((f) => f.includes("Hell")) + 1 });
       const controller = new AbortController();
@@ -152,7 +139,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("abort while waiting for the response headers → aborted", async () => {
-      next = () => ({ sse: framesFor(protocol, { text: "late" }), delayMs: 5_000 });
+      next = () => ({ sse: wire.frames(protocol, { text: "late" }), delayMs: 5_000 });
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
       const { error } = await collectError(h.runtime, call(protocol, { signal: controller.signal }));

@@ -1,6 +1,6 @@
 import type { GenerateOptions, Message, StreamChunk } from "../../core/protocol";
 import { BlockAssembler, LlmError, LlmRuntime, type Protocol, type ProviderProfile } from "../../core/llm";
-import { startProviderServer, type ProviderHandler, type ProviderServer } from "../support/provider-server";
+import { startProviderServer, type ProviderHandler, type ProviderServer, type ScriptedReply } from "../support/provider-server";
 
 export const PROTOCOL_MODELS: Record<Protocol, string> = {
   "openai-chat": "gpt-4o",
@@ -75,3 +75,12 @@ export const PATHS: Record<Protocol, string> = {
   "openai-responses": "/v1/responses",
   "anthropic-messages": "/v1/messages",
 };
+
+/** A harness whose server routes each protocol's path to `reply(protocol)`; 404 elsewhere. */
+export function routedHarness(reply: (protocol: Protocol) => ScriptedReply): Promise<Harness> {
+  return harness(({ path }) => {
+    const protocol = (Object.keys(PATHS) as Protocol[]).find((p) => PATHS[p] === path);
+    if (!protocol) return { status: 404, json: { error: { message: `no route ${path}` } } };
+    return reply(protocol);
+  });
+}

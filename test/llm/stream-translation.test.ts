@@ -3,27 +3,14 @@ import { after, before, describe, test } from "node:test";
 import type { StreamChunk } from "../../core/protocol";
 import type { Protocol } from "../../core/llm";
 import { wire, type ScriptedReply } from "../support/provider-server";
-import type { WireScript } from "../support/wire";
-import { PATHS, PROTOCOLS_UNDER_TEST, call, collect, harness, type Harness } from "./helpers";
+import { PATHS, PROTOCOLS_UNDER_TEST, call, collect, routedHarness, type Harness } from "./helpers";
 
 /** One scripted reply per request, chosen by the test before each call. */
 let next: (protocol: Protocol) => ScriptedReply;
 let h: Harness;
 
-function framesFor(protocol: Protocol, script: WireScript): string[] {
-  return protocol === "openai-chat"
-    ? wire.openaiChat(script)
-    : protocol === "openai-responses"
-      ? wire.openaiResponses(script)
-      : wire.anthropic(script);
-}
-
 before(async () => {
-  h = await harness(({ path }) => {
-    const protocol = (Object.keys(PATHS) as Protocol[]).find((p) => PATHS[p] === path);
-    if (!protocol) return { status: 404, json: { error: { message: `no route ${path}` } } };
-    return next(protocol);
-  });
+  h = await routedHarness((protocol) => next(protocol));
 });
 after(() => h.close());
 
@@ -40,7 +27,7 @@ const usageFor = (protocol: Protocol, input: number, output: number) =>
 for (const protocol of PROTOCOLS_UNDER_TEST) {
   describe(`${protocol} stream translation`, () => {
     test("plain text streams as one text block, then usage and finish", async () => {
-      next = () => ({ sse: framesFor(protocol, { text: "Hello world", usage: { input: 12, output: 3 } }) });
+      next = () => ({ sse: wire.frames(protocol, { text: "Hello world", usage: { input: 12, output: 3 } }) });
       const { chunks, assembler } = await collect(h.runtime, call(protocol));
       assert.deepEqual(withoutReplay(chunks), [
         { type: "block-start", index: 0, block: { type: "text" } },
@@ -60,7 +47,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("reasoning streams as its own block before the answer", async () => {
-      next = () => ({ sse: framesFor(protocol, { reasoning: "Let me think", text: "Done", chunkSize: 6 }) });
+      next = () => ({ sse: wire.frames(protocol, { reasoning: "Let me think", text: "Done", chunkSize: 6 }) });
       const { chunks, assembler } = await collect(h.runtime, call(protocol));
       assert.deepEqual(withoutReplay(chunks), [
         { type: "block-start", index: 0, block: { type: "reasoning" } },
@@ -81,7 +68,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 
     test("parallel tool calls with interleaved argument deltas land in their own blocks", async () => {
       next = () => ({
-        sse: framesFor(protocol, {
+        sse: wire.frames(protocol, {
           toolCalls: [
             { id: "call_a", name: "read_file", arguments: { path: "src/a.ts" } },
             { id: "call_b", name: "grep", arguments: { pattern: "TODO" } },
@@ -113,7 +100,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("invalid tool-call JSON becomes {} plus invalidArguments, keeping the raw text", async () => {
-      next = () => ({ sse: framesFor(protocol, { toolCalls: [{ id: "call_x", name: "edit", arguments: '{"path": "a.ts", ' }] }) });
+      next = () => ({ sse: wire.frames(protocol, { toolCalls: [{ id: "call_x", name: "edit", arguments: '{"path": "a.ts", ' }] }) });
       const { assembler } = await collect(h.runtime, call(protocol));
       const [block] = assembler.blocks();
       assert.equal(block?.type, "tool-call");
@@ -124,7 +111,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("the request reaches the protocol's endpoint with the SDK's auth", async () => {
-      next = () => ({ sse: framesFor(protocol, { text: "ok" }) });
+      next = () => ({ sse: wire.frames(protocol, { text: "ok" }) });
       const before = h.server.requests.length;
       await collect(h.runtime, call(protocol));
       const request = h.server.requests[before]!;

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { DraftWriter, type Draft } from "../../core/agent";
+import { Session } from "../../core/session";
+
+function recorder() {
+  const writes: Draft[] = [];
+  let release: (() => void) | undefined;
+  return {
+    writes,
+    slow: false,
+    async writeDraft(_s: Session, draft: Draft) {
+      writes.push(draft);
+      if (this.slow) await new Promise<void>((r) => (release = r));
+    },
+    finish: () => release?.(),
+  };
+}
+
+test("a burst of updates within one interval writes the draft once, with the latest snapshot when it flushes", async () => {
+  let now = 1_000;
+  const storage = recorder();
+  const writer = new DraftWriter(storage, new Session({ id: "s" }), { draftId: "d1" }, 100, () => now);
+  for (let i = 0; i < 50; i++) writer.update(() => [{ type: "text", text: `v${i}` }]);
+  assert.equal(storage.writes.length, 1, "first update writes at once, the rest wait for the interval");
+  assert.deepEqual(storage.writes[0]!.blocks, [{ type: "text", text: "v0" }]);
+  now += 100;
+  await new Promise((r) => setTimeout(r, 130));
+  assert.equal(storage.writes.length, 2, "one trailing write after the interval");
+  assert.deepEqual(storage.writes[1]!.blocks, [{ type: "text", text: "v49" }], "it carries the newest snapshot");
+  await writer.settle();
+  writer.update(() => [{ type: "text", text: "late" }]);
+  assert.equal(storage.writes.length, 2, "nothing is written after settle (the draft is about to be discarded)");
+});
+
+test("only one write is in flight; updates meanwhile collapse into one follow-up write", async () => {
+  let now = 1_000;
+  const storage = recorder();
+  storage.slow = true;
+  const writer = new DraftWriter(storage, new Session({ id: "s" }), { draftId: "d1" }, 100, () => now);
+  writer.update(() => [{ type: "text", text: "a" }]);
+  now = 1_500;
+  writer.update(() => [{ type: "text", text: "b" }]);
+  writer.update(() => [{ type: "text", text: "c" }]);
+  assert.equal(storage.writes.length, 1);
+  storage.slow = false;
+  storage.finish();
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(storage.writes.length, 2);
+  assert.deepEqual(storage.writes[1]!.blocks, [{ type: "text", text: "c" }]);
+  await writer.settle();
+});
