@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { before, test } from "node:test";
+import { startProviderServer, wire } from "../support/provider-server";
+import { tempWorkspace } from "../agent/harness";
+import { buildCli, CLI, cliEnv, waitFor } from "./helpers";
+
+before(buildCli);
+
+/** Runs the CLI on a real pseudo-terminal (util-linux `script`), answering its prompts. */
+function onTerminal(args: string[], env: NodeJS.ProcessEnv) {
+  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+  let screen = "";
+  child.stdout.on("data", (d) => (screen += d));
+  const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { child, done, screen: () => screen };
+}
+
+for (const [answer, ran] of [["y", true], ["n", false]] as const) {
+  test(`on a terminal, run asks before a command and honours '${answer}'`, async (t) => {
+    const root = tempWorkspace(t);
+    let n = 0;
+    const server = await startProviderServer(() =>
+      n++ === 0 ? { sse: wire.openaiChat({ toolCalls: [{ id: "c1", name: "run_command", arguments: { command: "touch made-by-agent" } }] }) } : { sse: wire.openaiChat({ text: "Done here." }) },
+    );
+    t.after(() => server.close());
+    const tty = onTerminal(["run", "--cwd", root, "make a file"], { ...cliEnv(server.baseURL), TERM: "xterm" });
+    await waitFor(() => /Allow run_command: run `touch made-by-agent`/.test(tty.screen()), 15_000, "the approval prompt");
+    tty.child.stdin.write(`${answer}\r`);
+    assert.equal(await tty.done, 0, tty.screen());
+    assert.equal(existsSync(join(root, "made-by-agent")), ran);
+    assert.match(tty.screen(), /Done here\./);
+  });
+}
