@@ -27,10 +27,12 @@ import { fsyncDir, publishNew, readIfExists, writeAtomic } from "./atomic";
 import type { StorageContext } from "./context";
 import { parseDraft } from "./draft";
 import { ActiveFollower } from "./follower";
+import { deleteSessionDir, moveSessionDir } from "./directory-ops";
+import { SessionNotFoundError } from "./errors";
 import { forkSession } from "./fork";
 import { isErrno, nodeFs, type FileHandleSeam, type FsSeam } from "./fs-seam";
 import { isHashedName } from "./id-codec";
-import { areaDir, sessionPaths, type Area, type SessionPaths } from "./layout";
+import { sessionPaths, type Area, type SessionPaths } from "./layout";
 import { itemFromMeta, listStored, rebuildMeta } from "./list";
 import { footerSummary, loadLog } from "./load-log";
 import { describeOwner, WriterLock } from "./lock";
@@ -57,9 +59,7 @@ export interface JsonlPersistenceOptions {
   retryMs?: number;
 }
 
-export class SessionNotFoundError extends Error {
-  override readonly name = "SessionNotFoundError";
-}
+export { SessionNotFoundError };
 
 /** Per-session state of a hot session. */
 interface Entry {
@@ -572,35 +572,9 @@ export class JsonlSessionPersistence implements SessionPersistence {
     return item;
   }
 
-  /** Takes the writer lock of a cold session for an operation; refuses when another process writes it. */
-  private async lockCold(paths: SessionPaths): Promise<WriterLock | undefined> {
-    if (paths.area !== "sessions") return undefined;
-    const result = await WriterLock.acquire(this.ctx.fs, paths.lock, this.ctx.lock, () => {});
-    if ("heldBy" in result) throw new ReadOnlySessionError(`session ${paths.sessionId} is open for writing elsewhere (${describeOwner(result.heldBy)})`);
-    return result.lock;
-  }
-
   private async move(ref: SessionRef, from: Area, to: Area): Promise<void> {
-    const { fs } = this.ctx;
     const agentId = refAgent(ref);
-    const src = sessionPaths(this.ctx.root, agentId, ref.sessionId, from);
-    const dst = sessionPaths(this.ctx.root, agentId, ref.sessionId, to);
-    if (!existsSync(src.dir)) throw new SessionNotFoundError(`no ${from === "archived" ? "archived " : ""}session ${JSON.stringify(ref.sessionId)}`);
-    if (existsSync(dst.dir)) throw new Error(`session ${JSON.stringify(ref.sessionId)} already exists in ${to}`);
-    const lock = await this.lockCold(src);
-    try {
-      await fs.mkdir(areaDir(this.ctx.root, agentId, to));
-      await fs.rename(src.dir, dst.dir);
-      await fsyncDir(fs, dirname(src.dir));
-      await fsyncDir(fs, dirname(dst.dir));
-    } catch (error) {
-      await lock?.release();
-      throw error;
-    }
-    // The lock moved with the directory; drop it there.
-    if (lock) await fs.unlink(dst.lock).catch(() => {});
-    await lock?.release();
-    const meta = parseMeta(await readIfExists(fs, dst.meta)) ?? (await rebuildMeta(this.ctx, agentId, ref.sessionId, to));
+    const meta = await moveSessionDir(this.ctx, agentId, ref.sessionId, from, to);
     this.emitChange("updated", agentId, ref.sessionId, meta ? itemFromMeta(meta, to === "archived") : undefined);
   }
 
@@ -614,18 +588,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async delete(ref: SessionRef): Promise<void> {
     const paths = await this.findDir(ref);
     if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)}`);
-    const lock = await this.lockCold(paths);
-    // Rename first so a crash mid-delete never leaves a half-deleted session in lists.
-    const trash = join(dirname(paths.dir), `.deleted-${randomUUID()}`);
-    try {
-      await this.ctx.fs.rename(paths.dir, trash);
-    } catch (error) {
-      await lock?.release();
-      throw error;
-    }
-    await lock?.release();
-    await this.ctx.fs.rm(trash);
-    await fsyncDir(this.ctx.fs, dirname(paths.dir));
+    await deleteSessionDir(this.ctx, paths);
     this.emitChange("removed", paths.agentId, paths.sessionId);
   }
 
