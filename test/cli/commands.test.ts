@@ -107,3 +107,27 @@ for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"]
     assert.equal(server.requests.length, 2);
   });
 }
+
+test("sessions compact closes the history into a segment on demand; show pages back to it", async (t) => {
+  const root = tempWorkspace(t);
+  let turn = 0;
+  const server = await startProviderServer(({ body }) => {
+    if (JSON.stringify(body.messages[0]).includes("cumulative summary")) return { sse: wire.openaiChat({ text: "SUMMARY: three greetings were exchanged." }) };
+    return { sse: wire.openaiChat({ text: `Answer ${++turn}: ${"words ".repeat(400)}` }) };
+  });
+  t.after(() => server.close());
+  const env = cliEnv(server.baseURL, { DOWNCITY_CONTEXT_WINDOW: "2000" });
+  assert.equal((await runCli(["run", "--cwd", root, "hello 1"], env)).code, 0);
+  const id = JSON.parse((await runCli(["sessions", "list", "--cwd", root, "--json"], env)).stdout)[0].sessionId;
+  for (const n of [2, 3]) assert.equal((await runCli(["run", "--cwd", root, "--session", id, `hello ${n}`], env)).code, 0);
+
+  const compacted = await runCli(["sessions", "compact", id, "--cwd", root], env);
+  assert.equal(compacted.code, 0, compacted.stderr);
+  assert.match(compacted.stdout, /closed seq 1\.\.\d+ into a segment/);
+  const page = JSON.parse((await runCli(["sessions", "show", id, "--cwd", root, "--json"], env)).stdout);
+  assert.equal(page.hasOlder, true);
+  assert.match(page.summary, /three greetings/);
+  const older = JSON.parse((await runCli(["sessions", "show", id, "--cwd", root, "--json", "--before", String(page.firstSeq)], env)).stdout);
+  assert.equal(older.firstSeq, 1);
+  assert.ok(older.events.some((e: { type: string; data: { content?: { text?: string }[] } }) => e.type === "user/message" && e.data.content?.[0]?.text === "hello 1"));
+});
