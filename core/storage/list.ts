@@ -30,12 +30,38 @@ export function itemFromMeta(meta: SessionMeta, archived: boolean): SessionListI
   return item;
 }
 
-async function readdirNames(ctx: StorageContext, dir: string): Promise<string[]> {
+/** Subdirectory names; dot-names are the store's temporaries and never sessions. */
+async function readdirNames(ctx: StorageContext, dir: string, leftovers?: string[]): Promise<string[]> {
   try {
-    return (await ctx.fs.readdir(dir)).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+    const names: string[] = [];
+    for (const e of await ctx.fs.readdir(dir)) {
+      if (!e.isDirectory()) continue;
+      if (!e.name.startsWith(".")) names.push(e.name);
+      else if (leftovers && isLeftover(e.name)) leftovers.push(dir + sep + e.name);
+    }
+    return names;
   } catch (error) {
     if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
     throw error;
+  }
+}
+
+/** A fork in flight finishes in seconds; a `.fork-*` older than this was left by a crash. */
+const STALE_FORK_MS = 10 * 60_000;
+const isLeftover = (name: string) => name.startsWith(".deleted-") || name.startsWith(".fork-");
+
+/**
+ * Removes what a crash left behind: `.deleted-*` (a delete renamed aside, then
+ * interrupted) and stale `.fork-*` (a fork never published). Neither is a session.
+ */
+async function sweepLeftovers(ctx: StorageContext, paths: string[]): Promise<void> {
+  for (const path of paths) {
+    try {
+      if (path.slice(path.lastIndexOf(sep) + 1).startsWith(".fork-") && ctx.clock() - (await ctx.fs.stat(path)).mtimeMs < STALE_FORK_MS) continue;
+      await ctx.fs.rm(path);
+    } catch {
+      // Housekeeping only: another process may be removing it too.
+    }
   }
 }
 
@@ -77,11 +103,13 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
     }
   }
   const dirs: { agentId: string; dir: string; name: string }[] = [];
+  const leftovers: string[] = [];
   for (const agent of agents) {
     const base = areaDir(ctx.root, agent.agentId, area);
     // Plain concatenation: path.join per entry is measurable at 10,000 sessions.
-    for (const name of await readdirNames(ctx, base)) dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
+    for (const name of await readdirNames(ctx, base, leftovers)) dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
   }
+  if (leftovers.length > 0) await sweepLeftovers(ctx, leftovers);
   // meta.json reads in chunks of `listConcurrency`, yielding to the event loop between
   // chunks so a 10,000-session list never blocks it for more than a few milliseconds.
   const metas: (SessionMeta | undefined)[] = [];
