@@ -6,7 +6,7 @@ import { LlmRuntime } from "../../core/llm";
 import { ToolRegistry } from "../../core/tools/registry";
 import type { Sessions } from "../../core/storage";
 import { CliError, type Output } from "../output";
-import { resolveProvider } from "../provider-config";
+import { resolveProvider, type ProviderFlags } from "../provider-config";
 import { eventMarkdown } from "../render";
 import { openStore, workspaceRoot } from "../workspace";
 
@@ -158,8 +158,8 @@ async function exportHistory(sessions: Sessions, ref: { agentId: string; session
   }
 }
 
-async function compact(sessions: Sessions, ref: { agentId: string; sessionId: string }, flags: Record<string, unknown>, root: string, output: Output): Promise<void> {
-  const provider = resolveProvider(flags as never);
+async function compact(sessions: Sessions, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, root: string, output: Output): Promise<void> {
+  const provider = resolveProvider(flags);
   const { session } = await sessions.open(ref);
   if (session.readOnly) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
   const agent = new Agent({
