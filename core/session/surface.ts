@@ -20,7 +20,6 @@ export type SurfacePlan =
  */
 export class SurfaceManager {
   private nodeList: number[] = [];
-  private members = new Set<number>();
   private generation = 0;
 
   constructor(private base = 0) {}
@@ -73,27 +72,19 @@ export class SurfaceManager {
         return;
       case "append":
         this.nodeList.push(plan.seq);
-        this.members.add(plan.seq);
         return;
       case "replace": {
-        const removed = this.nodeList.splice(plan.startIdx, plan.count, plan.seq);
-        for (const seq of removed) this.members.delete(seq);
-        this.members.add(plan.seq);
+        this.nodeList.splice(plan.startIdx, plan.count, plan.seq);
         this.generation++;
         return;
       }
     }
   }
 
-  has(seq: number): boolean {
-    return this.members.has(seq);
-  }
-
   /** Starts over from an empty Surface above a new base (after a prefix was closed). */
   reset(baseSeq: number): void {
     this.base = baseSeq;
     this.nodeList = [];
-    this.members = new Set();
     this.generation++;
   }
 }

@@ -23,8 +23,4 @@ export class Emitter<Events extends Record<string, unknown[]>> {
     if (!set) return;
     await Promise.all([...set].map((listener) => (listener as (...a: Events[K]) => unknown)(...args)));
   }
-
-  listenerCount(name: keyof Events): number {
-    return this.listeners.get(name)?.size ?? 0;
-  }
 }

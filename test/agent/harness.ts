@@ -1,18 +1,14 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Agent, type AgentOptions } from "../../core/agent";
 import { LlmRuntime } from "../../core/llm";
 import type { Protocol } from "../../core/llm/types";
 import { Sessions } from "../../core/storage";
 import { ToolRegistry } from "../../core/tools/registry";
 import { createNodeTools } from "../../core/tools/node";
+import { tempDir } from "../support/temp";
 import { startProviderServer, type ProviderHandler, type ProviderServer } from "../support/provider-server";
 
 export function tempWorkspace(t: { after(fn: () => unknown): void }): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "downcity-agent-")));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return tempDir(t, "downcity-agent-");
 }
 
 export interface Harness {

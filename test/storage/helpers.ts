@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Session } from "../../core/session";
 import { nodeFs, type FsSeam } from "../../core/storage";
+import { tempDir } from "../support/temp";
 
 export function tempRoot(t: { after(fn: () => void): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), "downcity-storage-"));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return tempDir(t, "downcity-storage-");
 }
 
 /** A real fs seam that counts reads by path and can fail writes / fsyncs on demand. */

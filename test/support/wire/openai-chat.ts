@@ -5,15 +5,9 @@ export function openaiChat(script: WireScript): string[] {
   const id = script.id ?? "chatcmpl-test";
   const model = script.model ?? "gpt-4o";
   const size = script.chunkSize ?? 4;
+  const envelope = (rest: object) => sseData({ id, object: "chat.completion.chunk", created: 1_700_000_000, model, system_fingerprint: "fp_test", ...rest });
   const chunk = (delta: object, finish: string | null = null) =>
-    sseData({
-      id,
-      object: "chat.completion.chunk",
-      created: 1_700_000_000,
-      model,
-      system_fingerprint: "fp_test",
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
+    envelope({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
   const frames = [chunk({ role: "assistant", content: "" })];
   const field = script.reasoningField ?? "reasoning_content";
   for (const p of pieces(script.reasoning ?? "", size)) frames.push(chunk({ [field]: p }));
@@ -37,12 +31,7 @@ export function openaiChat(script: WireScript): string[] {
     const u = script.usage;
     // With stream_options.include_usage the usage arrives alone, in a final chunk with no choices.
     frames.push(
-      sseData({
-        id,
-        object: "chat.completion.chunk",
-        created: 1_700_000_000,
-        model,
-        system_fingerprint: "fp_test",
+      envelope({
         choices: [],
         usage: {
           prompt_tokens: u.input,
