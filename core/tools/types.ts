@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ToolResultPart } from "../protocol";
+import type { ApprovalPreview, ToolDetails, ToolResultPart, ToolUpdate } from "../protocol";
 
 /** What approval policies (none | reads | edits | all) are decided on. */
 export type ToolKind = "read" | "edit" | "command";
@@ -11,6 +11,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Base environment for commands (scrubbed before use); defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** The call being run (hosts key live views and proposals by it). */
+  toolCallId?: string;
+  /** The session the call belongs to. */
+  sessionId?: string;
+  /** Streams output while the tool runs (a command's output, a long search's progress). */
+  onUpdate?: (update: ToolUpdate) => void;
 }
 
 export interface ToolOutput {
@@ -18,6 +24,8 @@ export interface ToolOutput {
   isError?: boolean;
   /** Some of the output was cut to fit the result cap. */
   truncated?: boolean;
+  /** Structured facts for hosts (an edit's diff, a command's exit code); never sent to the model. */
+  details?: ToolDetails;
 }
 
 /** Name, model-facing description, parameters and policy facts of a tool, without an implementation. */
@@ -40,6 +48,11 @@ export interface ToolDefinition<P = any> {
  */
 export interface Tool<P = any> extends ToolDefinition<P> {
   execute(args: P, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * What the approval prompt shows before the call runs (the diff an edit would make, the
+   * command and its folder). A failure here (no match for an edit) is the call's result.
+   */
+  preview?(args: P, ctx: ToolContext): Promise<ApprovalPreview | undefined>;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 32_000;
