@@ -4,7 +4,7 @@ import type { Session } from "../session";
 import { BlockAssembler } from "../llm/assembler";
 import { LlmError, type LlmClient } from "../llm/types";
 import type { ToolRegistry } from "../tools/registry";
-import { Compactor, type CompactionOutcome, type CompactionSettings } from "../compaction";
+import { CompactionImpossibleError, Compactor, ContextChars, type CompactionOutcome, type CompactionSettings } from "../compaction";
 import type { ApprovalPolicy, ApproveFn } from "./approval";
 import { DraftWriter } from "./draft-writer";
 import { Inbox, type InboxKind } from "./inbox";
@@ -71,9 +71,11 @@ export class Agent {
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
   private lastSystem: string | undefined;
+  private readonly contextChars: ContextChars;
 
   constructor(private readonly options: AgentOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.contextChars = new ContextChars(options.session);
   }
 
   get session(): Session {
@@ -157,7 +159,6 @@ export class Agent {
           outcome = { reason: "max-steps", steps };
           break;
         }
-        if (compactor.pending) await this.compactOrWarn(compactor, abort.signal);
         steps++;
         session.append("step/start", { step: steps });
         const inputs = steps === 1 ? this.inbox.claimAll() : this.inbox.claimSteers();
@@ -168,6 +169,8 @@ export class Agent {
             if (this.options.titles === "llm") titleTask = writeModelTitle(session, this.options.llm, this.options.model, seq, input.content, abort.signal).catch(() => {});
           }
         }
+        // After the claim: a deep compaction keeps the newest user message.
+        await this.compactOrWarn(compactor, abort.signal, "step");
         const result = await this.callModel(abort.signal, compactor);
         if (result.kind === "error") {
           outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };
@@ -180,7 +183,7 @@ export class Agent {
         }
         session.append("step/end", { step: steps });
       }
-      if (compactor.pending && !abort.signal.aborted) await this.compactOrWarn(compactor, abort.signal);
+      if (!abort.signal.aborted) await this.compactOrWarn(compactor, abort.signal, "turn-end");
       await titleTask;
     } catch (err) {
       outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: err as Error };
@@ -200,11 +203,11 @@ export class Agent {
    * A failed compaction does not fail the turn: the call may still fit, and a
    * context-length error forces another attempt. Cancellation still propagates.
    */
-  private async compactOrWarn(compactor: Compactor, signal: AbortSignal): Promise<void> {
+  private async compactOrWarn(compactor: Compactor, signal: AbortSignal, at: "step" | "turn-end"): Promise<void> {
     try {
-      await compactor.runPending(signal);
+      await compactor.runPending(signal, at);
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (signal.aborted || error instanceof CompactionImpossibleError) throw error;
       this.options.onNotice?.(`compaction failed, continuing without it: ${(error as Error).message}`);
     }
   }
@@ -230,6 +233,7 @@ export class Agent {
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
       const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date());
+      const messages = [...session.deriveMessages()];
       session.append("request/header", {
         provider: model.provider,
         model: model.model,
@@ -237,13 +241,14 @@ export class Agent {
         tools: specs.map((s) => s.name),
         ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}),
         attempt,
+        chars: this.contextChars.sent(system, specs, messages),
       });
       this.lastSystem = system;
       const request: GenerateOptions = {
         provider: model.provider,
         model: model.model,
         system,
-        messages: [...session.deriveMessages()],
+        messages,
         tools: specs,
         sessionId: session.id,
         signal,
@@ -273,7 +278,6 @@ export class Agent {
         // assistant messages in history.
         session.append("assistant/message", message, message.content.length > 0 ? { surface: "append" } : {});
         await storage.discardDraft(session);
-        compactor.observe(message.usage);
         return { kind: "message", message, interrupted: false };
       }
 

@@ -95,6 +95,8 @@ export const RequestHeaderData = z.looseObject({
   system: z.string().optional(),
   tools: z.array(z.string()).optional(),
   contextWindow: z.number().int().positive().optional(),
+  /** Characters the request sent; with the answer's real usage, the session's tokens per character. */
+  chars: z.object({ system: z.number().int().nonnegative(), tools: z.number().int().nonnegative(), messages: z.number().int().nonnegative() }).optional(),
 });
 
 /** Schemas by type. Types not listed here (compaction/*, future types) keep any JSON data. */
