@@ -7,14 +7,15 @@ import { ToolRegistry } from "../../core/tools/registry";
 import type { Sessions } from "../../core/storage";
 import { CliError, type Output } from "../output";
 import { resolveProvider, type ProviderFlags } from "../provider-config";
-import { eventMarkdown } from "../render";
+import { eventMarkdown, usageAfterCompactions } from "../render";
 import { openStore, workspaceRoot } from "../workspace";
 
 export const SESSIONS_HELP = `Usage: downcity sessions <command> [options]
 
 Commands:
   list                          sessions of the workspace, newest first
-  show ID [--before SEQ]        the Active messages, or the segment before SEQ (history paging)
+  show ID [--before SEQ]        the Active messages, or the segment before SEQ (history paging),
+                                with each compaction: summary, messages closed, usage before/after
   rename ID "title"             rename (pins the title)
   fork ID [--at SEQ]            copy the history (up to SEQ) into a new session
   archive ID | unarchive ID     move to / from the archive
@@ -82,8 +83,9 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
         else {
           if (page.hasOlder) output.out(output.dim(`(older history: --before ${page.firstSeq})\n\n`));
           if (page.summary && before === undefined) output.out(`${output.dim("summary of earlier history:")}\n${page.summary}\n\n`);
+          const usageAfter = usageAfterCompactions(page.events);
           for (const event of page.events) {
-            const text = eventMarkdown(event);
+            const text = eventMarkdown(event, usageAfter);
             if (text) output.out(`${text}\n\n`);
           }
         }

@@ -3,6 +3,7 @@ import type { LlmClient } from "../llm/types";
 import type { SessionStoragePort } from "../agent/ports";
 import { CompactionConfig, type CompactionSettings } from "./config";
 import { foldSurface } from "./fold";
+import { eventChars } from "./measure";
 import { CompactionLedger, DEEP_REASONS, type CompactionCause, type CompactionEndData, type CompactionReason, type PendingCompaction } from "./ledger";
 import { selectDeep, selectPrefix, type PrefixSelection } from "./select";
 import { summarise, transcriptOf } from "./summarize";
@@ -128,8 +129,12 @@ export class Compactor {
     const selection = deep ? selectDeep(session) : selectPrefix(session, retainChars);
     if (selection) await this.close(selection, end, signal);
     else {
-      end.cause = deep || !selectDeep(session) ? "open-transaction" : "tail-holds-all";
-      end.note = end.cause === "open-transaction" ? "everything on the Surface is the open tool transaction and the newest user message" : "the retained tail already holds every message";
+      const surfaceChars = session.surface.nodes.reduce((n, seq) => n + eventChars(session.event(seq)!), 0);
+      end.cause = !deep && surfaceChars <= retainChars ? "tail-holds-all" : "open-transaction";
+      end.note =
+        end.cause === "tail-holds-all"
+          ? `the retained tail (${tokens(retainChars)} characters) already holds every message`
+          : "everything on the Surface is the newest exchange: the open tool transaction and the newest user message";
     }
     session.append("compaction/end", end);
 
