@@ -74,10 +74,15 @@ export function selectDeep(session: Session): PrefixSelection | undefined {
   const lastAssistant = events.findLastIndex((e) => e.type === "assistant/message");
   const lastUser = events.findLastIndex((e) => e.type === "user/message");
   const open = lastAssistant >= 0 && toolCallIds(events[lastAssistant]!).length > 0 ? lastAssistant : -1;
-  // A steer after the open transaction is kept with it; else the kept tail starts at the
-  // newest user message (or, with no user message on the Surface, the newest assistant).
-  const cut = open >= 0 ? open : lastUser >= 0 ? lastUser : lastAssistant;
-  const restate = open >= 0 && lastUser >= 0 && lastUser < open ? nodes[lastUser] : undefined;
+  let cut: number;
+  // No open transaction: keep from the newest user message (else the newest assistant).
+  if (open < 0) cut = lastUser >= 0 ? lastUser : lastAssistant;
+  // The user message directly before the open transaction stays where it is.
+  else if (lastUser === open - 1) cut = lastUser;
+  // A steer after it is kept with it; steps between the user message and it are closed
+  // and the message restated.
+  else cut = open;
+  const restate = open >= 0 && lastUser >= 0 && lastUser < open - 1 ? nodes[lastUser] : undefined;
   if (cut <= 0) return undefined;
   const throughSeq = Math.min(...events.slice(cut).map(originSeq)) - 1;
   if (throughSeq <= session.baseSeq) return undefined;

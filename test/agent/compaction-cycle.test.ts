@@ -124,6 +124,36 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     assert.doesNotMatch(request, /task [0-3] |answer \d/, "only the summary and the newest user message");
   });
 
+  test(`a deep compaction inside a tool loop keeps the open transaction and restates the user message (${protocol})`, async (t) => {
+    const WINDOW = 10_000;
+    const plan = [6000, 9600, 7000, 3000];
+    let calls = 0;
+    const h = await startHarness(
+      t,
+      ({ body }) => {
+        if (isSummaryRequest(body)) return { sse: wire.frames(protocol, { text: "SUMMARY of the loop so far", usage: { input: 100, output: 20 } }) };
+        const n = calls++;
+        const usage = { input: plan[n]! - 100, output: 100 };
+        if (n === 1 || n === 2) return { sse: wire.frames(protocol, { toolCalls: [{ id: `toolu_${n}`, name: "list_dir", arguments: { path: "." } }], usage }) };
+        return { sse: wire.frames(protocol, { text: `answer ${n} ${"lorem ipsum ".repeat(250)}`, usage }) };
+      },
+      { protocol, agent: { contextWindow: WINDOW } },
+    );
+    const reasons: string[] = [];
+    h.agent.session.on("event", (e) => e.type === "compaction/start" && reasons.push((e.data as { reason: string }).reason));
+    h.agent.followUp(`task 1 ${"context ".repeat(200)}`);
+    await h.agent.run();
+    h.agent.followUp(`LOOP-TASK ${"context ".repeat(200)}`);
+    const [outcome] = await h.agent.run();
+    assert.equal(outcome!.reason, "completed", outcome!.error?.message);
+    assert.deepEqual(reasons, ["usage", "verify-failed"], "96 % in step 1, 70 % in step 2, deep before step 3");
+    const last = JSON.stringify(conversation(protocol, h.bodies().filter((b) => !isSummaryRequest(b)).at(-1)));
+    assert.match(last, /SUMMARY of the loop so far/);
+    assert.match(last, /toolu_2/, "the open tool transaction is kept");
+    assert.doesNotMatch(last, /toolu_1|answer 0/, "earlier steps are closed");
+    assert.ok(last.indexOf("LOOP-TASK") > last.lastIndexOf("toolu_2"), "the user message is restated after the open transaction");
+  });
+
   test(`a window smaller than the system prompt and tools ends the turn with a clear error, no loop (${protocol})`, async (t) => {
     let calls = 0;
     const h = await startHarness(
