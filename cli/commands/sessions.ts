@@ -176,5 +176,5 @@ async function compact(sessions: Sessions, ref: { agentId: string; sessionId: st
   });
   const outcome = await agent.compactNow();
   await sessions.flush(session);
-  output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close; folded ${outcome.folded}\n`);
+  output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (${outcome.closed} messages, summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close${outcome.note ? `: ${outcome.note}` : ""}; folded ${outcome.folded}\n`);
 }

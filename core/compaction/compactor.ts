@@ -1,3 +1,4 @@
+import type { AgentEventOf } from "../protocol/agent-events";
 import type { Session } from "../session";
 import type { LlmClient } from "../llm/types";
 import type { SessionStoragePort } from "../agent/ports";
@@ -20,6 +21,7 @@ export interface CompactionOutcome {
   summaryChars?: number;
   /** Why nothing was closed. */
   cause?: CompactionCause;
+  note?: string;
 }
 
 /**
@@ -39,7 +41,14 @@ export interface CompactorOptions {
   /** Unknown windows disable the automatic trigger (nothing is guessed). */
   contextWindow: number | undefined;
   config?: CompactionSettings;
+  /** Live progress for hosts (the runtime forwards these as typed agent events). */
+  notify?: (event: CompactionNotice) => void;
 }
+
+/** `compaction-started` / `compaction-finished` of `AgentEvent`, without the session ids. */
+export type CompactionNotice =
+  | Omit<AgentEventOf<"compaction-started">, "sessionId" | "agentId">
+  | Omit<AgentEventOf<"compaction-finished">, "sessionId" | "agentId">;
 
 const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -89,12 +98,13 @@ export class Compactor {
     const deep = DEEP_REASONS.has(reason);
     this.ledger.sync(session);
     session.append("compaction/start", { reason, deep, contextWindow: this.options.contextWindow ?? null });
+    this.options.notify?.({ type: "compaction-started", reason });
     try {
       return await this.run(reason, deep, signal);
     } catch (error) {
-      if (!session.readOnly && !(error instanceof CompactionImpossibleError)) {
-        session.append("compaction/error", { reason, message: error instanceof Error ? error.message : String(error) });
-      }
+      const message = error instanceof Error ? error.message : String(error);
+      if (!session.readOnly && !(error instanceof CompactionImpossibleError)) session.append("compaction/error", { reason, message });
+      this.options.notify?.({ type: "compaction-finished", reason, closed: 0, error: message });
       throw error;
     }
   }
@@ -136,17 +146,20 @@ export class Compactor {
           ? `the retained tail (${tokens(retainChars)} characters) already holds every message`
           : "everything on the Surface is the newest exchange: the open tool transaction and the newest user message";
     }
-    session.append("compaction/end", end);
-
     // Nothing left to remove, and the provider said (by usage or error) it does not fit.
-    if (deep && !selection && window && (reason === "context-length" || (usageBefore ?? 0) >= window)) {
+    const stuck = deep && !selection && window && (reason === "context-length" || (usageBefore ?? 0) >= window);
+    if (stuck) {
       const used = usageBefore && usageBefore >= window ? `${tokens(usageBefore)} of ${tokens(window)} tokens` : `more than the ${tokens(window)}-token window`;
-      throw new CompactionImpossibleError(`nothing is left to compact: the open tool transaction and the newest user message, with the system prompt and tools, use ${used}`);
+      end.note = `nothing is left to compact: the open tool transaction and the newest user message, with the system prompt and tools, use ${used}`;
     }
+    session.append("compaction/end", end);
+    if (stuck) throw new CompactionImpossibleError(end.note!);
+    this.options.notify?.({ type: "compaction-finished", reason, closed: end.closed ?? 0, folded: end.folded, ...(end.note ? { note: end.note } : {}) });
     const outcome: CompactionOutcome = { reason, folded: end.folded, closed: end.closed ?? 0 };
     if (end.throughSeq) outcome.throughSeq = end.throughSeq;
     if (end.summaryChars !== undefined) outcome.summaryChars = end.summaryChars;
     if (end.cause) outcome.cause = end.cause;
+    if (end.note) outcome.note = end.note;
     return outcome;
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CompactionConfig, CompactionLedger, selectDeep } from "../../core/compaction";
+import { blocksChars, CompactionConfig, CompactionLedger, ContextChars, selectDeep } from "../../core/compaction";
 import { Session } from "../../core/session";
 import { assistant, user } from "../support/events";
 
@@ -105,4 +105,21 @@ test("the measured tokens per character survives the close of the request it cam
   ledger.sync(session);
   assert.equal(ledger.tokensPerChar, 0.9);
   assert.equal(ledger.pending(config, WINDOW), undefined, "verifying");
+});
+
+test("the characters of the model context are counted incrementally and agree with a full recount", () => {
+  const session = new Session({ id: "s" });
+  const chars = new ContextChars(session);
+  const full = () => session.deriveMessages().reduce((n, m) => n + blocksChars(m.content), 0);
+  const sent = () => chars.sent("system", [], session.deriveMessages()).messages;
+  user(session, "hello");
+  assert.equal(sent(), full());
+  const answer = assistant(session, "a".repeat(50));
+  assert.equal(sent(), 55);
+  session.append("assistant/message", { content: [{ type: "text", text: "short" }] }, { surface: { op: "replace", start: answer, end: answer }, sources: [answer] });
+  assert.equal(sent(), full(), "a replace recounts");
+  user(session, "more");
+  session.closePrefix({ throughSeq: 2, text: "summary" });
+  assert.equal(sent(), full(), "a closed prefix recounts (the summary message included)");
+  assert.deepEqual(chars.sent("abc", [{ name: "t", description: "d", parameters: {} }], session.deriveMessages()), { system: 3, tools: 48, messages: full() });
 });
