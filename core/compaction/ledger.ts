@@ -51,6 +51,7 @@ interface UsageMark {
 
 interface Terminal {
   seq: number;
+  reason?: CompactionReason;
   kind: "end" | "error";
   deep: boolean;
   closed: number;
@@ -105,9 +106,10 @@ export class CompactionLedger {
     const over = (mark: UsageMark | undefined, ratio: number) => mark !== undefined && mark.tokens / window >= ratio;
     const t = this.terminal;
     if (t?.kind === "end") {
-      // Nothing could be closed: escalate once to a deep compaction. An overhead that
+      // Nothing could be closed: escalate once to a deep compaction (not after a manual
+      // one: a small session is no reason to drop its verbatim history). An overhead that
       // does not fit is checked again every time (the window or the tools may change).
-      if (t.cause === "overhead" || (t.closed === 0 && !t.deep)) return { reason: "escalated", deep: true };
+      if (t.cause === "overhead" || (t.closed === 0 && !t.deep && t.reason !== "manual")) return { reason: "escalated", deep: true };
       // A deep compaction that removed nothing: only new input can make one useful.
       if (t.closed === 0) return this.userAfter && over(this.latestAfter, config.triggerRatio) ? { reason: "usage", deep: false } : undefined;
       if (this.firstAfter && this.firstAfter.tokens / window > config.verifyRatio) return { reason: "verify-failed", deep: true };
@@ -152,7 +154,7 @@ export class CompactionLedger {
         if (!parsed.success) return;
         const data = parsed.data;
         this.usageBeforeTerminal = data.usageBefore ?? this.latestAfter?.tokens;
-        this.terminal = { seq: event.seq, kind: "end", deep: data.deep ?? DEEP_REASONS.has(data.reason), closed: data.closed ?? (data.throughSeq ? 1 : 0), ...(data.cause ? { cause: data.cause } : {}) };
+        this.terminal = { seq: event.seq, reason: data.reason, kind: "end", deep: data.deep ?? DEEP_REASONS.has(data.reason), closed: data.closed ?? (data.throughSeq ? 1 : 0), ...(data.cause ? { cause: data.cause } : {}) };
         // The measurement survives even when the request it came from was closed.
         if (data.tokensPerChar) this.measured ??= data.tokensPerChar;
         this.clearAfter();

@@ -90,6 +90,10 @@ test("the compaction cycle is read from the log: trigger, escalation, verificati
   end(session, { closed: 0, cause: "overhead", tokensPerChar: 1.5 });
   call(session, 9700);
   assert.equal(pending(), "escalated", "a window smaller than the overhead is checked before every step");
+  end(session, { reason: "escalated", deep: true, closed: 1 });
+  end(session, { reason: "manual", closed: 0, cause: "tail-holds-all" });
+  assert.equal(pending(), undefined, "asked for by hand and nothing to close: no escalation");
+  end(session, { closed: 0, cause: "overhead", tokensPerChar: 1.5 });
 
   // A new process reads the same state from the log alone.
   const cold = new CompactionLedger();
