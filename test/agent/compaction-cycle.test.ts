@@ -3,27 +3,10 @@ import { test } from "node:test";
 import type { Protocol } from "../../core/llm/types";
 import { wire } from "../support/provider-server";
 import { PROTOCOLS_UNDER_TEST } from "../llm/helpers";
+import { isSummaryRequest, stringChars } from "../compaction/helpers";
 import { startHarness, tempWorkspace, type Harness } from "./harness";
 
 // Issue 10: the compaction cycle whatever the language, tokenizer and process.
-
-const isSummaryRequest = (body: unknown) => JSON.stringify(body).includes("You maintain the cumulative summary");
-
-/** Characters of every string value in a request body: the scripted "one token per character". */
-function stringChars(value: unknown): number {
-  if (typeof value === "string") return value.length;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + stringChars(v), 0);
-  if (value && typeof value === "object") return Object.values(value).reduce((n: number, v) => n + stringChars(v), 0);
-  return 0;
-}
-
-/** Characters of the summary text inside a request (Anthropic merges it with the next user message). */
-function summaryChars(value: unknown): number {
-  if (typeof value === "string") return value.includes("<conversation-summary") ? value.length : 0;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + summaryChars(v), 0);
-  if (value && typeof value === "object") return Object.values(value).reduce((n: number, v) => n + summaryChars(v), 0);
-  return 0;
-}
 
 /** The conversation messages of a request, without the system prompt, in any protocol. */
 function conversation(protocol: Protocol, body: any): unknown[] {
@@ -81,7 +64,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     const request = h.bodies().filter((b) => !isSummaryRequest(b)).at(-1);
     const messages = conversation(protocol, request);
     assert.match(JSON.stringify(messages[0]), /conversation-summary/, "the request starts with the summary");
-    const keptChars = stringChars(messages) - summaryChars(messages);
+    const keptChars = stringChars(messages) - stringChars(messages, (text) => text.includes("<conversation-summary"));
     const retained = 0.16 * WINDOW; // tokens, at about one token per character
     // The cut falls at a message boundary: at most one message (the padded one) over the share.
     assert.ok(keptChars <= retained + Math.max(pad, ANSWER) + 200, `kept ${keptChars} characters, about the retained ${retained} (plus one message)`);

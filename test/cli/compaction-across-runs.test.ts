@@ -3,12 +3,12 @@ import { before, test } from "node:test";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempWorkspace } from "../agent/harness";
 import { PROTOCOLS_UNDER_TEST } from "../llm/helpers";
+import { isSummaryRequest } from "../compaction/helpers";
 import { buildCli, cliEnv, runCli } from "./helpers";
 
 before(buildCli);
 
 const WINDOW = 20_000;
-const isSummaryRequest = (body: unknown) => JSON.stringify(body).includes("You maintain the cumulative summary");
 
 // Issue 10: each `downcity run --session ID` is a new process; the compaction cycle must
 // continue from the log, not start over with a compaction that closes nothing.
