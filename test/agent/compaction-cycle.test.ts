@@ -92,7 +92,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     }
     assert.deepEqual(before.map((c) => c.reason), ["usage"], "96 % compacted; 70 % next failed verification");
     const id = first.agent.session.id;
-    await first.sessions.close();
+    await first.runtime.close();
 
     // A new process: nothing in memory says a compaction just failed to reduce enough.
     const second = await startHarness(t, handler, { protocol, root, sessionId: id, agent: { contextWindow: WINDOW } });
