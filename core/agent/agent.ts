@@ -178,7 +178,6 @@ export class Agent {
       model: model.model,
       contextWindow: window,
       ...(this.options.compaction ? { config: this.options.compaction } : {}),
-      notify: (event) => this.emit(event),
     });
     return this.compactor;
   }

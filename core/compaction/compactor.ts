@@ -1,4 +1,3 @@
-import type { AgentEventOf } from "../protocol/agent-events";
 import type { Session } from "../session";
 import type { LlmClient } from "../llm/types";
 import type { SessionStoragePort } from "../agent/ports";
@@ -41,14 +40,7 @@ export interface CompactorOptions {
   /** Unknown windows disable the automatic trigger (nothing is guessed). */
   contextWindow: number | undefined;
   config?: CompactionSettings;
-  /** Live progress for hosts (the runtime forwards these as typed agent events). */
-  notify?: (event: CompactionNotice) => void;
 }
-
-/** `compaction-started` / `compaction-finished` of `AgentEvent`, without the session ids. */
-export type CompactionNotice =
-  | Omit<AgentEventOf<"compaction-started">, "sessionId" | "agentId">
-  | Omit<AgentEventOf<"compaction-finished">, "sessionId" | "agentId">;
 
 const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -98,13 +90,11 @@ export class Compactor {
     const deep = DEEP_REASONS.has(reason);
     this.ledger.sync(session);
     session.append("compaction/start", { reason, deep, contextWindow: this.options.contextWindow ?? null });
-    this.options.notify?.({ type: "compaction-started", reason });
     try {
       return await this.run(reason, deep, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!session.readOnly && !(error instanceof CompactionImpossibleError)) session.append("compaction/error", { reason, message });
-      this.options.notify?.({ type: "compaction-finished", reason, closed: 0, error: message });
       throw error;
     }
   }
@@ -154,7 +144,6 @@ export class Compactor {
     }
     session.append("compaction/end", end);
     if (stuck) throw new CompactionImpossibleError(end.note!);
-    this.options.notify?.({ type: "compaction-finished", reason, closed: end.closed ?? 0, folded: end.folded, ...(end.note ? { note: end.note } : {}) });
     const outcome: CompactionOutcome = { reason, folded: end.folded, closed: end.closed ?? 0 };
     if (end.throughSeq) outcome.throughSeq = end.throughSeq;
     if (end.summaryChars !== undefined) outcome.summaryChars = end.summaryChars;

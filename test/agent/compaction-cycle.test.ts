@@ -59,6 +59,12 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     assert.equal(compactions.length, 1);
     assert.equal(compactions[0]!.reason, "usage");
     assert.ok(compactions[0]!.closed > 0, "a prefix was closed");
+    // Hosts see it as typed agent events.
+    const started = h.events.filter((e) => e.type === "compaction-started");
+    const finished = h.events.filter((e) => e.type === "compaction-finished");
+    assert.deepEqual(started.map((e) => e.reason), ["usage"]);
+    assert.equal(finished.length, 1);
+    assert.equal(finished[0]!.type === "compaction-finished" && finished[0]!.closed, compactions[0]!.closed);
 
     await turn("继续。");
     const request = h.bodies().filter((b) => !isSummaryRequest(b)).at(-1);
