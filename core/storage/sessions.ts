@@ -1,6 +1,6 @@
-import type { ContentBlock } from "../protocol";
 import {
   DEFAULT_AGENT_ID,
+  type Draft,
   SessionStore,
   type HistoryPage,
   type ListFilter,
@@ -88,7 +88,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
     return this.persistence.messages(ref, options, this.hot(ref));
   }
 
-  writeDraft(session: Session, draft: { draftId: string; blocks: readonly ContentBlock[]; provider?: string; model?: string }): Promise<void> {
+  writeDraft(session: Session, draft: Draft): Promise<void> {
     return this.persistence.writeDraft(session, draft);
   }
 
