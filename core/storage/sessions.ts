@@ -8,30 +8,33 @@ import {
   type Session,
   type SessionChange,
   type SessionListItem,
+  type SessionPersistence,
   type SessionRef,
 } from "../session";
 import type { Unsubscribe } from "../util/emitter";
 import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
 import { sortByUpdated } from "./list";
 
-export interface SessionsOptions extends JsonlPersistenceOptions {
-  store?: SessionStore;
-}
+/** The JSONL backend's options (the default), or any other `SessionPersistence`. */
+export type SessionsOptions<P extends SessionPersistence = JsonlSessionPersistence> = { store?: SessionStore } & (
+  | (JsonlPersistenceOptions & { persistence?: undefined })
+  | { persistence: P }
+);
 
 /**
- * The façade hosts use: the hot `SessionStore` joined to the JSONL backend. Lists merge
- * hot (memory) and cold (meta.json) by id, hot winning; every operation that touches a
- * hot session flushes or disposes it first.
+ * The façade hosts use: the hot `SessionStore` joined to a persistence backend (the
+ * JSONL store unless another is passed). Lists merge hot (memory) and cold by id, hot
+ * winning; every operation that touches a hot session flushes or disposes it first.
  */
-export class Sessions {
+export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   readonly store: SessionStore;
-  readonly persistence: JsonlSessionPersistence;
+  readonly persistence: P;
   private readonly detach: Unsubscribe;
   private readonly opening = new Map<string, Promise<{ session: Session; report: RepairReport }>>();
 
-  constructor(options: SessionsOptions) {
+  constructor(options: SessionsOptions<P>) {
     this.store = options.store ?? new SessionStore();
-    this.persistence = new JsonlSessionPersistence(options);
+    this.persistence = (options.persistence ?? new JsonlSessionPersistence(options as JsonlPersistenceOptions)) as P;
     this.detach = this.persistence.attach(this.store);
   }
 
@@ -104,7 +107,7 @@ export class Sessions {
     await this.flush(session);
   }
 
-  fork(ref: SessionRef, options: { atSeq?: number; newId?: string } = {}): Promise<SessionListItem> {
+  fork(ref: SessionRef, options: { atSeq?: number; newId?: string; validPrefix?: boolean } = {}): Promise<SessionListItem> {
     return this.persistence.fork(ref, options, this.hot(ref));
   }
 
