@@ -1,5 +1,6 @@
 import { join, sep } from "node:path";
 import type { StorageContext } from "./context";
+import { namedError } from "./atomic";
 import { isErrno } from "./fs-seam";
 import { DOWNCITY_DIR, type SessionPaths } from "./layout";
 import { SessionRefusedError } from "./errors";
@@ -36,7 +37,7 @@ async function checkOne(ctx: StorageContext, path: string): Promise<boolean> {
     return true;
   } catch (error) {
     if (isErrno(error, "ENOENT", "ENOTDIR")) return false;
-    throw error;
+    throw namedError(error, path);
   }
 }
 
