@@ -26,13 +26,18 @@ export interface SessionListItem {
   messageCount: number;
   historyBytes: number;
   timeZone: string;
-  forkedFrom?: { sessionId: string; agentId: string; atSeq: number };
+  forkedFrom?: { sessionId: string; agentId: string; atSeq: number; validPrefix?: boolean };
   archived: boolean;
   /** Live in this process's SessionStore. */
   hot: boolean;
   running?: boolean;
   /** Why the session cannot be written (another writer, damaged storage, archived). */
   readOnly?: string;
+  /**
+   * Why the stored session cannot be listed or opened as it is (its log is gone, its
+   * folder does not match the id it claims): the tree shows it as damaged.
+   */
+  damaged?: string;
 }
 
 export interface RepairReport {
@@ -87,6 +92,8 @@ export interface SessionChange {
 export interface ForkOptions {
   atSeq?: number;
   newId?: string;
+  /** Fork a damaged session's valid prefix (refused otherwise); the fork's `forkedFrom.validPrefix` says so. */
+  validPrefix?: boolean;
 }
 
 export interface SessionPersistence {
@@ -112,5 +119,9 @@ export interface SessionPersistence {
   /** Flushes what is queued for the session and releases what it holds (its writer lock). */
   release(session: Session): Promise<void>;
   onChange(listener: (change: SessionChange) => void): Unsubscribe;
+  /** Write failures retried in the background, lost locks, follower errors. */
+  onError?(listener: (error: Error, session: Session | undefined) => void): Unsubscribe;
+  /** Flushes one session and lets go of its files and lock (the store disposed it). */
+  release(session: Session): Promise<void>;
   close(): Promise<void>;
 }
