@@ -1,5 +1,4 @@
-import { CompactionEndData } from "../core/compaction";
-import { contextTokens, type AssistantMessageData, type ContentBlock, type SessionEvent, type ToolResultData, type UserMessageData } from "../core/protocol";
+import { CompactionEndData, contextTokens, type AssistantMessageData, type ContentBlock, type SessionEvent, type ToolResultData, type UserMessageData } from "../core/protocol";
 
 const blockText = (b: ContentBlock): string => {
   switch (b.type) {

@@ -1,10 +1,11 @@
 import type { Session } from "../session";
 import type { LlmClient } from "../llm/types";
-import type { SessionStoragePort } from "../agent/ports";
+import type { SessionStoragePort } from "../session";
 import { CompactionConfig, type CompactionSettings } from "./config";
 import { foldSurface } from "./fold";
 import { eventChars } from "./measure";
-import { CompactionLedger, DEEP_REASONS, type CompactionCause, type CompactionEndData, type CompactionReason, type PendingCompaction } from "./ledger";
+import type { CompactionCause, CompactionEndData } from "../protocol";
+import { CompactionLedger, DEEP_REASONS, type CompactionReason, type PendingCompaction } from "./ledger";
 import { selectDeep, selectPrefix, type PrefixSelection } from "./select";
 import { summarise, transcriptOf } from "./summarize";
 
@@ -144,7 +145,7 @@ export class Compactor {
     }
     session.append("compaction/end", end);
     if (stuck) throw new CompactionImpossibleError(end.note!);
-    const outcome: CompactionOutcome = { reason, folded: end.folded, closed: end.closed ?? 0 };
+    const outcome: CompactionOutcome = { reason, folded: end.folded ?? 0, closed: end.closed ?? 0 };
     if (end.throughSeq) outcome.throughSeq = end.throughSeq;
     if (end.summaryChars !== undefined) outcome.summaryChars = end.summaryChars;
     if (end.cause) outcome.cause = end.cause;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contextTokens, type AssistantMessageData, type SessionEvent } from "../protocol";
+import { CompactionEndData, contextTokens, type AssistantMessageData, type CompactionCause, type SessionEvent } from "../protocol";
 import type { Session } from "../session";
 import type { CompactionConfig } from "./config";
 import { blocksChars, sentTotal, type SentChars } from "./measure";
@@ -9,40 +9,6 @@ export type CompactionReason = z.infer<typeof CompactionReason>;
 
 /** Reasons that deep-compact: keep only the open tool transaction and the newest user message. */
 export const DEEP_REASONS: ReadonlySet<CompactionReason> = new Set(["verify-failed", "escalated", "context-length"]);
-
-/** Why a compaction closed nothing. */
-export const CompactionCause = z.enum([
-  /** Everything on the Surface is the open tool transaction and the newest user message. */
-  "open-transaction",
-  /** The retained tail already holds every message. */
-  "tail-holds-all",
-  /** The window is smaller than the system prompt and tools: nothing a compaction removes helps. */
-  "overhead",
-]);
-export type CompactionCause = z.infer<typeof CompactionCause>;
-
-/** `compaction/end`: what one compaction did, and the measurements it was sized from. */
-export const CompactionEndData = z.looseObject({
-  reason: CompactionReason,
-  deep: z.boolean().optional(),
-  folded: z.number().int().nonnegative(),
-  /** Surface messages removed from the model context (closed into a segment). */
-  closed: z.number().int().nonnegative().optional(),
-  throughSeq: z.number().int().positive().optional(),
-  summary: z.string().optional(),
-  summaryChars: z.number().int().nonnegative().optional(),
-  /** Real usage (tokens) of the last request before the compaction. */
-  usageBefore: z.number().int().nonnegative().optional(),
-  contextWindow: z.number().int().positive().optional(),
-  /** Measured from the last request's real usage; absent while only the default was known. */
-  tokensPerChar: z.number().positive().optional(),
-  /** Characters the retained tail was allowed (normal compactions). */
-  retainChars: z.number().int().nonnegative().optional(),
-  cause: CompactionCause.optional(),
-  /** Human-readable why, when nothing was closed or the turn cannot go on. */
-  note: z.string().optional(),
-});
-export type CompactionEndData = z.infer<typeof CompactionEndData>;
 
 interface UsageMark {
   seq: number;
@@ -154,7 +120,7 @@ export class CompactionLedger {
         if (!parsed.success) return;
         const data = parsed.data;
         this.usageBeforeTerminal = data.usageBefore ?? this.latestAfter?.tokens;
-        this.terminal = { seq: event.seq, reason: data.reason, kind: "end", deep: data.deep ?? DEEP_REASONS.has(data.reason), closed: data.closed ?? (data.throughSeq ? 1 : 0), ...(data.cause ? { cause: data.cause } : {}) };
+        this.terminal = { seq: event.seq, reason: data.reason as CompactionReason, kind: "end", deep: data.deep ?? DEEP_REASONS.has(data.reason as CompactionReason), closed: data.closed ?? (data.throughSeq ? 1 : 0), ...(data.cause ? { cause: data.cause } : {}) };
         // The measurement survives even when the request it came from was closed.
         if (data.tokensPerChar) this.measured ??= data.tokensPerChar;
         this.clearAfter();
