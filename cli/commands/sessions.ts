@@ -2,29 +2,12 @@ import { parseArgs } from "node:util";
 import type { SessionEvent } from "../../core/protocol";
 import type { Sessions } from "../../core/storage";
 import { CliError, type Output } from "../output";
+import { SESSIONS_HELP } from "../help";
 import { resolveProvider, type ProviderFlags } from "../provider-config";
 import { eventMarkdown, usageAfterCompactions } from "../render";
 import { openStore, workspaceRoot } from "../workspace";
 
-export const SESSIONS_HELP = `Usage: downcity sessions <command> [options]
 
-Commands:
-  list                          sessions of the workspace, newest first
-  show ID [--before SEQ]        the Active messages, or the segment before SEQ (history paging),
-                                with each compaction: summary, messages closed, usage before/after
-  rename ID "title"             rename (pins the title)
-  fork ID [--at SEQ]            copy the history (up to SEQ) into a new session
-  archive ID | unarchive ID     move to / from the archive
-  delete ID                     delete for good
-  export ID [--format md|jsonl] the whole history, oldest first
-  compact ID                    summarise and close the history now (needs a provider, see run --help)
-
-Options:
-  --cwd DIR        workspace folder (default: current folder)
-  --agent ID       agent id: code (default) or ask
-  --archived       list: archived sessions instead
-  --json           machine-readable output
-  -h, --help       this help`;
 
 const OPTIONS = {
   cwd: { type: "string" },
