@@ -68,6 +68,13 @@ export interface ListFilter {
   agentId?: string;
   /** false (default): live sessions; true: archived ones. */
   archived?: boolean;
+  /**
+   * Also check that each listed session's event log still exists (one cheap file check
+   * per session, ~15 % of a 10,000-session list): a session whose log is gone is then
+   * listed with `damaged`. Hosts that show a tree pass it; without it lists trust
+   * meta.json (a session without meta.json is always checked).
+   */
+  verifyLogs?: boolean;
 }
 
 export interface SessionChange {

@@ -430,7 +430,7 @@ export async function runCase(seed: number, bases: string[], work: string, only?
 
     const store = new Sessions({ root, batchWindowMs: 1, retryMs: 1, flushAttempts: 2, lockStaleMs: 60_000 });
     try {
-      const items = await withTimeout(store.list(), 10_000, "list");
+      const items = await withTimeout(store.list({ verifyLogs: true }), 10_000, "list");
       for (const item of items) if ((item.title?.length ?? 0) > 500) problems.push(`listed a title of ${item.title!.length} characters`);
       if (items.filter((i) => i.sessionId === ID).length > 1) problems.push(`session ${ID} listed twice`);
       let opened: Awaited<ReturnType<Sessions["open"]>> | undefined;
