@@ -1,6 +1,6 @@
-import type { ContentBlock } from "../protocol";
 import {
   DEFAULT_AGENT_ID,
+  type Draft,
   SessionStore,
   type HistoryPage,
   type ListFilter,
@@ -15,11 +15,11 @@ import type { Unsubscribe } from "../util/emitter";
 import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
 import { sortByUpdated } from "./list";
 
-/** The JSONL backend's options (the default), or any other `SessionPersistence`. */
-export type SessionsOptions<P extends SessionPersistence = JsonlSessionPersistence> = { store?: SessionStore } & (
-  | (JsonlPersistenceOptions & { persistence?: undefined })
-  | { persistence: P }
-);
+export interface SessionsOptions<P extends SessionPersistence = JsonlSessionPersistence> extends JsonlPersistenceOptions {
+  store?: SessionStore;
+  /** Another backend; the JSONL store (built from the other options) by default. */
+  persistence?: P;
+}
 
 /**
  * The façade hosts use: the hot `SessionStore` joined to a persistence backend (the
@@ -34,7 +34,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
 
   constructor(options: SessionsOptions<P>) {
     this.store = options.store ?? new SessionStore();
-    this.persistence = (options.persistence ?? new JsonlSessionPersistence(options as JsonlPersistenceOptions)) as P;
+    this.persistence = options.persistence ?? (new JsonlSessionPersistence(options) as SessionPersistence as P);
     this.detach = this.persistence.attach(this.store);
   }
 
@@ -88,7 +88,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
     return this.persistence.messages(ref, options, this.hot(ref));
   }
 
-  writeDraft(session: Session, draft: { draftId: string; blocks: readonly ContentBlock[]; provider?: string; model?: string }): Promise<void> {
+  writeDraft(session: Session, draft: Draft): Promise<void> {
     return this.persistence.writeDraft(session, draft);
   }
 
