@@ -72,12 +72,14 @@ test("Sessions runs on another SessionPersistence: create, flush, list, reopen a
   user(s, "hello");
   await a.flush(s);
   assert.deepEqual(backend.saved.get("s")?.map((e) => e.seq), [1]);
-  assert.throws(() => a.create({ id: "s2" }) && a.create({ id: "s" }), /already exists/, "create asks the backend whether the id is taken");
+  a.create({ id: "empty" });
   await a.close();
-  assert.deepEqual(backend.released.sort(), ["s", "s2"], "close releases every hot session through the backend");
+  assert.deepEqual(backend.released.sort(), ["empty", "s"], "close releases every hot session through the backend");
 
   const b = new Sessions({ root, persistence: backend });
-  assert.deepEqual((await b.list()).map((i) => [i.sessionId, i.messageCount, i.hot]), [["s", 1, false], ["s2", 0, false]].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)).filter((_, i, all) => all.length > 0).slice(0, 2).filter((i) => backend.saved.has(i[0] as string)));
+  assert.throws(() => b.create({ id: "s" }), /already exists on disk/, "create asks the backend whether the id is taken");
+  const cold = (await b.list()).map((i) => [i.sessionId, i.messageCount, i.hot]).sort();
+  assert.deepEqual(cold, [["empty", 0, false], ["s", 1, false]]);
   const { session } = await b.open({ sessionId: "s" });
   assert.deepEqual(session.events().map((e) => e.type), ["user/message"]);
   assert.equal((await b.list()).find((i) => i.sessionId === "s")?.hot, true, "the opened session is listed hot");
