@@ -123,8 +123,6 @@ export interface SessionPersistence {
   unarchive(ref: SessionRef): Promise<void>;
   delete(ref: SessionRef): Promise<void>;
   residentBytes(session: Session): number;
-  /** Flushes what is queued for the session and releases what it holds (its writer lock). */
-  release(session: Session): Promise<void>;
   onChange(listener: (change: SessionChange) => void): Unsubscribe;
   /** Write failures retried in the background, lost locks, follower errors. */
   onError?(listener: (error: Error, session: Session | undefined) => void): Unsubscribe;
