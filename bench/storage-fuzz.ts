@@ -8,10 +8,13 @@ async function main() {
   const [cases = 10_000, firstSeed = 1, parallel = 4] = process.argv.slice(2).map(Number);
   const t0 = performance.now();
   let done = 0;
+  const running: Record<string, number> = {};
   const { counts, byFamily, defects } = await runCases(firstSeed, cases, {
     parallel,
-    onResult: () => {
-      if (++done % 1000 === 0) process.stderr.write(`${done} cases\n`);
+    onResult: (r) => {
+      running[r.outcome] = (running[r.outcome] ?? 0) + 1;
+      if (++done % 500 === 0) process.stderr.write(`${done} cases ${JSON.stringify(running)} ${Math.round((performance.now() - t0) / 1000)} s\n`);
+      if (r.outcome === "defect") process.stderr.write(`${JSON.stringify(r)}\n`);
     },
   });
   console.log(JSON.stringify({ cases, firstSeed, ...counts, seconds: Math.round((performance.now() - t0) / 1000) }));

@@ -1,5 +1,5 @@
 import * as fsp from "node:fs/promises";
-import { closeSync, constants, lstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync, openSync, readFileSync, readSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 
 /** The part of a `FileHandle` the store uses: positional writes, fsync, truncation. */
@@ -28,7 +28,7 @@ export interface FsSeam {
    * several times more than the read itself.
    */
   readFileSync(path: string): Buffer;
-  /** Synchronous existence check (does not follow a final symbolic link). */
+  /** Synchronous existence check (cheap: no Stats object; follows links, so pair it with `lstat` where that matters). */
   existsSync(path: string): boolean;
   lstat(path: string): Promise<Stats>;
   readdir(path: string): Promise<Dirent[]>;
@@ -79,20 +79,13 @@ async function readFileNoFollow(path: string): Promise<Buffer> {
   }
 }
 
-function existsNoFollow(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+
 
 export const nodeFs: FsSeam = {
   open: (path, flags) => fsp.open(path, FLAGS[flags]),
   readFile: readFileNoFollow,
   readFileSync: readSmallFileSync,
-  existsSync: existsNoFollow,
+  existsSync,
   lstat: (path) => fsp.lstat(path),
   readdir: (path) => fsp.readdir(path, { withFileTypes: true }),
   mkdir: async (path) => {

@@ -136,16 +136,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   // ---------------------------------------------------------------- write path
 
   private register(session: Session, paths: SessionPaths, init: { fresh: boolean; handle?: FileHandleSeam; size?: number; meta?: SessionMeta; segmentBytes?: number; lock?: WriterLock }): Entry {
-    const entry = {
-      session,
-      paths,
-      model: init.meta?.model,
-      timeZone: init.meta?.timeZone ?? localTimeZone(),
-      segmentBytes: init.segmentBytes ?? 0,
-      activeBytes: init.size ?? 0,
-      detach: [],
-    } as unknown as Entry;
-    entry.meta = new MetaWriter(
+    const meta = new MetaWriter(
       this.ctx,
       paths,
       () => this.metaOf(entry),
@@ -153,6 +144,16 @@ export class JsonlSessionPersistence implements SessionPersistence {
       (error) => this.emitter.emit("error", error, session),
       init.fresh,
     );
+    const entry: Entry = {
+      session,
+      paths,
+      model: init.meta?.model,
+      timeZone: init.meta?.timeZone ?? localTimeZone(),
+      segmentBytes: init.segmentBytes ?? 0,
+      activeBytes: init.size ?? 0,
+      meta,
+      detach: [],
+    };
     if (init.meta?.forkedFrom) entry.forkedFrom = init.meta.forkedFrom;
     if (init.lock) entry.lock = init.lock;
     if (!session.readOnly) {

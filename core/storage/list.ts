@@ -155,8 +155,8 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   const logless: { meta: SessionMeta; dir: string }[] = [];
   dirs.forEach((d, i) => {
     const meta = metas[i];
-    // One lstat per session: a meta.json whose log is gone must not list as a healthy session.
-    if (meta && ctx.fs.existsSync(d.dir + ACTIVE_SUFFIX)) items.push(itemFromMeta(meta, archived));
+    // On request, one existence check per session: a meta.json whose log is gone must not list as healthy.
+    if (meta && (!filter.verifyLogs || ctx.fs.existsSync(d.dir + ACTIVE_SUFFIX))) items.push(itemFromMeta(meta, archived));
     else if (meta) logless.push({ meta, dir: d.dir });
     else missing.push(d);
   });

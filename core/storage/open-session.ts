@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { SessionEvent } from "../protocol";
-import { Session, type RepairReport, type SessionInit } from "../session";
+import { Session, type SessionInit } from "../session";
 import { namedError, publishNew, readIfExists, writeAtomic, writeFully } from "./atomic";
 import type { StorageContext } from "./context";
 import { parseDraft } from "./draft";
@@ -280,5 +280,3 @@ export async function writePlannedMeta(ctx: StorageContext, paths: SessionPaths,
   if (plan.metaStale !== "recovered events") plan.actions.push(plan.metaStale);
   await writeAtomic(ctx.fs, paths.meta, encodeMeta(plan.meta)).catch((e) => onError(namedError(e, paths.meta)));
 }
-
-export type { RepairReport };

@@ -7,7 +7,20 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { compress, decompress } from "@mongodb-js/zstd";
 import type { SessionEvent } from "../../core/protocol";
-import { Sessions, sessionPaths, type SessionPaths } from "../../core/storage";
+import { nodeFs, Sessions, sessionPaths, type FsSeam, type SessionPaths } from "../../core/storage";
+
+/**
+ * The real filesystem without fsync: the fuzz checks what recovery decides, not
+ * durability (the crash tests do, with real fsyncs), and thousands of cases waiting on
+ * fsync would take minutes on a busy disk.
+ */
+const fs: FsSeam = {
+  ...nodeFs,
+  open: async (path, flags) => {
+    const handle = await nodeFs.open(path, flags);
+    return { write: (b, o, l, p) => handle.write(b, o, l, p), read: (b, o, l, p) => handle.read(b, o, l, p), sync: async () => {}, truncate: (n) => handle.truncate(n), stat: () => handle.stat(), close: () => handle.close() };
+  },
+};
 
 export type Outcome = "repaired" | "clean" | "read-only" | "refused" | "defect";
 export const FAMILIES = ["active", "segments", "draft", "meta", "lock", "folders", "symlinks"] as const;
@@ -47,7 +60,7 @@ export async function buildBases(dir: string, count = 6): Promise<string[]> {
     const root = join(dir, `base-${b}`);
     mkdirSync(root, { recursive: true });
     const rand = prng(1000 + b);
-    const store = new Sessions({ root, batchWindowMs: 1 });
+    const store = new Sessions({ root, fs, batchWindowMs: 1 });
     const s = store.create({ id: ID });
     const turns = 2 + rand.int(5);
     for (let turn = 1; turn <= turns; turn++) {
@@ -428,9 +441,9 @@ export async function runCase(seed: number, bases: string[], work: string, only?
     const segmentsBefore = await segmentRecords(p).catch(() => new Set<string>());
     const ignoreLock = (rel: string) => rel.endsWith("writer.lock") || rel.includes("writer.lock.stale-");
 
-    const store = new Sessions({ root, batchWindowMs: 1, retryMs: 1, flushAttempts: 2, lockStaleMs: 60_000 });
+    const store = new Sessions({ root, fs, batchWindowMs: 1, retryMs: 1, flushAttempts: 2, lockStaleMs: 60_000 });
     try {
-      const items = await withTimeout(store.list(), 10_000, "list");
+      const items = await withTimeout(store.list({ verifyLogs: true }), 10_000, "list");
       for (const item of items) if ((item.title?.length ?? 0) > 500) problems.push(`listed a title of ${item.title!.length} characters`);
       if (items.filter((i) => i.sessionId === ID).length > 1) problems.push(`session ${ID} listed twice`);
       let opened: Awaited<ReturnType<Sessions["open"]>> | undefined;
@@ -522,7 +535,7 @@ async function checkWritable(store: Sessions, session: Awaited<ReturnType<Sessio
       if (l && parses(l) && !keptLines.has(l) && !segs.has(l) && !segmentsBefore.has(l)) problems.push(`complete line ${i + 1} was cut without a backup: ${l.slice(0, 80)}`);
     });
   }
-  const again = new Sessions({ root });
+  const again = new Sessions({ root, fs });
   try {
     const second = await again.open({ sessionId: ID });
     if (second.report.repaired) problems.push(`second open repaired again: ${second.report.actions.join(" | ")}`);

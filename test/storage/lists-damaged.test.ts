@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { encodeId, Sessions, sessionPaths } from "../../core/storage";
 import { assistant, countingFs, tempRoot, user } from "./helpers";
@@ -64,7 +63,12 @@ test("lists: a session whose log is gone is listed as damaged, and opening it is
   for (const id of ["gone", "gone-no-meta"]) rmSync(sessionPaths(root, "default", id).messages, { recursive: true });
   rmSync(sessionPaths(root, "default", "gone-no-meta").meta);
   const b = new Sessions({ root });
-  const items = await b.list();
+  assert.deepEqual((await b.list()).map((i) => [i.sessionId, i.damaged ?? "ok"]).sort(), [
+    ["gone", "ok"],
+    ["gone-no-meta", "its event log is gone (messages/active.jsonl)"],
+    ["kept", "ok"],
+  ], "without verifyLogs a meta.json is trusted (no check per session)");
+  const items = await b.list({ verifyLogs: true });
   assert.deepEqual(items.map((i) => [i.sessionId, i.damaged ?? "ok"]).sort(), [
     ["gone", "its event log is gone (messages/active.jsonl)"],
     ["gone-no-meta", "its event log is gone (messages/active.jsonl)"],
@@ -72,6 +76,4 @@ test("lists: a session whose log is gone is listed as damaged, and opening it is
   ]);
   await assert.rejects(b.open({ sessionId: "gone" }), /has no stored events \(messages\/active\.jsonl is gone\)/);
   await b.close();
-  // A session of segments only (Active missing) is intact and lists as such.
-  mkdirSync(join(sessionPaths(root, "default", "kept").messages, "segments"), { recursive: true });
 });
