@@ -1,5 +1,6 @@
 import "./csp-safe-zod";
 import { ChatApp } from "./app";
+import { listStats } from "./list";
 import type { VsCodeApi } from "./rpc";
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -9,3 +10,4 @@ const app = new ChatApp(root, acquireVsCodeApi());
 void app.start();
 // For the browser tests and the benchmark: read-only counters, no control.
 (window as unknown as { __downcityChat?: unknown }).__downcityChat = app;
+(window as unknown as { __downcityStats?: unknown }).__downcityStats = listStats;
