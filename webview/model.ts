@@ -74,7 +74,8 @@ export class Conversation {
   /** An older page goes above what is shown; returns how many rows were added. */
   prepend(page: ChatPage): number {
     const before = this.items.length;
-    if (this.items[0]?.kind === "summary") this.items.shift();
+    // The summary above the newer page stays where it is, as the compaction boundary
+    // (and the row the scroll position is anchored to).
     const saveLast = this.lastSeq;
     const rows = this.fold(page.events);
     this.lastSeq = saveLast;
