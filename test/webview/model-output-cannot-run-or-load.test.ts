@@ -51,8 +51,8 @@ test("model output with scripts, event handlers, javascript:/data: links and CSS
       pwned: (window as any).__pwned,
       scripts: document.querySelectorAll(".log-scroller script, .log-scroller iframe, .log-scroller img, .log-scroller style, .log-scroller form, .log-scroller object, .log-scroller link, .log-scroller svg").length,
       styled: document.querySelectorAll(".log-scroller [style]:not(.row):not(.log-inner)").length,
-      handlers: [...document.querySelectorAll(".log-scroller *")].filter((el) => [...el.attributes].some((a) => a.name.startsWith("on"))).length,
-      hrefs: [...document.querySelectorAll(".log-scroller a")].map((a) => a.getAttribute("href")),
+      handlers: Array.from(document.querySelectorAll(".log-scroller *")).filter((el) => Array.from(el.attributes).some((a) => a.name.startsWith("on"))).length,
+      hrefs: Array.from(document.querySelectorAll(".log-scroller a")).map((a) => a.getAttribute("href")),
       url: location.pathname,
       visible: getComputedStyle(document.querySelector(".composer")!).display,
     }));

@@ -73,7 +73,7 @@ test("streaming renders incrementally, one row per frame, and ends in exactly th
     await host.frames();
 
     const result = await page.evaluate(() => {
-      const messages = [...document.querySelectorAll(".message.assistant")];
+      const messages = Array.from(document.querySelectorAll(".message.assistant"));
       const last = messages[messages.length - 1]!;
       return {
         streaming: document.querySelectorAll(".message.assistant.streaming").length,
@@ -95,7 +95,7 @@ test("streaming renders incrementally, one row per frame, and ends in exactly th
     try {
       await fresh.page.getByText("Done — the").waitFor();
       const freshHtml = await fresh.page.evaluate(() => {
-        const messages = [...document.querySelectorAll(".message.assistant")];
+        const messages = Array.from(document.querySelectorAll(".message.assistant"));
         return messages[messages.length - 1]!.querySelector(".markdown")!.innerHTML;
       });
       // Lit's marker comments carry a per-page random id; the rendered markup must match.
