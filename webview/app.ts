@@ -24,7 +24,7 @@ export class ChatApp {
   private usage: ChatSnapshot["usage"];
   private model: ModelChoice | undefined;
   private readOnly: string | undefined;
-  private list: VirtualList<Item> | undefined;
+  list: VirtualList<Item> | undefined;
   private readonly open = new Set<string>();
   private editingTitle = false;
   private sessions: SessionSummary[] | undefined;
@@ -85,6 +85,7 @@ export class ChatApp {
   }
 
   show(snapshot: ChatSnapshot): void {
+    if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
     this.snapshot = snapshot;
     this.liveEvents = [];
     this.running = snapshot.running;
@@ -163,9 +164,12 @@ export class ChatApp {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      // Drafts are not saved (a restore gets the live draft from the catch-up), so a
+      // streaming frame does no serialising.
+      const logChanged = this.savedSeq !== this.conversation.lastSeq;
       this.flushDraft();
       this.refresh();
-      this.save();
+      if (logChanged) this.save();
     });
   }
 
@@ -230,8 +234,11 @@ export class ChatApp {
     if (action.dataset.action === "insert") void this.call("insertAtCursor", { text: code });
   }
 
+  private savedSeq = -1;
+
   private save(): void {
     if (this.saveTimer || !this.snapshot) return;
+    this.savedSeq = this.conversation.lastSeq;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
       if (!this.snapshot) return;

@@ -109,6 +109,7 @@ export class VirtualList<T extends ListRow> {
       row.remove();
       this.rows.delete(key);
     }
+    if (visible.length && !performance.getEntriesByName("downcity:rows").length) performance.mark("downcity:rows");
     // Keys that left the list for good drop their pending re-render.
     if (this.dirty.size > 256) this.dirty.clear();
   }
