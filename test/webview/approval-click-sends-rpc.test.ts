@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { ev, helloWith, launch, openChat, REF, skipReason, snapshot, userEv, violations } from "./harness";
+import { test } from "node:test";
+import { ev, helloWith, openChat, REF, skipReason, snapshot, userEv, violations, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
 
 const base = { sessionId: REF.sessionId, agentId: REF.agentId };
 const DIFF = "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n";
@@ -37,7 +30,7 @@ function session() {
 }
 
 test("Approve sends the approve RPC for that call and the card updates", { skip: skipReason }, async () => {
-  const chat = await openChat(browser, (host) => helloWith(session())(host).on("approve", () => ({ resolved: true })));
+  const chat = await openChat(browserOf(), (host) => helloWith(session())(host).on("approve", () => ({ resolved: true })));
   const { page, host } = chat;
   try {
     const card = page.getByRole("group", { name: /Tool edit_file/ });
@@ -70,7 +63,7 @@ test("Deny and Allow for this session send their decisions", { skip: skipReason 
   snap.page.events.push(ev(3, "assistant/message", { content: [{ type: "tool-call", id: "call-2", name: "run_command", arguments: { command: "npm test" } }] }));
   snap.page.lastSeq = 3;
   snap.pendingApprovals.push({ ...pending("call-2"), toolName: "run_command", kind: "command", summary: "Run npm test", preview: { kind: "command", command: "npm test", cwd: "." } });
-  const chat = await openChat(browser, (host) => helloWith(snap)(host).on("approve", () => ({ resolved: true })));
+  const chat = await openChat(browserOf(), (host) => helloWith(snap)(host).on("approve", () => ({ resolved: true })));
   const { page, host } = chat;
   try {
     const edit = page.getByRole("group", { name: /Tool edit_file/ });

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, normalize } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { chromium } from "playwright-core";
+import { after, before } from "node:test";
 import type { ChatHostEvent, ChatMethod, ChatParams, ChatResult, ChatSnapshot, SessionEvent } from "../../core/protocol";
 import { chatHtml, makeNonce } from "../../extension/chat/html";
 
@@ -248,4 +249,16 @@ export function helloWith(snap: ChatSnapshot | undefined) {
 
 export async function violations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as any).__violations as string[]);
+}
+
+/** One browser per test file, launched before its tests and closed after (not at all when skipping). */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  let close: (() => Promise<void>) | undefined;
+  before(async () => {
+    if (skipReason) return;
+    ({ browser, close } = await launch());
+  });
+  after(async () => close?.());
+  return () => browser!;
 }

@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { conversation, ev, helloWith, launch, openChat, REF, skipReason, snapshot } from "./harness";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { conversation, ev, helloWith, openChat, REF, skipReason, snapshot, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
 
 const focused = (page: Page) =>
   page.evaluate(() => {
@@ -34,7 +28,7 @@ test("keyboard alone reaches Load earlier, Approve and Send, with visible focus"
     page: { events, firstSeq: 21, lastSeq: 27, hasOlder: true },
     pendingApprovals: [{ type: "approval-requested", sessionId: REF.sessionId, agentId: REF.agentId, toolCallId: "c1", toolName: "run_command", kind: "command", summary: "Run ls" }],
   });
-  const chat = await openChat(browser, (host) =>
+  const chat = await openChat(browserOf(), (host) =>
     helloWith(snap)(host)
       .on("approve", () => ({ resolved: true }))
       .on("prompt", () => ({ steered: true }))

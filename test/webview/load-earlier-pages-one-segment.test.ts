@@ -1,20 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { conversation, helloWith, launch, openChat, skipReason, snapshot, violations } from "./harness";
+import { test } from "node:test";
+import { conversation, helloWith, openChat, skipReason, snapshot, violations, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
 
 test("Load earlier requests one segment, renders it above with its summary, and keeps the scroll position", { skip: skipReason }, async () => {
   // Active page: events 201–260; segments: 101–200 and 1–100.
   const snap = snapshot(conversation(201, 60), { page: { events: conversation(201, 60), firstSeq: 201, lastSeq: 260, hasOlder: true, summary: "Summary through 200: set up the project." } });
-  const chat = await openChat(browser, (host) =>
+  const chat = await openChat(browserOf(), (host) =>
     helloWith(snap)(host).on("loadEarlier", ({ beforeSeq }) =>
       beforeSeq === 201
         ? { events: conversation(101, 100), firstSeq: 101, lastSeq: 200, hasOlder: true, summary: "Summary through 100: the first steps." }

@@ -1,18 +1,11 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { assistantEv, conversation, helloWith, launch, openChat, REF, skipReason, snapshot } from "./harness";
+import { test } from "node:test";
+import { assistantEv, conversation, helloWith, openChat, REF, skipReason, snapshot, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
 
 test("malformed host events are dropped without breaking the view", { skip: skipReason }, async () => {
-  const chat = await openChat(browser, helloWith(snapshot(conversation(1, 4))));
+  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 4))));
   const { page, host } = chat;
   const base = { sessionId: REF.sessionId, agentId: REF.agentId };
   try {

@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { assistantEv, helloWith, launch, openChat, REF, skipReason, snapshot, userEv, violations } from "./harness";
+import { test } from "node:test";
+import { assistantEv, helloWith, openChat, REF, skipReason, snapshot, userEv, violations, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
 
 const PAYLOADS = [
   `<script>window.__pwned = "script"</script>`,
@@ -32,7 +25,7 @@ const PAYLOADS = [
 
 test("model output with scripts, event handlers, javascript:/data: links and CSS injection runs and loads nothing", { skip: skipReason }, async () => {
   const base = { sessionId: REF.sessionId, agentId: REF.agentId };
-  const chat = await openChat(browser, (host) => helloWith(snapshot([userEv(1, PAYLOADS), assistantEv(2, PAYLOADS)]))(host).on("openLink", () => ({ opened: false })));
+  const chat = await openChat(browserOf(), (host) => helloWith(snapshot([userEv(1, PAYLOADS), assistantEv(2, PAYLOADS)]))(host).on("openLink", () => ({ opened: false })));
   const { page, host, served } = chat;
   try {
     await page.getByText("raw anchor").first().waitFor();

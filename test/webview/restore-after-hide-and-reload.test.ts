@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { assistantEv, conversation, helloWith, launch, openChat, REF, skipReason, snapshot, userEv } from "./harness";
+import { test } from "node:test";
+import { assistantEv, conversation, helloWith, openChat, REF, skipReason, snapshot, userEv, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
 
 test("a reloaded view paints from its saved state, then asks only for what it missed", { skip: skipReason }, async () => {
   const base = { sessionId: REF.sessionId, agentId: REF.agentId };
-  const chat = await openChat(browser, (host) =>
+  const chat = await openChat(browserOf(), (host) =>
     helloWith(snapshot(conversation(1, 4)))(host).on("catchUp", () => ({
       kind: "delta",
       events: [assistantEv(7, "Answer written while the view was hidden.")],

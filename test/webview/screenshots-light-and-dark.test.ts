@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import type { ChatSnapshot } from "../../core/protocol";
-import { assistantEv, CONFIG, ev, launch, openChat, OUT, REF, skipReason, snapshot, userEv, violations } from "./harness";
+import { assistantEv, CONFIG, ev, openChat, OUT, REF, skipReason, snapshot, userEv, violations, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-  mkdirSync(OUT, { recursive: true });
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
+mkdirSync(OUT, { recursive: true });
 
 const DIFF = "--- a/src/math.ts\n+++ b/src/math.ts\n@@ -1,3 +1,3 @@\n export function add(a: number, b: number) {\n-  return a - b;\n+  return a + b;\n }\n";
 
@@ -53,7 +46,7 @@ const STATES: Record<string, { hello: unknown; after?: (chat: Awaited<ReturnType
 for (const theme of ["light", "dark"] as const) {
   test(`screenshots of the main states, ${theme} theme`, { skip: skipReason }, async () => {
     for (const [name, state] of Object.entries(STATES)) {
-      const chat = await openChat(browser, (host) => host.on("hello", () => state.hello as never), { theme });
+      const chat = await openChat(browserOf(), (host) => host.on("hello", () => state.hello as never), { theme });
       try {
         await chat.page.locator(".composer").waitFor();
         await state.after?.(chat);

@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { assistantEv, conversation, ev, helloWith, launch, openChat, REF, skipReason, snapshot, violations } from "./harness";
+import { test } from "node:test";
+import { assistantEv, conversation, ev, helloWith, openChat, REF, skipReason, snapshot, violations, useBrowser } from "./harness";
 
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  if (skipReason) return;
-  ({ browser, close: closeBrowser } = await launch());
-});
-after(async () => closeBrowser?.());
+const browserOf = useBrowser();
 
 const FINAL = [
   "Here is the plan.",
@@ -28,7 +21,7 @@ const FINAL = [
 
 test("streaming renders incrementally, one row per frame, and ends in exactly the final message", { skip: skipReason }, async () => {
   const events = conversation(1, 6);
-  const chat = await openChat(browser, helloWith(snapshot(events)));
+  const chat = await openChat(browserOf(), helloWith(snapshot(events)));
   const { page, host } = chat;
   try {
     await page.getByRole("log").getByText("Question 5").waitFor();
@@ -91,7 +84,7 @@ test("streaming renders incrementally, one row per frame, and ends in exactly th
     assert.match(result.text!, /Done — the tests pass\./);
 
     // Exactly the final message: the same HTML a fresh view renders from history.
-    const fresh = await openChat(browser, helloWith(snapshot([...events, ev(7, "assistant/message", (final.data as object))])));
+    const fresh = await openChat(browserOf(), helloWith(snapshot([...events, ev(7, "assistant/message", (final.data as object))])));
     try {
       await fresh.page.getByText("Done — the").waitFor();
       const freshHtml = await fresh.page.evaluate(() => {
