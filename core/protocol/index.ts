@@ -6,3 +6,4 @@ export * from "./generate";
 export * from "./events";
 export * from "./tool-details";
 export * from "./agent-events";
+export * from "./rpc";

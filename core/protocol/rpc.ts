@@ -1,0 +1,179 @@
+import { z } from "zod";
+import { AgentEvent } from "./agent-events";
+import { ContentBlock } from "./content";
+import { SessionEvent } from "./events";
+import { ApprovalDecision } from "./tool-details";
+
+/**
+ * The one typed RPC between the chat host and its webview (DESIGN §9). The webview sends
+ * requests `{ kind: "request", id, method, params }` and gets `{ kind: "response", id,
+ * result | error }`; the host also pushes `{ kind: "event", event }`. Both sides parse
+ * every message with these schemas: the host before acting, the webview before
+ * rendering (a malformed event is dropped).
+ */
+
+const Id = z.string().min(1).max(200);
+export const ChatRef = z.object({ folderKey: z.string().min(1).max(4096), agentId: Id, sessionId: Id });
+export type ChatRef = z.infer<typeof ChatRef>;
+
+export const ModelChoice = z.object({
+  provider: z.string().min(1).max(200),
+  model: z.string().min(1).max(500),
+  contextWindow: z.number().int().positive().optional(),
+});
+export type ModelChoice = z.infer<typeof ModelChoice>;
+
+/** One page of history, as the store returns it: the Active page first, then one segment per page. */
+export const ChatPage = z.object({
+  events: z.array(SessionEvent),
+  firstSeq: z.number().int().nonnegative(),
+  lastSeq: z.number().int().nonnegative(),
+  summary: z.string().optional(),
+  hasOlder: z.boolean(),
+});
+export type ChatPage = z.infer<typeof ChatPage>;
+
+/** A member of the AgentEvent union by position (typed), checked by name so a reorder fails loudly. */
+function member<I extends number>(index: I, type: string): (typeof AgentEvent.options)[I] {
+  const schema = AgentEvent.options[index];
+  if (schema?.shape.type.value !== type) throw new Error(`AgentEvent.options[${index}] is not "${type}"`);
+  return schema;
+}
+const ApprovalRequested = member(8, "approval-requested");
+const UsageEvent = member(10, "usage");
+
+/** Everything a view needs to show one session: sent on open / switch, never again in full. */
+export const ChatSnapshot = z.object({
+  ref: ChatRef,
+  folderName: z.string(),
+  title: z.string().optional(),
+  /** Why input is disabled (open in another window, damaged, archived, Restricted Mode). */
+  readOnly: z.string().optional(),
+  /** Repair actions taken when the session was opened. */
+  repairs: z.array(z.string()).optional(),
+  running: z.boolean(),
+  page: ChatPage,
+  draft: z.object({ draftId: z.string(), blocks: z.array(ContentBlock) }).optional(),
+  pendingApprovals: z.array(ApprovalRequested),
+  usage: UsageEvent.optional(),
+  model: ModelChoice.optional(),
+});
+export type ChatSnapshot = z.infer<typeof ChatSnapshot>;
+
+/** Answer to a catch-up after the view was hidden or reloaded. */
+export const CatchUp = z.discriminatedUnion("kind", [
+  /** Events after `afterSeq` plus the live state; the view applies them on what it restored. */
+  z.object({
+    kind: z.literal("delta"),
+    events: z.array(SessionEvent),
+    running: z.boolean(),
+    draft: ChatSnapshot.shape.draft,
+    pendingApprovals: ChatSnapshot.shape.pendingApprovals,
+    usage: ChatSnapshot.shape.usage,
+    title: z.string().optional(),
+    readOnly: z.string().optional(),
+  }),
+  /** Too far behind (or the session changed under it): start over from this snapshot. */
+  z.object({ kind: z.literal("reset"), snapshot: ChatSnapshot }),
+]);
+export type CatchUp = z.infer<typeof CatchUp>;
+
+export const ChatConfig = z.object({
+  /** False when no provider profile is set: the view shows how to configure one. */
+  providerConfigured: z.boolean(),
+  models: z.array(ModelChoice),
+  agents: z.array(z.object({ id: Id, name: z.string() })),
+  restricted: z.string().optional(),
+});
+export type ChatConfig = z.infer<typeof ChatConfig>;
+
+export const SessionSummary = z.object({
+  ref: ChatRef,
+  title: z.string().optional(),
+  updatedAt: z.number(),
+  running: z.boolean().optional(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+const Text = z.string().max(1_000_000);
+const Empty = z.object({}).strict();
+
+/** Method name → params and result schemas. */
+export const ChatMethods = {
+  /** First message of a view: the config and the session to show (the restored one if it still exists). */
+  hello: { params: z.object({ restore: ChatRef.optional() }).strict(), result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional() }) },
+  catchUp: { params: z.object({ ref: ChatRef, afterSeq: z.number().int().nonnegative() }).strict(), result: CatchUp },
+  switchSession: { params: z.object({ ref: ChatRef }).strict(), result: ChatSnapshot },
+  newSession: { params: z.object({ folderKey: z.string().min(1).optional(), agentId: Id.optional() }).strict(), result: ChatSnapshot },
+  listSessions: { params: Empty, result: z.array(SessionSummary) },
+  loadEarlier: { params: z.object({ ref: ChatRef, beforeSeq: z.number().int().positive() }).strict(), result: ChatPage },
+  /** Starts a turn, or steers the running one. Resolves once accepted; the run streams as events. */
+  prompt: {
+    params: z.object({ ref: ChatRef, text: Text, attachments: z.array(z.string().min(1).max(4096)).max(50).optional() }).strict(),
+    result: z.object({ steered: z.boolean() }),
+  },
+  cancel: { params: z.object({ ref: ChatRef }).strict(), result: Empty },
+  approve: { params: z.object({ ref: ChatRef, toolCallId: Id, decision: ApprovalDecision }).strict(), result: z.object({ resolved: z.boolean() }) },
+  rename: { params: z.object({ ref: ChatRef, title: z.string().trim().min(1).max(500) }).strict(), result: Empty },
+  fork: { params: z.object({ ref: ChatRef, atSeq: z.number().int().positive().optional() }).strict(), result: ChatSnapshot },
+  exportSession: { params: z.object({ ref: ChatRef }).strict(), result: Empty },
+  selectModel: { params: z.object({ ref: ChatRef, model: ModelChoice }).strict(), result: Empty },
+  /** Runs one of the few commands the view offers (empty state, header). */
+  runCommand: { params: z.object({ command: z.enum(["downcity.setApiKey", "downcity.selectModel", "downcity.compactSession"]) }).strict(), result: Empty },
+  searchFiles: { params: z.object({ folderKey: z.string().min(1), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  /** A link in model output: confirmed and opened externally, or a workspace path opened in the editor. */
+  openLink: { params: z.object({ folderKey: z.string().min(1), href: z.string().min(1).max(8192) }).strict(), result: z.object({ opened: z.boolean() }) },
+  openDiff: { params: z.object({ ref: ChatRef, toolCallId: Id }).strict(), result: Empty },
+  copy: { params: z.object({ text: Text }).strict(), result: Empty },
+  insertAtCursor: { params: z.object({ text: Text }).strict(), result: z.object({ inserted: z.boolean() }) },
+} as const;
+export type ChatMethod = keyof typeof ChatMethods;
+export type ChatParams<M extends ChatMethod> = z.infer<(typeof ChatMethods)[M]["params"]>;
+export type ChatResult<M extends ChatMethod> = z.infer<(typeof ChatMethods)[M]["result"]>;
+
+const methodNames = Object.keys(ChatMethods) as [ChatMethod, ...ChatMethod[]];
+
+/** The envelope only; params are checked per method by `parseChatRequest`. */
+export const ChatRequestEnvelope = z.object({
+  kind: z.literal("request"),
+  id: z.number().int().nonnegative(),
+  method: z.enum(methodNames),
+  params: z.unknown(),
+});
+
+export type ChatRequest = { [M in ChatMethod]: { kind: "request"; id: number; method: M; params: ChatParams<M> } }[ChatMethod];
+
+export const RpcError = z.object({ message: z.string(), code: z.enum(["invalid", "not-found", "read-only", "failed"]) });
+export type RpcError = z.infer<typeof RpcError>;
+
+export const ChatResponse = z.union([
+  z.object({ kind: z.literal("response"), id: z.number().int().nonnegative(), result: z.unknown() }),
+  z.object({ kind: z.literal("response"), id: z.number().int().nonnegative().nullable(), error: RpcError }),
+]);
+export type ChatResponse = z.infer<typeof ChatResponse>;
+
+/** Host → webview pushes. Agent events are forwarded exactly as the runtime emits them. */
+export const ChatHostEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("session-switched"), snapshot: ChatSnapshot }),
+  z.object({ type: z.literal("agent"), folderKey: z.string(), event: AgentEvent }),
+  z.object({ type: z.literal("sessions-changed") }),
+  z.object({ type: z.literal("config"), config: ChatConfig }),
+  /** The view's model choice changed from outside (status bar, command). */
+  z.object({ type: z.literal("model"), ref: ChatRef, model: ModelChoice.optional() }),
+]);
+export type ChatHostEvent = z.infer<typeof ChatHostEvent>;
+
+export const ChatHostMessage = z.union([ChatResponse, z.object({ kind: z.literal("event"), event: ChatHostEvent })]);
+export type ChatHostMessage = z.infer<typeof ChatHostMessage>;
+
+/** Validates a webview message: the typed request, or an error naming what is wrong (and the id when readable). */
+export function parseChatRequest(raw: unknown): { ok: true; request: ChatRequest } | { ok: false; id: number | null; message: string } {
+  const envelope = ChatRequestEnvelope.safeParse(raw);
+  const rawId = (raw as { id?: unknown } | null)?.id;
+  const id = typeof rawId === "number" && Number.isInteger(rawId) && rawId >= 0 ? rawId : null;
+  if (!envelope.success) return { ok: false, id, message: `malformed request: ${z.prettifyError(envelope.error)}` };
+  const { method } = envelope.data;
+  const params = ChatMethods[method].params.safeParse(envelope.data.params ?? {});
+  if (!params.success) return { ok: false, id, message: `invalid params for ${method}: ${z.prettifyError(params.error)}` };
+  return { ok: true, request: { kind: "request", id: envelope.data.id, method, params: params.data } as ChatRequest };
+}

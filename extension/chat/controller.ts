@@ -1,0 +1,271 @@
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  CatchUp,
+  ChatConfig,
+  ChatPage,
+  ChatRef,
+  ChatSnapshot,
+  ContentBlock,
+  ModelChoice,
+  SessionSummary,
+} from "../../core/protocol";
+
+import type { Session } from "../../core/session";
+import { ChatApprovals } from "./approvals";
+import { LiveState } from "./live-state";
+import type { ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
+
+/** An error the RPC layer reports with its code. */
+export class ChatError extends Error {
+  constructor(
+    readonly code: "invalid" | "not-found" | "read-only" | "failed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A listener for one session's agent events (what a view forwards to its webview). */
+export type SessionListener = (event: AgentEvent) => void;
+
+interface Watched {
+  ref: ChatRef;
+  listener: SessionListener;
+  visible: () => boolean;
+}
+
+/**
+ * The host-side chat API (issue 11 item 7): everything a chat view does, over the
+ * folders' `WorkspaceRuntimeApi`s, in plain TypeScript. One controller serves every
+ * view; views subscribe to the session they show and get only its events.
+ */
+export class ChatController implements Disposable {
+  readonly approvals: ChatApprovals;
+  private readonly live = new Map<string, LiveState>();
+  private readonly unsubscribe = new Map<string, () => void>();
+  private readonly watchers = new Set<Watched>();
+  private readonly models = new Map<string, ModelChoice>();
+  private readonly folderChange: Disposable;
+
+  constructor(private readonly runtimes: ChatRuntimes) {
+    this.approvals = new ChatApprovals((sessionId, agentId) =>
+      [...this.watchers].some((w) => w.visible() && w.ref.sessionId === sessionId && w.ref.agentId === agentId),
+    );
+    this.syncFolders();
+    this.folderChange = runtimes.onDidChange(() => this.syncFolders());
+  }
+
+  async config(): Promise<ChatConfig> {
+    const folders = this.runtimes.folders();
+    const agents = new Map<string, string>();
+    for (const folder of folders) for (const agent of folder.runtime.agents) agents.set(agent.id, agent.name);
+    const restricted = this.runtimes.restricted();
+    return {
+      providerConfigured: this.runtimes.providerConfigured(),
+      models: [...(await this.runtimes.models())],
+      agents: [...agents].map(([id, name]) => ({ id, name })),
+      ...(restricted ? { restricted } : {}),
+    };
+  }
+
+  /** Subscribes to one session's events; `visible` tells approvals whether this view can ask. */
+  watch(ref: ChatRef, listener: SessionListener, visible: () => boolean): Disposable {
+    const entry: Watched = { ref, listener, visible };
+    this.watchers.add(entry);
+    return { dispose: () => this.watchers.delete(entry) };
+  }
+
+  /** The Active page and the live state: all a view gets in full, once. */
+  async open(ref: ChatRef): Promise<ChatSnapshot> {
+    const { folder, session, report } = await this.session(ref);
+    const page = await folder.runtime.messages(this.coreRef(ref));
+    const live = this.liveOf(ref);
+    const readOnly = this.readOnlyReason(session, report.readOnly);
+    const model = this.models.get(keyOf(ref)) ?? this.runtimes.defaultModel(ref.folderKey);
+    return {
+      ref,
+      folderName: folder.name,
+      ...(session.title.title ? { title: session.title.title } : {}),
+      ...(readOnly ? { readOnly } : {}),
+      ...(report.actions.length ? { repairs: report.actions } : {}),
+      running: folder.runtime.isRunning(this.coreRef(ref)),
+      page: toPage(page),
+      ...(live?.draft ? { draft: live.draft } : {}),
+      pendingApprovals: [...(live?.pending.values() ?? [])],
+      ...(live?.usage ? { usage: live.usage } : {}),
+      ...(model ? { model } : {}),
+    };
+  }
+
+  /** What a restored view missed since `afterSeq`; a reset snapshot when that is no longer in memory. */
+  async catchUp(ref: ChatRef, afterSeq: number): Promise<CatchUp> {
+    const { folder, session, report } = await this.session(ref);
+    if (afterSeq > session.lastSeq || afterSeq < session.baseSeq) return { kind: "reset", snapshot: await this.open(ref) };
+    const live = this.liveOf(ref);
+    const readOnly = this.readOnlyReason(session, report.readOnly);
+    return {
+      kind: "delta",
+      events: [...session.events(afterSeq + 1)],
+      running: folder.runtime.isRunning(this.coreRef(ref)),
+      ...(live?.draft ? { draft: live.draft } : {}),
+      pendingApprovals: [...(live?.pending.values() ?? [])],
+      ...(live?.usage ? { usage: live.usage } : {}),
+      ...(session.title.title ? { title: session.title.title } : {}),
+      ...(readOnly ? { readOnly } : {}),
+    };
+  }
+
+  /** One older page (one segment) before `beforeSeq`. */
+  async loadEarlier(ref: ChatRef, beforeSeq: number): Promise<ChatPage> {
+    const folder = this.folder(ref.folderKey);
+    return toPage(await folder.runtime.messages(this.coreRef(ref), { beforeSequence: beforeSeq }));
+  }
+
+  async create(folderKey: string | undefined, agentId?: string): Promise<ChatRef> {
+    const folder = folderKey ? this.folder(folderKey) : this.runtimes.folders()[0];
+    if (!folder) throw new ChatError("not-found", "Open a folder to start a session.");
+    if (agentId && !folder.runtime.agents.some((a) => a.id === agentId)) throw new ChatError("invalid", `unknown agent "${agentId}"`);
+    const session = folder.runtime.create(agentId);
+    return { folderKey: folder.key, agentId: session.agentId, sessionId: session.id };
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    const out: SessionSummary[] = [];
+    for (const folder of this.runtimes.folders()) {
+      for (const item of await folder.runtime.list()) {
+        out.push({
+          ref: { folderKey: folder.key, agentId: item.agentId, sessionId: item.sessionId },
+          ...(item.title ? { title: item.title } : {}),
+          updatedAt: item.updatedAt,
+          ...(item.running ? { running: true } : {}),
+        });
+      }
+    }
+    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /**
+   * Sends input: a new turn, or a steer of the running one. Returns once accepted; the
+   * run itself streams as events, and a failure to start shows as an error notice.
+   */
+  async prompt(ref: ChatRef, input: string | ContentBlock[]): Promise<{ steered: boolean }> {
+    const { folder, session, report } = await this.session(ref);
+    const readOnly = this.readOnlyReason(session, report.readOnly);
+    if (readOnly) throw new ChatError("read-only", readOnly);
+    const coreRef = this.coreRef(ref);
+    if (folder.runtime.isRunning(coreRef)) {
+      folder.runtime.steer(coreRef, input);
+      return { steered: true };
+    }
+    const model = this.models.get(keyOf(ref));
+    const run = folder.runtime.prompt(coreRef, input, model ? { model } : {});
+    run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
+    return { steered: false };
+  }
+
+  cancel(ref: ChatRef): void {
+    this.folder(ref.folderKey).runtime.cancel(this.coreRef(ref));
+  }
+
+  /** The user's answer to an approval shown in a view; false when nothing waits for it. */
+  approve(ref: ChatRef, toolCallId: string, decision: ApprovalDecision): boolean {
+    this.folder(ref.folderKey);
+    return this.approvals.answer(ref.sessionId, toolCallId, decision);
+  }
+
+  async rename(ref: ChatRef, title: string): Promise<void> {
+    await this.folder(ref.folderKey).runtime.rename(this.coreRef(ref), title);
+  }
+
+  /** Forks the whole session, or up to (and including) `atSeq`; returns the fork's ref. */
+  async fork(ref: ChatRef, atSeq?: number): Promise<ChatRef> {
+    const item = await this.folder(ref.folderKey).runtime.fork(this.coreRef(ref), atSeq ? { atSeq } : {});
+    return { folderKey: ref.folderKey, agentId: item.agentId, sessionId: item.sessionId };
+  }
+
+  selectModel(ref: ChatRef, model: ModelChoice): void {
+    this.models.set(keyOf(ref), model);
+  }
+
+  model(ref: ChatRef): ModelChoice | undefined {
+    return this.models.get(keyOf(ref)) ?? this.runtimes.defaultModel(ref.folderKey);
+  }
+
+  folder(folderKey: string): ChatFolder {
+    const folder = this.runtimes.folders().find((f) => f.key === folderKey);
+    if (!folder) throw new ChatError("not-found", `no workspace folder "${folderKey}"`);
+    return folder;
+  }
+
+  dispose(): void {
+    this.folderChange.dispose();
+    for (const off of this.unsubscribe.values()) off();
+    this.unsubscribe.clear();
+    this.watchers.clear();
+  }
+
+  private async session(ref: ChatRef): Promise<{ folder: ChatFolder; session: Session; report: { actions: string[]; readOnly?: string } }> {
+    const folder = this.folder(ref.folderKey);
+    try {
+      const { session, report } = await folder.runtime.open(this.coreRef(ref));
+      return { folder, session, report };
+    } catch (error) {
+      throw new ChatError("not-found", `cannot open session ${ref.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private readOnlyReason(session: Session, reported: string | undefined): string | undefined {
+    return this.runtimes.restricted() ?? session.readOnly ?? reported;
+  }
+
+  private coreRef(ref: ChatRef): { agentId: string; sessionId: string } {
+    return { agentId: ref.agentId, sessionId: ref.sessionId };
+  }
+
+  private liveOf(ref: ChatRef) {
+    return this.live.get(ref.folderKey)?.get(ref.sessionId);
+  }
+
+  private notice(ref: ChatRef, message: string): void {
+    this.dispatch(ref.folderKey, { type: "notice", sessionId: ref.sessionId, agentId: ref.agentId, level: "error", message });
+  }
+
+  private dispatch(folderKey: string, event: AgentEvent): void {
+    this.live.get(folderKey)?.apply(event);
+    for (const w of this.watchers) {
+      if (w.ref.folderKey === folderKey && w.ref.sessionId === event.sessionId && w.ref.agentId === event.agentId) w.listener(event);
+    }
+  }
+
+  /** Subscribes to each folder's events once; drops folders that went away. */
+  private syncFolders(): void {
+    const folders = this.runtimes.folders();
+    const keys = new Set(folders.map((f) => f.key));
+    for (const [key, off] of this.unsubscribe) {
+      if (keys.has(key)) continue;
+      off();
+      this.unsubscribe.delete(key);
+      this.live.delete(key);
+    }
+    for (const folder of folders) {
+      if (this.unsubscribe.has(folder.key)) continue;
+      this.live.set(folder.key, new LiveState());
+      this.unsubscribe.set(folder.key, folder.runtime.onEvent((event) => this.dispatch(folder.key, event)));
+    }
+  }
+}
+
+
+
+const keyOf = (ref: ChatRef) => `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
+
+function toPage(page: { events: ChatPage["events"]; firstSeq: number; lastSeq: number; summary?: string; hasOlder: boolean }): ChatPage {
+  return {
+    events: page.events,
+    firstSeq: page.firstSeq,
+    lastSeq: page.lastSeq,
+    ...(page.summary !== undefined ? { summary: page.summary } : {}),
+    hasOlder: page.hasOlder,
+  };
+}

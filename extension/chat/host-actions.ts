@@ -1,0 +1,18 @@
+import type { ChatRef, EditDetails } from "../../core/protocol";
+import type { ChatFolder } from "./runtimes";
+
+/** The editor-side effects a chat asks for; VS Code implements them (`vscode-actions.ts`), tests record them. */
+export interface HostActions {
+  /** Confirms and opens an external link, or opens a workspace path in the editor. */
+  openLink(folder: ChatFolder, href: string): Promise<boolean>;
+  /** The edit's diff in VS Code's diff editor (or the file when the diff is not known). */
+  openDiff(folder: ChatFolder, details: EditDetails | undefined, toolCallId: string): Promise<void>;
+  copy(text: string): Promise<void>;
+  insertAtCursor(text: string): Promise<boolean>;
+  runCommand(command: string, ...args: unknown[]): Promise<void>;
+  /** Workspace-relative paths matching a quick search (for `@` attachments). */
+  searchFiles(folder: ChatFolder, query: string): Promise<string[]>;
+  /** The text of a workspace file (confined to the folder, size-capped), for an attachment. */
+  readAttachment(folder: ChatFolder, path: string): Promise<string>;
+  exportSession(ref: ChatRef): Promise<void>;
+}

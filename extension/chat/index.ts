@@ -1,0 +1,55 @@
+import * as vscode from "vscode";
+import type { ChatRef } from "../../core/protocol";
+import { ChatController } from "./controller";
+import type { ChatApprovalSink } from "./approvals";
+import type { ChatRuntimes } from "./runtimes";
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider, openChatPanel } from "./views";
+import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
+
+export type { ChatApprovalSink } from "./approvals";
+export type { ChatFolder, ChatRuntimes } from "./runtimes";
+export { ChatController } from "./controller";
+
+export interface ChatRegistration extends vscode.Disposable {
+  /** Shows a session in the sidebar chat (the Sessions tree's click). */
+  openInChat(folderKey: string, ref: { agentId: string; sessionId: string }): Promise<void>;
+  /** Ask here first; undefined means no visible chat shows that session. */
+  approvals: ChatApprovalSink;
+  controller: ChatController;
+}
+
+/**
+ * Registers the sidebar chat (`downcity.chat`), the editor chat
+ * (`downcity.openChatInEditor`, restored across reloads by a panel serializer) and the
+ * diff documents the tool cards open. The view and command are declared in package.json.
+ */
+export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes): ChatRegistration {
+  const controller = new ChatController(runtimes);
+  const diffs = new DiffDocuments();
+  const actions = new VscodeHostActions(diffs);
+  const provider = new ChatViewProvider(context.extensionUri, controller, actions);
+  const configChange = runtimes.onDidChangeConfig?.(() => undefined);
+  const disposables: vscode.Disposable[] = [
+    controller,
+    provider,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
+    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs),
+    vscode.commands.registerCommand("downcity.openChatInEditor", (ref?: ChatRef) =>
+      openChatPanel(context.extensionUri, controller, actions, ref),
+    ),
+    // The webview keeps its own state; the panel only needs its document back.
+    vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
+        openChatPanel(context.extensionUri, controller, actions, undefined, panel);
+      },
+    }),
+  ];
+  if (configChange) disposables.push(configChange);
+  context.subscriptions.push(...disposables);
+  return {
+    openInChat: (folderKey, ref) => provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }),
+    approvals: controller.approvals,
+    controller,
+    dispose: () => disposables.forEach((d) => d.dispose()),
+  };
+}

@@ -1,0 +1,151 @@
+import {
+  ChatMethods,
+  parseChatRequest,
+  type AgentEvent,
+  type ChatHostEvent,
+  type ChatHostMessage,
+  type ChatMethod,
+  type ChatParams,
+  type ChatRef,
+  type ChatRequest,
+  type ChatResult,
+  type ChatSnapshot,
+  type ContentBlock,
+  type EditDetails,
+} from "../../core/protocol";
+import { ChatError, type ChatController } from "./controller";
+import type { HostActions } from "./host-actions";
+import type { Disposable } from "./runtimes";
+
+type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResult<M>> };
+
+/**
+ * One view's end of the RPC: validates every webview message before acting on it (a
+ * malformed one gets an error reply and changes nothing), runs it on the controller,
+ * and forwards the shown session's agent events. Knows nothing of VS Code.
+ */
+export class ChatRpcServer implements Disposable {
+  private shown: ChatRef | undefined;
+  private watching: Disposable | undefined;
+  /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
+  private readonly edits = new Map<string, EditDetails>();
+  private readonly handlers: Handlers;
+
+  constructor(
+    private readonly controller: ChatController,
+    private readonly actions: HostActions,
+    private readonly post: (message: ChatHostMessage) => void,
+    private readonly visible: () => boolean,
+  ) {
+    const c = controller;
+    this.handlers = {
+      hello: async ({ restore }) => {
+        const config = await c.config();
+        const ref = restore ?? this.shown;
+        const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
+        if (snapshot) this.follow(snapshot.ref);
+        return snapshot ? { config, snapshot } : { config };
+      },
+      catchUp: async ({ ref, afterSeq }) => {
+        const result = await c.catchUp(ref, afterSeq);
+        this.follow(ref);
+        return result;
+      },
+      switchSession: async ({ ref }) => this.opened(await c.open(ref)),
+      newSession: async ({ folderKey, agentId }) => this.opened(await c.open(await c.create(folderKey, agentId))),
+      listSessions: async () => c.list(),
+      loadEarlier: async ({ ref, beforeSeq }) => c.loadEarlier(ref, beforeSeq),
+      prompt: async ({ ref, text, attachments }) => c.prompt(ref, await this.input(ref, text, attachments)),
+      cancel: async ({ ref }) => (c.cancel(ref), {}),
+      approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
+      rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
+      fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
+      exportSession: async ({ ref }) => (await actions.exportSession(ref), {}),
+      selectModel: async ({ ref, model }) => (c.selectModel(ref, model), {}),
+      runCommand: async ({ command }) => (await actions.runCommand(command), {}),
+      searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
+      openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
+      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId), toolCallId), {}),
+      copy: async ({ text }) => (await actions.copy(text), {}),
+      insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
+    };
+  }
+
+  /** The session this view shows. */
+  get ref(): ChatRef | undefined {
+    return this.shown;
+  }
+
+  /** Handles one message from the webview. Never throws: failures become error replies. */
+  async handle(raw: unknown): Promise<void> {
+    const parsed = parseChatRequest(raw);
+    if (!parsed.ok) {
+      this.post({ kind: "response", id: parsed.id, error: { code: "invalid", message: parsed.message } });
+      return;
+    }
+    const { id } = parsed.request;
+    try {
+      const result = await this.run(parsed.request);
+      this.post({ kind: "response", id, result });
+    } catch (error) {
+      const code = error instanceof ChatError ? error.code : "failed";
+      this.post({ kind: "response", id, error: { code, message: error instanceof Error ? error.message : String(error) } });
+    }
+  }
+
+  /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
+  async show(ref: ChatRef): Promise<void> {
+    const snapshot = await this.controller.open(ref);
+    this.follow(snapshot.ref);
+    this.event({ type: "session-switched", snapshot });
+  }
+
+  event(event: ChatHostEvent): void {
+    this.post({ kind: "event", event });
+  }
+
+  dispose(): void {
+    this.watching?.dispose();
+    this.watching = undefined;
+  }
+
+  private run(request: ChatRequest): Promise<unknown> {
+    const handler = this.handlers[request.method] as (params: unknown) => Promise<unknown>;
+    // Results are checked too: a bug here must not reach the webview as a shape it cannot read.
+    return handler(request.params).then((result) => ChatMethods[request.method].result.parse(result));
+  }
+
+  private opened(snapshot: ChatSnapshot): ChatSnapshot {
+    this.follow(snapshot.ref);
+    return snapshot;
+  }
+
+  private follow(ref: ChatRef): void {
+    if (this.shown && sameRef(this.shown, ref) && this.watching) return;
+    this.watching?.dispose();
+    this.shown = ref;
+    this.edits.clear();
+    this.watching = this.controller.watch(ref, (event) => this.forward(ref, event), this.visible);
+  }
+
+  private forward(ref: ChatRef, event: AgentEvent): void {
+    if (event.type === "tool-finished" && event.details?.kind === "edit") this.edits.set(event.toolCallId, event.details);
+    if (event.type === "approval-requested" && event.preview?.kind === "edit") this.edits.set(event.toolCallId, event.preview);
+    this.event({ type: "agent", folderKey: ref.folderKey, event });
+  }
+
+  private async input(ref: ChatRef, text: string, attachments: string[] | undefined): Promise<string | ContentBlock[]> {
+    if (!attachments?.length) return text;
+    const folder = this.controller.folder(ref.folderKey);
+    const blocks: ContentBlock[] = [{ type: "text", text }];
+    for (const path of attachments) {
+      const content = await this.actions.readAttachment(folder, path);
+      blocks.push({ type: "text", text: `Attached file \`${path}\`:\n\n\`\`\`\n${content}\n\`\`\`` });
+    }
+    return blocks;
+  }
+}
+
+export function sameRef(a: ChatRef, b: ChatRef): boolean {
+  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
+}

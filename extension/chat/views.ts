@@ -1,0 +1,91 @@
+import * as vscode from "vscode";
+import type { ChatHostMessage, ChatRef } from "../../core/protocol";
+import type { ChatController } from "./controller";
+import type { HostActions } from "./host-actions";
+import { chatHtml, makeNonce } from "./html";
+import { ChatRpcServer } from "./rpc-server";
+
+export const CHAT_VIEW_ID = "downcity.chat";
+export const CHAT_PANEL_TYPE = "downcity.chatEditor";
+
+/** Wires one webview (sidebar view or editor panel) to its own RPC server. */
+export function attachChat(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  controller: ChatController,
+  actions: HostActions,
+  visible: () => boolean,
+): ChatRpcServer {
+  const media = vscode.Uri.joinPath(extensionUri, "media");
+  webview.options = { enableScripts: true, localResourceRoots: [media, vscode.Uri.joinPath(extensionUri, "dist")] };
+  const server = new ChatRpcServer(controller, actions, (message: ChatHostMessage) => void webview.postMessage(message), visible);
+  webview.onDidReceiveMessage((message: unknown) => void server.handle(message));
+  webview.html = chatHtml({
+    cspSource: webview.cspSource,
+    nonce: makeNonce(),
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", "webview.js")).toString(),
+    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "chat.css")).toString(),
+    codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "codicons", "codicon.css")).toString(),
+  });
+  return server;
+}
+
+/** The sidebar chat. Restores from the webview's own state plus a catch-up, not retainContextWhenHidden. */
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private server: ChatRpcServer | undefined;
+  private view: vscode.WebviewView | undefined;
+  private pending: ChatRef | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly controller: ChatController,
+    private readonly actions: HostActions,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.server?.dispose();
+    const server = attachChat(view.webview, this.extensionUri, this.controller, this.actions, () => view.visible);
+    this.server = server;
+    view.onDidDispose(() => {
+      server.dispose();
+      if (this.server === server) this.server = undefined;
+    });
+    if (this.pending) {
+      const ref = this.pending;
+      this.pending = undefined;
+      void server.show(ref);
+    }
+  }
+
+  /** Shows `ref` in the sidebar chat, revealing it first. */
+  async show(ref: ChatRef): Promise<void> {
+    if (!this.server) {
+      this.pending = ref;
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      return;
+    }
+    this.view?.show(true);
+    await this.server.show(ref);
+  }
+
+  dispose(): void {
+    this.server?.dispose();
+  }
+}
+
+/** "Open Chat in Editor": a second session side by side. */
+export function openChatPanel(
+  extensionUri: vscode.Uri,
+  controller: ChatController,
+  actions: HostActions,
+  ref: ChatRef | undefined,
+  existing?: vscode.WebviewPanel,
+): vscode.WebviewPanel {
+  const panel = existing ?? vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, { enableScripts: true });
+  panel.iconPath = vscode.Uri.joinPath(extensionUri, "media", "downcity.svg");
+  const server = attachChat(panel.webview, extensionUri, controller, actions, () => panel.visible);
+  panel.onDidDispose(() => server.dispose());
+  if (ref) void server.show(ref);
+  return panel;
+}

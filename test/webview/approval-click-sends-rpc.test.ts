@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ev, helloWith, openChat, REF, skipReason, snapshot, userEv, violations, useBrowser } from "./harness";
+
+const browserOf = useBrowser();
+
+const base = { sessionId: REF.sessionId, agentId: REF.agentId };
+const DIFF = "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n";
+
+function pending(toolCallId: string) {
+  return {
+    type: "approval-requested" as const,
+    ...base,
+    toolCallId,
+    toolName: "edit_file",
+    kind: "edit" as const,
+    summary: "Edit src/a.ts (+1 −1)",
+    preview: { kind: "edit" as const, path: "src/a.ts", diff: DIFF, added: 1, removed: 1 },
+  };
+}
+
+function session() {
+  return snapshot(
+    [
+      userEv(1, "Change b to 3"),
+      ev(2, "assistant/message", { content: [{ type: "text", text: "Editing." }, { type: "tool-call", id: "call-1", name: "edit_file", arguments: { path: "src/a.ts", old: "const b = 2;", new: "const b = 3;" } }] }),
+    ],
+    { running: true, pendingApprovals: [pending("call-1")] },
+  );
+}
+
+test("Approve sends the approve RPC for that call and the card updates", { skip: skipReason }, async () => {
+  const chat = await openChat(browserOf(), (host) => helloWith(session())(host).on("approve", () => ({ resolved: true })));
+  const { page, host } = chat;
+  try {
+    const card = page.getByRole("group", { name: /Tool edit_file/ });
+    await card.getByRole("button", { name: "Approve", exact: true }).waitFor();
+    assert.match((await card.textContent())!, /const b = 3;/, "the card shows the diff it asks about");
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    await host.waitFor("approve");
+    const sent = host.sent.find((s) => s.method === "approve")!;
+    assert.deepEqual(sent.params, { ref: REF, toolCallId: "call-1", decision: { approved: true, scope: "once" } });
+    await card.getByRole("button", { name: "Approve", exact: true }).waitFor({ state: "detached" });
+    assert.match((await card.textContent())!, /approved/);
+
+    // The host confirms, then the tool finishes: the card follows.
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "approved", by: "user", scope: "once" } });
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "tool-finished", ...base, toolCallId: "call-1", name: "edit_file", outcome: "done", details: { kind: "edit", path: "src/a.ts", diff: DIFF, added: 1, removed: 1 } } });
+    await page.getByRole("group", { name: "Tool edit_file: done" }).waitFor();
+
+    // The diff link asks the host to open VS Code's diff editor for that call.
+    await page.getByRole("button", { name: "Open diff" }).click();
+    await host.waitFor("openDiff");
+    assert.deepEqual(host.sent.find((s) => s.method === "openDiff")!.params, { ref: REF, toolCallId: "call-1" });
+    assert.deepEqual(await violations(page), []);
+  } finally {
+    await chat.close();
+  }
+});
+
+test("Deny and Allow for this session send their decisions", { skip: skipReason }, async () => {
+  const snap = session();
+  snap.page.events.push(ev(3, "assistant/message", { content: [{ type: "tool-call", id: "call-2", name: "run_command", arguments: { command: "npm test" } }] }));
+  snap.page.lastSeq = 3;
+  snap.pendingApprovals.push({ ...pending("call-2"), toolName: "run_command", kind: "command", summary: "Run npm test", preview: { kind: "command", command: "npm test", cwd: "." } });
+  const chat = await openChat(browserOf(), (host) => helloWith(snap)(host).on("approve", () => ({ resolved: true })));
+  const { page, host } = chat;
+  try {
+    const edit = page.getByRole("group", { name: /Tool edit_file/ });
+    const command = page.getByRole("group", { name: /Tool run_command/ });
+    await command.getByRole("button", { name: "Allow for this session" }).click();
+    await host.waitFor("approve");
+    await edit.getByRole("button", { name: "Deny" }).click();
+    await host.waitFor("approve", 2);
+    const decisions = host.sent.filter((s) => s.method === "approve").map((s) => [s.params.toolCallId, s.params.decision]);
+    assert.deepEqual(decisions, [
+      ["call-2", { approved: true, scope: "session" }],
+      ["call-1", { approved: false }],
+    ]);
+    await edit.getByText("denied").waitFor();
+  } finally {
+    await chat.close();
+  }
+});

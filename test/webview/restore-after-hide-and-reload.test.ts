@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { assistantEv, conversation, helloWith, openChat, REF, skipReason, snapshot, userEv, useBrowser } from "./harness";
+
+const browserOf = useBrowser();
+
+test("a reloaded view paints from its saved state, then asks only for what it missed", { skip: skipReason }, async () => {
+  const base = { sessionId: REF.sessionId, agentId: REF.agentId };
+  const chat = await openChat(browserOf(), (host) =>
+    helloWith(snapshot(conversation(1, 4)))(host).on("catchUp", () => ({
+      kind: "delta",
+      events: [assistantEv(7, "Answer written while the view was hidden.")],
+      running: false,
+      pendingApprovals: [],
+      title: "Renamed elsewhere",
+    })),
+  );
+  const { page, host } = chat;
+  try {
+    await page.getByText("Question 3").waitFor();
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: userEv(5, "A live question") } });
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: assistantEv(6, "A live answer") } });
+    await page.getByText("A live answer").waitFor();
+    // The state is saved shortly after a change (VS Code's setState).
+    await page.waitForFunction(() => (sessionStorage.getItem("vscode-state") ?? "").includes("A live answer"), undefined, { timeout: 10_000 });
+
+    host.hold.add("catchUp");
+    await page.reload();
+    // Painted from state before the host answered anything.
+    await page.getByText("A live answer").waitFor();
+    await page.getByText("Question 1:").waitFor();
+    await host.waitFor("catchUp");
+    const hellos = host.sent.filter((s) => s.method === "hello");
+    assert.deepEqual(hellos[1]!.params, { restore: REF }, "the reloaded view names the session it restored");
+    assert.deepEqual(host.sent.find((s) => s.method === "catchUp")!.params, { ref: REF, afterSeq: 6 });
+    await host.release("catchUp");
+    await page.getByText("Answer written while the view was hidden.").waitFor();
+    await page.getByRole("button", { name: /Renamed elsewhere/ }).waitFor();
+    assert.equal(await page.getByText("A live answer").count(), 1, "nothing is shown twice");
+  } finally {
+    await chat.close();
+  }
+});

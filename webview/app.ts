@@ -1,0 +1,422 @@
+import { html, nothing, render, type TemplateResult } from "lit-html";
+import { contextTokens, type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type SessionEvent, type SessionSummary } from "../core/protocol";
+import { VirtualList } from "./list";
+import { Conversation, type Item } from "./model";
+import { RpcClient, type VsCodeApi } from "./rpc";
+import { renderItem, type RowContext } from "./views/message";
+import { composer, type ComposerState } from "./views/composer";
+
+/** What survives a hide / reload: enough to paint at once, then a catch-up asks for the rest. */
+interface SavedState {
+  v: 1;
+  snapshot: ChatSnapshot;
+}
+const SAVE_LIMIT = 2_000_000;
+
+export class ChatApp {
+  readonly rpc: RpcClient;
+  readonly conversation = new Conversation();
+  private config: ChatConfig | undefined;
+  private snapshot: ChatSnapshot | undefined;
+  /** Live events since the snapshot, kept so a reload restores them too. */
+  private liveEvents: SessionEvent[] = [];
+  private running = false;
+  private usage: ChatSnapshot["usage"];
+  private model: ModelChoice | undefined;
+  private readOnly: string | undefined;
+  list: VirtualList<Item> | undefined;
+  private readonly open = new Set<string>();
+  private editingTitle = false;
+  private sessions: SessionSummary[] | undefined;
+  private loadingEarlier = false;
+  private pendingDraft: (() => void) | undefined;
+  private frame = 0;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
+  private readonly rowContext: RowContext;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly api: VsCodeApi,
+  ) {
+    this.rpc = new RpcClient(api, (event) => this.onEvent(event));
+    this.rowContext = {
+      conversation: this.conversation,
+      open: this.open,
+      readOnly: false,
+      fork: (seq) => void this.call("fork", { ref: this.ref()!, atSeq: seq }).then((s) => s && this.show(s)),
+      approve: (toolCallId, decision) => this.approve(toolCallId, decision),
+      openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
+    };
+    root.addEventListener("click", (e) => this.onClick(e));
+  }
+
+  async start(): Promise<void> {
+    const saved = this.api.getState() as SavedState | undefined;
+    if (saved?.v === 1 && saved.snapshot) {
+      // Paint what the view had before it was hidden, then fetch only what it missed.
+      this.show(saved.snapshot);
+      const hello = await this.call("hello", { restore: saved.snapshot.ref });
+      if (hello) this.setConfig(hello.config);
+      const catchUp = await this.call("catchUp", { ref: saved.snapshot.ref, afterSeq: this.conversation.lastSeq });
+      if (catchUp?.kind === "reset") this.show(catchUp.snapshot);
+      else if (catchUp) {
+        for (const event of catchUp.events) this.appendEvent(event);
+        this.running = catchUp.running;
+        this.usage = catchUp.usage;
+        this.readOnly = catchUp.readOnly;
+        if (catchUp.title) this.conversation.title = catchUp.title;
+        if (catchUp.draft) this.conversation.setDraft(catchUp.draft.draftId, catchUp.draft.blocks);
+        else this.conversation.clearDraft();
+        for (const a of catchUp.pendingApprovals) this.conversation.requestApproval(a);
+        this.refresh();
+      }
+      return;
+    }
+    const hello = await this.call("hello", {});
+    if (!hello) return;
+    this.setConfig(hello.config);
+    if (hello.snapshot) this.show(hello.snapshot);
+    else this.refresh();
+  }
+
+  ref(): ChatRef | undefined {
+    return this.snapshot?.ref;
+  }
+
+  show(snapshot: ChatSnapshot): void {
+    if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
+    this.snapshot = snapshot;
+    this.liveEvents = [];
+    this.running = snapshot.running;
+    this.usage = snapshot.usage;
+    this.model = snapshot.model;
+    this.readOnly = snapshot.readOnly;
+    this.conversation.reset(snapshot.page);
+    this.conversation.title = snapshot.title ?? this.conversation.title;
+    if (snapshot.draft) this.conversation.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
+    for (const a of snapshot.pendingApprovals) this.conversation.requestApproval(a);
+    this.open.clear();
+    this.refresh(true);
+    this.list?.scrollToEnd();
+    this.save();
+  }
+
+  private setConfig(config: ChatConfig): void {
+    this.config = config;
+    this.refresh();
+  }
+
+  private onEvent(event: ChatHostEvent): void {
+    switch (event.type) {
+      case "session-switched":
+        this.show(event.snapshot);
+        return;
+      case "config":
+        this.setConfig(event.config);
+        return;
+      case "sessions-changed":
+        this.sessions = undefined;
+        return;
+      case "model":
+        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
+        this.refresh();
+        return;
+      case "agent": {
+        const e = event.event;
+        if (!this.snapshot || e.sessionId !== this.snapshot.ref.sessionId || event.folderKey !== this.snapshot.ref.folderKey) return;
+        if (e.type === "draft") {
+          // Coalesced: a burst of deltas costs one render per animation frame.
+          this.pendingDraft = () => this.conversation.setDraft(e.draftId, e.blocks);
+          this.schedule();
+          return;
+        }
+        this.flushDraft();
+        if (e.type === "session-event") {
+          this.appendEvent(e.event);
+        } else {
+          if (e.type === "turn-started") this.running = true;
+          if (e.type === "turn-ended") this.running = false;
+          if (e.type === "usage") this.usage = e;
+          if (e.type === "compaction-started" && this.usage?.ratio !== undefined) this.conversation.compactedAt = this.usage.ratio;
+          this.conversation.applyAgent(e);
+        }
+        this.schedule();
+        return;
+      }
+    }
+  }
+
+  private appendEvent(event: SessionEvent): void {
+    if (this.conversation.append(event)) {
+      this.liveEvents.push(event);
+      if (event.type === "session/title") this.conversation.title = (event.data as { title?: string }).title;
+    }
+  }
+
+  private flushDraft(): void {
+    const apply = this.pendingDraft;
+    this.pendingDraft = undefined;
+    apply?.();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      // Drafts are not saved (a restore gets the live draft from the catch-up), so a
+      // streaming frame does no serialising.
+      const logChanged = this.savedSeq !== this.conversation.lastSeq;
+      this.flushDraft();
+      this.refresh();
+      if (logChanged) this.save();
+    });
+  }
+
+  private async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
+    try {
+      return await this.rpc.request(method, params);
+    } catch (error) {
+      this.conversation.notice("error", error instanceof Error ? error.message : String(error));
+      this.refresh();
+      return undefined;
+    }
+  }
+
+  private approve(toolCallId: string, decision: ApprovalDecision): void {
+    const ref = this.ref();
+    if (!ref) return;
+    // Shown at once; the host's approval-resolved event confirms it.
+    this.conversation.tool(toolCallId, (t) => {
+      t.status = decision.approved ? "running" : "refused";
+      t.decision = decision.approved ? (decision.scope === "session" ? "allowed for this session" : "approved") : "denied";
+    });
+    this.refresh();
+    void this.call("approve", { ref, toolCallId, decision });
+  }
+
+  async loadEarlier(): Promise<void> {
+    const ref = this.ref();
+    if (!ref || this.loadingEarlier || !this.conversation.hasOlder) return;
+    this.loadingEarlier = true;
+    this.refresh();
+    const page = await this.call("loadEarlier", { ref, beforeSeq: this.conversation.firstSeq });
+    this.loadingEarlier = false;
+    if (page) this.conversation.prepend(page);
+    this.refresh();
+  }
+
+  async send(): Promise<void> {
+    const ref = this.ref();
+    const text = this.composer.text.trim();
+    if (!ref || !text || this.readOnly) return;
+    const attachments = this.composer.attachments.slice();
+    this.composer.text = "";
+    this.composer.attachments = [];
+    this.refresh();
+    await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
+  }
+
+  private onClick(e: MouseEvent): void {
+    const target = e.target as HTMLElement;
+    const anchor = target.closest("a");
+    if (anchor && this.root.contains(anchor)) {
+      // Links never navigate the webview: the host confirms and opens them.
+      e.preventDefault();
+      const href = anchor.getAttribute("href");
+      if (href && this.snapshot) void this.call("openLink", { folderKey: this.snapshot.ref.folderKey, href });
+      return;
+    }
+    const action = target.closest<HTMLElement>("[data-action]");
+    if (!action) return;
+    const code = action.closest(".code-block")?.querySelector("pre")?.textContent ?? "";
+    if (action.dataset.action === "copy") void this.call("copy", { text: code });
+    if (action.dataset.action === "insert") void this.call("insertAtCursor", { text: code });
+  }
+
+  private savedSeq = -1;
+
+  private save(): void {
+    if (this.saveTimer || !this.snapshot) return;
+    this.savedSeq = this.conversation.lastSeq;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      if (!this.snapshot) return;
+      const page = this.snapshot.page;
+      const events = [...page.events, ...this.liveEvents];
+      const state: SavedState = {
+        v: 1,
+        snapshot: { ...this.snapshot, title: this.conversation.title, page: { ...page, events, lastSeq: this.conversation.lastSeq }, draft: undefined, pendingApprovals: [], running: this.running, usage: this.usage },
+      };
+      // A huge Active page is not worth storing: the host resends it on reload.
+      if (JSON.stringify(state).length > SAVE_LIMIT) this.api.setState(undefined);
+      else this.api.setState(state);
+    }, 300);
+  }
+
+  async toggleSessions(): Promise<void> {
+    if (this.sessions) {
+      this.sessions = undefined;
+    } else {
+      this.sessions = (await this.call("listSessions", {})) ?? [];
+    }
+    this.refresh();
+  }
+
+  private header(): TemplateResult {
+    const ref = this.ref();
+    const title = this.conversation.title ?? "New session";
+    const titleView = this.editingTitle
+      ? html`<input class="title-input" aria-label="Session title" .value=${title} @keydown=${(e: KeyboardEvent) => this.titleKey(e)} @blur=${() => ((this.editingTitle = false), this.refresh())} />`
+      : html`<button type="button" class="title" title="Rename" aria-label="Session title: ${title}. Rename" ?disabled=${!ref || !!this.readOnly} @click=${() => this.editTitle()}>${title}</button>`;
+    return html`<header class="chat-header">
+      ${titleView}
+      <span class="spacer"></span>
+      <button type="button" class="icon-button" aria-label="Sessions" title="Sessions" aria-expanded=${this.sessions ? "true" : "false"} @click=${() => void this.toggleSessions()}><i class="codicon codicon-list-unordered"></i></button>
+      <button type="button" class="icon-button" aria-label="New session" title="New session" @click=${() => void this.newSession()}><i class="codicon codicon-add"></i></button>
+      <button type="button" class="icon-button" aria-label="Fork session" title="Fork session" ?disabled=${!ref} @click=${() => ref && void this.call("fork", { ref }).then((s) => s && this.show(s))}><i class="codicon codicon-repo-forked"></i></button>
+      <button type="button" class="icon-button" aria-label="Export session" title="Export session" ?disabled=${!ref} @click=${() => ref && void this.call("exportSession", { ref })}><i class="codicon codicon-export"></i></button>
+    </header>
+    ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
+  }
+
+  private sessionList(sessions: SessionSummary[]): TemplateResult {
+    return html`<nav class="session-list" aria-label="Sessions"><ul>
+      ${sessions.map(
+        (s) => html`<li><button type="button" class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""} @click=${() => void this.switchTo(s.ref)}>
+          ${s.running ? html`<i class="codicon codicon-loading codicon-modifier-spin"></i>` : nothing}${s.title ?? s.ref.sessionId}</button></li>`,
+      )}
+    </ul></nav>`;
+  }
+
+  private async switchTo(ref: ChatRef): Promise<void> {
+    this.sessions = undefined;
+    const snapshot = await this.call("switchSession", { ref });
+    if (snapshot) this.show(snapshot);
+  }
+
+  async newSession(agentId?: string): Promise<void> {
+    this.sessions = undefined;
+    const snapshot = await this.call("newSession", { ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}), ...(agentId ? { agentId } : {}) });
+    if (snapshot) this.show(snapshot);
+  }
+
+  private editTitle(): void {
+    this.editingTitle = true;
+    this.refresh();
+    this.root.querySelector<HTMLInputElement>(".title-input")?.select();
+  }
+
+  private titleKey(e: KeyboardEvent): void {
+    const input = e.currentTarget as HTMLInputElement;
+    if (e.key === "Escape") {
+      this.editingTitle = false;
+      this.refresh();
+    } else if (e.key === "Enter") {
+      const title = input.value.trim();
+      const ref = this.ref();
+      this.editingTitle = false;
+      if (title && ref) {
+        this.conversation.title = title;
+        void this.call("rename", { ref, title });
+      }
+      this.refresh();
+    }
+  }
+
+  private historyBar(): TemplateResult | typeof nothing {
+    if (!this.snapshot) return nothing;
+    const c = this.conversation;
+    return html`<div class="history-bar">
+      ${
+        c.hasOlder
+          ? html`<button type="button" class="secondary" ?disabled=${this.loadingEarlier} @click=${() => void this.loadEarlier()}><i class="codicon codicon-fold-up"></i> Load earlier</button>`
+          : html`<span class="history-start">Start of session</span>`
+      }
+      <span class="coverage">${c.firstSeq > 1 ? `Showing events ${c.firstSeq}–${c.lastSeq}` : ""}</span>
+    </div>`;
+  }
+
+  private emptyState(): TemplateResult | typeof nothing {
+    if (this.config && !this.config.providerConfigured) {
+      return html`<div class="empty-state" role="note">
+        <i class="codicon codicon-plug"></i>
+        <h2>Connect a model</h2>
+        <p>Downcity needs a model provider. Add a profile in the <code>downcity.providers</code> setting (or set <code>DOWNCITY_BASE_URL</code> and <code>DOWNCITY_MODEL</code>), then store its key.</p>
+        <div class="empty-buttons">
+          <button type="button" class="primary" @click=${() => void this.call("runCommand", { command: "downcity.setApiKey" })}>Set API Key</button>
+          <button type="button" class="secondary" @click=${() => void this.call("runCommand", { command: "downcity.selectModel" })}>Select Model</button>
+        </div>
+      </div>`;
+    }
+    if (!this.snapshot) {
+      return html`<div class="empty-state"><i class="codicon codicon-comment-discussion"></i><h2>No session open</h2>
+        <p>Start a new session, or open one from the Sessions view.</p>
+        <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
+    }
+    if (this.conversation.items.length === 0) return html`<div class="empty-hint">Ask the agent about this workspace. Type <kbd>@</kbd> to attach a file.</div>`;
+    return nothing;
+  }
+
+  private meter(): TemplateResult | typeof nothing {
+    const u = this.usage;
+    if (!u || !u.contextWindow) return nothing;
+    const used = contextTokens(u.usage);
+    const ratio = Math.min(1, u.ratio ?? used / u.contextWindow);
+    const marker = this.conversation.compactedAt;
+    return html`<div class="meter" role="meter" aria-label="Context used" aria-valuemin="0" aria-valuemax=${u.contextWindow} aria-valuenow=${used}
+      title="${used.toLocaleString()} of ${u.contextWindow.toLocaleString()} tokens (${Math.round(ratio * 100)}%)">
+      <div class="meter-bar"><div class="meter-fill ${ratio > 0.8 ? "high" : ""}" data-ratio=${ratio}></div>${marker !== undefined ? html`<div class="meter-marker" data-ratio=${Math.min(1, marker)} title="Compacted here"></div>` : nothing}</div>
+      <span class="meter-text">${Math.round(ratio * 100)}%</span>
+    </div>`;
+  }
+
+  /** Re-renders the shell; the list re-renders only rows whose key is dirty. */
+  refresh(initial = false): void {
+    this.rowContext.readOnly = !!this.readOnly;
+    const composerView = composer(this, {
+      running: this.running,
+      disabled: !this.snapshot || !!this.readOnly || !!this.config?.restricted,
+      readOnly: this.readOnly ?? this.config?.restricted,
+      models: this.config?.models ?? [],
+      model: this.model,
+      agents: this.config?.agents ?? [],
+      agentId: this.snapshot?.ref.agentId,
+      meter: this.meter(),
+    });
+    render(
+      html`${this.header()}${this.historyBar()}
+        <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
+        ${this.emptyState()}${composerView}`,
+      this.root,
+    );
+    if (!this.list) {
+      const scroller = this.root.querySelector<HTMLElement>(".log-scroller")!;
+      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el));
+    }
+    const changed = [...this.conversation.dirty];
+    this.conversation.dirty.clear();
+    this.list.setItems(this.conversation.items, initial ? this.conversation.items.map((i) => i.key) : changed);
+    this.root.querySelectorAll<HTMLElement>("[data-ratio]").forEach((el) => el.style.setProperty("--ratio", el.dataset.ratio!));
+    if (initial) this.list.flush();
+  }
+
+  // Composer callbacks.
+  async searchFiles(query: string): Promise<string[]> {
+    if (!this.snapshot) return [];
+    return (await this.call("searchFiles", { folderKey: this.snapshot.ref.folderKey, query })) ?? [];
+  }
+  cancel(): void {
+    const ref = this.ref();
+    if (ref) void this.call("cancel", { ref });
+  }
+  selectModel(model: ModelChoice): void {
+    const ref = this.ref();
+    this.model = model;
+    if (ref) void this.call("selectModel", { ref, model });
+  }
+}
+
+function sameRef(a: ChatRef, b: ChatRef): boolean {
+  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
+}

@@ -1,0 +1,116 @@
+import { Virtualizer, elementScroll, measureElement, observeElementOffset, observeElementRect } from "@tanstack/virtual-core";
+
+export interface ListRow {
+  key: string;
+}
+
+/** Counted so tests assert that a streamed delta re-renders one row, not the list. */
+export const listStats = { rowRenders: 0, draws: 0 };
+
+/**
+ * A virtualised list of variable-height rows: only rows on screen (plus overscan) are
+ * in the DOM. Anchored to the end: it follows appends and growth while the user is at
+ * the bottom, and keeps the visible row in place when rows are added above.
+ */
+export class VirtualList<T extends ListRow> {
+  private items: readonly T[] = [];
+  private readonly rows = new Map<string, HTMLElement>();
+  private readonly dirty = new Set<string>();
+  private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  private frame = 0;
+  private readonly cleanup: () => void;
+
+  constructor(
+    private readonly scroller: HTMLElement,
+    private readonly inner: HTMLElement,
+    private readonly renderRow: (item: T, element: HTMLElement) => void,
+  ) {
+    this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
+      count: 0,
+      getScrollElement: () => scroller,
+      estimateSize: () => 96,
+      getItemKey: (index) => this.items[index]?.key ?? index,
+      observeElementRect,
+      observeElementOffset,
+      scrollToFn: elementScroll,
+      measureElement,
+      overscan: 3,
+      anchorTo: "end",
+      followOnAppend: true,
+      scrollEndThreshold: 24,
+      indexAttribute: "data-index",
+      onChange: () => this.schedule(),
+    });
+    this.cleanup = this.virtualizer._didMount();
+  }
+
+  /** New row list (same keys keep their DOM; `changed` keys re-render). */
+  setItems(items: readonly T[], changed: Iterable<string>): void {
+    this.items = items;
+    for (const key of changed) this.dirty.add(key);
+    this.virtualizer.setOptions({ ...this.virtualizer.options, count: items.length });
+    this.schedule();
+  }
+
+  scrollToEnd(): void {
+    if (this.items.length) this.virtualizer.scrollToIndex(this.items.length - 1, { align: "end" });
+  }
+
+  /** Renders now (tests and the first paint); otherwise once per animation frame. */
+  flush(): void {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.draw();
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.frame);
+    this.cleanup();
+  }
+
+  private schedule(): void {
+    if (!this.frame) this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  private draw(): void {
+    listStats.draws++;
+    this.virtualizer._willUpdate();
+    const visible = this.virtualizer.getVirtualItems();
+    const keep = new Set<string>();
+    this.inner.style.height = `${this.virtualizer.getTotalSize()}px`;
+    for (const v of visible) {
+      const item = this.items[v.index];
+      if (!item) continue;
+      keep.add(item.key);
+      let row = this.rows.get(item.key);
+      const fresh = !row;
+      if (!row) {
+        row = document.createElement("div");
+        row.className = "row";
+        this.rows.set(item.key, row);
+        this.inner.append(row);
+      }
+      row.dataset.index = String(v.index);
+      row.style.transform = `translateY(${v.start}px)`;
+      if (fresh || this.dirty.has(item.key)) {
+        listStats.rowRenders++;
+        this.renderRow(item, row);
+        this.dirty.delete(item.key);
+      }
+      this.virtualizer.measureElement(row);
+    }
+    for (const [key, row] of this.rows) {
+      if (keep.has(key)) continue;
+      // A row that gets focus stays while it has it (keyboard users do not lose their place).
+      if (row.contains(document.activeElement)) continue;
+      row.remove();
+      this.rows.delete(key);
+    }
+    if (visible.length && !performance.getEntriesByName("downcity:rows").length) performance.mark("downcity:rows");
+    // Keys that left the list for good drop their pending re-render.
+    if (this.dirty.size > 256) this.dirty.clear();
+  }
+}
