@@ -1,5 +1,5 @@
 import type { AgentEvent, ApprovalDecision, ApprovalPreview, ContentBlock } from "../protocol";
-import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
+import type { HistoryPage, RepairReport, Session, SessionChange, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
@@ -86,6 +86,8 @@ export interface WorkspaceRuntimeApi {
   readonly agents: readonly AgentProfile[];
   /** Every agent event of every session of this folder. */
   onEvent(listener: (event: AgentEvent) => void): Unsubscribe;
+  /** The store's change feed (`Sessions.onChange`): list items created, updated, removed. */
+  onChange(listener: (change: SessionChange) => void): Unsubscribe;
   list(filter?: { agentId?: string; archived?: boolean }): Promise<SessionListItem[]>;
   create(agentId?: string): Session;
   open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }>;
