@@ -146,7 +146,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       },
     );
     this.loads.set(entry, load);
-    void load.then(() => this.stale(undefined));
   }
 
   private detach(entry: FolderRuntime): void {
