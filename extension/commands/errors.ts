@@ -1,5 +1,4 @@
 import * as vscode from "vscode";
-import { RESTRICTED_MESSAGE } from "../runtime/runtimes";
 
 /** An action an error message offers, and the command it runs. */
 interface Remedy {
@@ -11,7 +10,7 @@ interface Remedy {
 /** The remedies that fit what failed (the message of the error, and the session it was about). */
 export function remediesFor(message: string, session?: unknown): Remedy[] {
   const remedies: Remedy[] = [];
-  if (message.startsWith(RESTRICTED_MESSAGE.slice(0, 16))) remedies.push({ title: "Manage Workspace Trust", command: "workbench.trust.manage" });
+  if (/Restricted Mode/.test(message)) remedies.push({ title: "Manage Workspace Trust", command: "workbench.trust.manage" });
   if (/api key|unauthori[sz]ed|\bauth|\b401\b|\b403\b/i.test(message)) remedies.push({ title: "Set API Key", command: "downcity.setApiKey" });
   if (/no model|provider|model.*(not found|unknown|does not exist)|\b404\b|context window/i.test(message)) remedies.push({ title: "Select Model", command: "downcity.selectModel" });
   if (session && /damaged|storage|read-only|lock|ENOSPC|EACCES|EPERM|EIO|segment|meta\.json/i.test(message)) {

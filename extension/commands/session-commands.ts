@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { SessionEvent, UserMessageData } from "../../core/protocol";
 import { renderTranscript, wholeHistory, type SessionRef, type TranscriptFormat } from "../../core/session";
+import { RestrictedModeError } from "../../core/runtime/errors";
 import { sessionPaths } from "../../core/storage";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { sessionLabel } from "../sessions/items";
@@ -182,7 +183,7 @@ export function sessionCommands(deps: SessionCommandDeps) {
       const node = await pick(arg, "Compact a session now", { archived: false });
       if (!node) return;
       const restricted = runtimes.restricted();
-      if (restricted) throw new Error(restricted);
+      if (restricted) throw new RestrictedModeError(restricted);
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Downcity: compacting "${sessionLabel(node)}"` },
         () => node.entry.runtime.compactNow(refOf(node)),

@@ -1,15 +1,16 @@
 import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
 import type { ApprovalDecision } from "../../core/protocol";
-import type { RuntimeApprovalRequest, WorkspaceRuntimeApi } from "../../core/runtime/types";
+import { BUILTIN_AGENTS } from "../../core/runtime/agents";
+import type { RuntimeApprovalRequest } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
 import type { ProviderConfig } from "../config/providers";
-import type { RuntimeFactory } from "./factory";
+import type { HostRuntime, RuntimeFactory } from "./factory";
 
 /** One workspace folder and the core runtime that owns its `.downcity/` store. */
 export interface FolderRuntime {
   readonly folder: vscode.WorkspaceFolder;
-  readonly runtime: WorkspaceRuntimeApi;
+  readonly runtime: HostRuntime;
 }
 
 /** What other features plug into every runtime (the editor-backed tools and their approval UI). */
@@ -18,8 +19,8 @@ export interface RuntimeHooks {
   approve?: (folder: vscode.WorkspaceFolder, request: RuntimeApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
 }
 
-export const RESTRICTED_MESSAGE =
-  "Restricted Mode: this workspace is not trusted, so Downcity lists and reads sessions but runs no model call, edit or command. Trust the workspace to run.";
+/** Why nothing runs while the workspace is untrusted (the runtime's RestrictedModeError wraps it). */
+export const RESTRICTED_REASON = "this workspace is not trusted, so sessions can be listed and read but no model call, edit or command runs";
 
 /** VS Code waits a few seconds for deactivate(); closing stops waiting before that. */
 const CLOSE_BUDGET_MS = 4000;
@@ -48,7 +49,7 @@ export class Runtimes implements vscode.Disposable {
 
   /** Why nothing may run now, or undefined when the workspace is trusted (read live, so a grant applies at once). */
   restricted(): string | undefined {
-    return vscode.workspace.isTrusted ? undefined : RESTRICTED_MESSAGE;
+    return vscode.workspace.isTrusted ? undefined : RESTRICTED_REASON;
   }
 
   all(): FolderRuntime[] {
@@ -86,7 +87,7 @@ export class Runtimes implements vscode.Disposable {
     if (made.length > 0 || gone.length > 0) this.changed.fire({ added: made, removed: gone });
   }
 
-  private create(folder: vscode.WorkspaceFolder, root: string): WorkspaceRuntimeApi {
+  private create(folder: vscode.WorkspaceFolder, root: string): HostRuntime {
     const { approve, tools } = this.hooks;
     const settings = () => this.config.current;
     return this.factory({
@@ -95,7 +96,8 @@ export class Runtimes implements vscode.Disposable {
       model: () => this.config.selection(),
       approval: () => settings().approval,
       tools: () => tools?.(folder) ?? [],
-      agents: settings().agents,
+      // Built-in agents first; a setting may add agents, not replace `code` or `ask`.
+      agents: [...BUILTIN_AGENTS, ...settings().agents.filter((a) => !BUILTIN_AGENTS.some((b) => b.id === a.id))],
       compaction: settings().compaction,
       restricted: () => this.restricted(),
       ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { ProviderConfig } from "../../extension/config/providers";
-import { RESTRICTED_MESSAGE, Runtimes } from "../../extension/runtime/runtimes";
+import { RESTRICTED_REASON, Runtimes } from "../../extension/runtime/runtimes";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders } from "./helpers";
 
@@ -58,10 +58,10 @@ test("Restricted Mode: the runtime is told why nothing may run, and a run is ref
   t.after(() => void ((vscode.workspace as { isTrusted: boolean }).isTrusted = true));
   const { runtimes, made } = runtimesFor([folder(a, 0)]);
   const options = made[0]!.options;
-  assert.equal(options.restricted?.(), RESTRICTED_MESSAGE);
+  assert.equal(options.restricted?.(), RESTRICTED_REASON);
   const { runtime } = runtimes.all()[0]!;
   const session = runtime.create("code");
-  await assert.rejects(runtime.prompt({ agentId: "code", sessionId: session.id }, "hello"), (e: Error) => e.message === RESTRICTED_MESSAGE);
+  await assert.rejects(runtime.prompt({ agentId: "code", sessionId: session.id }, "hello"), (e: Error) => e.name === "RestrictedModeError" && /Restricted Mode: this workspace is not trusted/.test(e.message));
   // Listing and reading still work.
   assert.equal((await runtime.list()).length, 1);
   // Granting trust applies at once: the runtime reads it per run.
