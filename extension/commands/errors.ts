@@ -10,9 +10,9 @@ interface Remedy {
 /** The remedies that fit what failed (the message of the error, and the session it was about). */
 export function remediesFor(message: string, session?: unknown): Remedy[] {
   const remedies: Remedy[] = [];
-  if (/Restricted Mode/.test(message)) remedies.push({ title: "Manage Workspace Trust", command: "workbench.trust.manage" });
+  if (/Restricted Mode/.test(message)) return [{ title: "Manage Workspace Trust", command: "workbench.trust.manage" }];
   if (/api key|unauthori[sz]ed|\bauth|\b401\b|\b403\b/i.test(message)) remedies.push({ title: "Set API Key", command: "downcity.setApiKey" });
-  if (/no model|provider|model.*(not found|unknown|does not exist)|\b404\b|context window/i.test(message)) remedies.push({ title: "Select Model", command: "downcity.selectModel" });
+  if (/no (model )?provider|no model (is )?(configured|selected)|unknown (model|provider)|model.*(not found|does not exist)|\b404\b|context window/i.test(message)) remedies.push({ title: "Select Model", command: "downcity.selectModel" });
   if (session && /damaged|storage|read-only|lock|ENOSPC|EACCES|EPERM|EIO|segment|meta\.json/i.test(message)) {
     remedies.push({ title: "Show Session Files", command: "downcity.showSessionFiles", args: [session] });
   }
