@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { contextTokens, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type ToolCallBlock } from "../protocol";
-import type { Session } from "../session";
+import type { Session, SessionStoragePort } from "../session";
 import { BlockAssembler } from "../llm/assembler";
 import { LlmError, type LlmClient } from "../llm/types";
 import type { ToolRegistry } from "../tools/registry";
@@ -11,7 +11,7 @@ import { SessionApprovals, settingsForPolicy, type ApprovalPolicy, type Approval
 import type { AgentEventBody } from "./events";
 import { DraftWriter } from "./draft-writer";
 import { Inbox, type InboxKind } from "./inbox";
-import type { SessionStoragePort } from "./ports";
+
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
 import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
@@ -275,7 +275,8 @@ export class Agent {
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
       const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions);
-      session.append("request/header", {
+      // The request this attempt's answer comes from: its `sources` (DESIGN §3).
+      const header = session.append("request/header", {
         provider: model.provider,
         model: model.model,
         ...(system !== this.lastSystem ? { system } : {}),
@@ -318,7 +319,7 @@ export class Agent {
         const message: AssistantMessageData = { ...assembler.message(), provider: model.provider, model: model.model, draftId };
         // An empty answer stays in the log but off the Surface: providers reject empty
         // assistant messages in history.
-        session.append("assistant/message", message, message.content.length > 0 ? { surface: "append" } : {});
+        session.append("assistant/message", message, message.content.length > 0 ? { surface: "append", sources: [header.seq] } : { sources: [header.seq] });
         await storage.discardDraft(session);
         this.emitUsage(message, compactor.contextWindow);
         compactor.observe(message.usage);
@@ -330,7 +331,7 @@ export class Agent {
         const partial = assembler.blocks({ dropIncompleteToolCalls: true }).filter((b) => (b.type === "text" || b.type === "reasoning") && b.text.trim() !== "");
         if (partial.length > 0) {
           const message: AssistantMessageData = { content: partial, interrupted: true, finishReason: "aborted", provider: model.provider, model: model.model, draftId };
-          session.append("assistant/message", message, { surface: "append" });
+          session.append("assistant/message", message, { surface: "append", sources: [header.seq] });
           await storage.discardDraft(session);
           return { kind: "message", message, interrupted: true };
         }
