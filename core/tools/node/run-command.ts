@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
+import type { CommandDetails, ToolUpdate } from "../../protocol";
 import { capText } from "../cap";
 import { RUN_COMMAND, type RunCommandParams } from "../definitions";
 import { scrubEnv } from "../env";
@@ -57,6 +59,7 @@ export function createRunCommandTool(options: RunCommandOptions = {}): Tool<RunC
         signal: ctx.signal,
         stdout,
         stderr,
+        ...(ctx.onUpdate ? { onUpdate: ctx.onUpdate } : {}),
       });
 
       const status =
@@ -75,10 +78,14 @@ export function createRunCommandTool(options: RunCommandOptions = {}): Tool<RunC
       const section = (name: string, body: string) => `--- ${name} ---\n${body.replace(/\n$/, "") || "(empty)"}`;
       parts.push(section("stdout", out.text), section("stderr", err.text));
       const failed = outcome.stoppedBy !== undefined || outcome.signal !== null || outcome.code !== 0;
-      return textOutput(parts.join("\n"), {
+      const result = textOutput(parts.join("\n"), {
         isError: failed,
         truncated: out.truncated || err.truncated || stdout.dropped || stderr.dropped,
       });
+      const details: CommandDetails = { kind: "command", command: args.command, cwd: shownCwd, exitCode: outcome.code, signal: outcome.signal };
+      if (outcome.stoppedBy === "timeout") details.timedOut = true;
+      result.details = details;
+      return result;
     },
   };
 }
@@ -87,7 +94,16 @@ function runInGroup(
   command: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
-  o: { timeoutMs: number; grace: number; drain: number; signal: AbortSignal; stdout: HeadTailBuffer; stderr: HeadTailBuffer },
+  o: {
+    timeoutMs: number;
+    grace: number;
+    drain: number;
+    signal: AbortSignal;
+    stdout: HeadTailBuffer;
+    stderr: HeadTailBuffer;
+    /** Live output for the host (a terminal, the chat's card), decoded without splitting characters. */
+    onUpdate?: (update: ToolUpdate) => void;
+  },
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const windows = process.platform === "win32";
@@ -131,8 +147,17 @@ function runInGroup(
     };
     const onAbort = () => stop("cancel");
 
-    child.stdout!.on("data", (d: Buffer) => o.stdout.push(d));
-    child.stderr!.on("data", (d: Buffer) => o.stderr.push(d));
+    const pipe = (stream: "stdout" | "stderr") => {
+      const decoder = new StringDecoder("utf8");
+      child[stream]!.on("data", (d: Buffer) => {
+        o[stream].push(d);
+        if (!o.onUpdate) return;
+        const text = decoder.write(d);
+        if (text) o.onUpdate({ text, stream });
+      });
+    };
+    pipe("stdout");
+    pipe("stderr");
     child.on("error", (err) => {
       if (settled) return;
       settled = true;
