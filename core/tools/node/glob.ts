@@ -7,7 +7,9 @@ import { displayPath, resolveInsideRoot } from "../sandbox";
 import { textOutput, type Tool } from "../types";
 import { walkWorkspace } from "../walk";
 
-const MAX_RESULTS = 1_000;
+/** Paths a glob answer lists at most (the editor-backed glob uses the same cap). */
+export const GLOB_MAX_RESULTS = 1_000;
+const MAX_RESULTS = GLOB_MAX_RESULTS;
 
 /** glob for Node: walks from the pattern's literal base, honouring .gitignore. */
 export function createGlobTool(): Tool<GlobParams> {
