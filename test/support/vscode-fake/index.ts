@@ -1,0 +1,182 @@
+/**
+ * The narrowest fake of the `vscode` API that unit tests of the glue need. Tests set
+ * what a call should answer (e.g. `window.showQuickPick = async () => …`) and read what
+ * was shown. Add members here as tests need them; keep behaviour that matters (events,
+ * URIs, disposables) real.
+ */
+import { pathToFileURL, fileURLToPath } from "node:url";
+import { posix } from "node:path";
+
+export class Disposable {
+  static from(...items: { dispose(): unknown }[]): Disposable {
+    return new Disposable(() => items.forEach((i) => i.dispose()));
+  }
+  constructor(private readonly fn: () => unknown) {}
+  dispose(): void {
+    this.fn();
+  }
+}
+
+export type Event<T> = (listener: (e: T) => unknown, thisArg?: unknown, disposables?: Disposable[]) => Disposable;
+
+export class EventEmitter<T> {
+  private readonly listeners = new Set<(e: T) => unknown>();
+  readonly event: Event<T> = (listener, thisArg, disposables) => {
+    const bound = thisArg ? listener.bind(thisArg) : listener;
+    this.listeners.add(bound);
+    const d = new Disposable(() => this.listeners.delete(bound));
+    disposables?.push(d);
+    return d;
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+    readonly query = "",
+    readonly fragment = "",
+  ) {}
+  static file(fsPath: string): Uri {
+    return new Uri("file", "", pathToFileURL(fsPath).pathname);
+  }
+  static parse(value: string): Uri {
+    const url = new URL(value);
+    return new Uri(url.protocol.slice(0, -1), url.host, decodeURIComponent(url.pathname), url.search.slice(1), url.hash.slice(1));
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return new Uri(base.scheme, base.authority, posix.join(base.path, ...segments), base.query, base.fragment);
+  }
+  static from(parts: { scheme: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(parts.scheme, parts.authority ?? "", parts.path ?? "/", parts.query ?? "", parts.fragment ?? "");
+  }
+  get fsPath(): string {
+    return this.scheme === "file" ? fileURLToPath(`file://${this.path}`) : this.path;
+  }
+  with(change: { scheme?: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(change.scheme ?? this.scheme, change.authority ?? this.authority, change.path ?? this.path, change.query ?? this.query, change.fragment ?? this.fragment);
+  }
+  toString(): string {
+    return `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ""}${this.fragment ? `#${this.fragment}` : ""}`;
+  }
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string, readonly color?: ThemeColor) {}
+}
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+export class TreeItem {
+  description?: string | boolean;
+  tooltip?: unknown;
+  iconPath?: unknown;
+  contextValue?: string;
+  command?: unknown;
+  id?: string;
+  resourceUri?: Uri;
+  constructor(
+    public label: string | { label: string },
+    public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+export class MarkdownString {
+  constructor(public value = "") {}
+  appendMarkdown(text: string): this {
+    this.value += text;
+    return this;
+  }
+  appendText(text: string): this {
+    this.value += text.replace(/[\\`*_{}[\]()#+\-.!]/g, "\\$&");
+    return this;
+  }
+}
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+export enum ConfigurationTarget {
+  Global = 1,
+  Workspace = 2,
+  WorkspaceFolder = 3,
+}
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+type Fn = (...args: any[]) => any;
+const unset = (name: string): Fn => () => {
+  throw new Error(`vscode fake: ${name} is not set by this test`);
+};
+
+/** Registered commands, callable from tests through `commands.executeCommand`. */
+const registered = new Map<string, Fn>();
+export const commands = {
+  registerCommand(id: string, fn: Fn): Disposable {
+    if (registered.has(id)) throw new Error(`command '${id}' already exists`);
+    registered.set(id, fn);
+    return new Disposable(() => registered.delete(id));
+  },
+  async executeCommand(id: string, ...args: unknown[]): Promise<unknown> {
+    const fn = registered.get(id);
+    if (!fn) throw new Error(`command '${id}' not found`);
+    return fn(...args);
+  },
+  async getCommands(): Promise<string[]> {
+    return [...registered.keys()];
+  },
+};
+
+export const window: Record<string, Fn> = {
+  showInformationMessage: async () => undefined,
+  showWarningMessage: async () => undefined,
+  showErrorMessage: async () => undefined,
+  showQuickPick: unset("window.showQuickPick"),
+  showInputBox: unset("window.showInputBox"),
+  showSaveDialog: unset("window.showSaveDialog"),
+  withProgress: async (_options: unknown, task: Fn) => task({ report() {} }, new CancellationTokenSource().token),
+  createOutputChannel: () => ({ appendLine() {}, append() {}, show() {}, dispose() {} }),
+};
+
+export const workspace: Record<string, any> = {
+  workspaceFolders: undefined,
+  isTrusted: true,
+  getConfiguration: unset("workspace.getConfiguration"),
+};
+
+export const env: Record<string, any> = {
+  appRoot: "",
+  uiKind: 1,
+  openExternal: async () => true,
+};
+
+export const version = "1.100.0-fake";
