@@ -3,7 +3,7 @@ import type { ApprovalDecision } from "../../core/protocol/tool-details";
 import type { RuntimeApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
 import { untilAborted } from "./cancellation";
 import type { ProposalStore } from "./proposals";
-import { reviewProposal } from "./review";
+import { NOTIFICATIONS, reviewProposal, type Prompts } from "./review";
 
 /** The chat's approval buttons. `request` returns undefined when the chat cannot take it (hidden). */
 export interface ChatApprovalSink {
@@ -15,6 +15,8 @@ export interface ApproverOptions {
   proposals?: ProposalStore;
   /** The chat, when it is there; a function so a chat created later is used. */
   chat?: ChatApprovalSink | (() => ChatApprovalSink | undefined);
+  /** How the user is asked when the chat cannot (default: notifications). */
+  prompts?: Prompts;
 }
 
 export const APPROVE = "Approve";
@@ -36,6 +38,7 @@ export function approvalSummary(req: Pick<RuntimeApprovalRequest, "summary" | "p
  * every edit and command whatever is asked.
  */
 export function createApprover(options: ApproverOptions = {}): NonNullable<WorkspaceRuntimeOptions["approve"]> {
+  const prompts = options.prompts ?? NOTIFICATIONS;
   const chat = () => (typeof options.chat === "function" ? options.chat() : options.chat);
   return async (req, signal) => {
     if (!vscode.workspace.isTrusted && req.kind !== "read") {
@@ -44,19 +47,19 @@ export function createApprover(options: ApproverOptions = {}): NonNullable<Works
     const summary = approvalSummary(req);
     const proposal = req.kind === "edit" ? options.proposals?.get(req.toolCallId) : undefined;
     if (proposal) {
-      const decision = await reviewProposal(options.proposals!, proposal, summary, signal);
+      const decision = await reviewProposal(options.proposals!, proposal, summary, signal, prompts);
       if (!decision.approved) options.proposals!.delete(req.toolCallId);
       return decision;
     }
     const fromChat = chat()?.request({ ...req, summary }, signal);
     if (fromChat) return fromChat;
-    return notify(summary, signal);
+    return notify(summary, signal, prompts);
   };
 }
 
-async function notify(summary: string, signal: AbortSignal): Promise<ApprovalDecision> {
+async function notify(summary: string, signal: AbortSignal, prompts: Prompts): Promise<ApprovalDecision> {
   if (signal.aborted) return { approved: false, reason: "the call was cancelled" };
-  const choice = await untilAborted(signal, () => vscode.window.showWarningMessage(`Downcity wants to ${summary}`, APPROVE, ALLOW_SESSION, DENY));
+  const choice = await untilAborted(signal, () => prompts.choose(`Downcity wants to ${summary}`, [APPROVE, ALLOW_SESSION, DENY], "warning"));
   if (choice === APPROVE) return { approved: true, scope: "once" };
   if (choice === ALLOW_SESSION) return { approved: true, scope: "session" };
   if (signal.aborted) return { approved: false, reason: "the call was cancelled" };

@@ -11,6 +11,7 @@ import { createEditorGlobTool, createEditorGrepTool } from "./search-tools";
 import { CommandTerminals } from "./terminals";
 
 export { createApprover, approvalSummary, type ApproverOptions, type ChatApprovalSink } from "./approvals";
+export type { Prompts } from "./review";
 export { PROPOSAL_SCHEME, ProposalStore } from "./proposals";
 
 export interface EditorToolsOptions {

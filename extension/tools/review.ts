@@ -12,9 +12,17 @@ export const ACCEPT_EDITED = "Accept Edited";
 /** Times a proposal is recomputed because the file changed during review, before giving up. */
 const MAX_REPROPOSALS = 3;
 
-function ask(signal: AbortSignal, message: string, ...items: string[]): Promise<string | undefined> {
-  return untilAborted(signal, () => vscode.window.showInformationMessage(message, ...items));
+/** How the user is asked: notifications and an input box by default; in-host tests answer through it. */
+export interface Prompts {
+  choose(message: string, items: string[], severity: "info" | "warning"): Thenable<string | undefined>;
+  reason(prompt: string): Thenable<string | undefined>;
 }
+
+export const NOTIFICATIONS: Prompts = {
+  choose: (message, items, severity) =>
+    severity === "warning" ? vscode.window.showWarningMessage(message, ...items) : vscode.window.showInformationMessage(message, ...items),
+  reason: (prompt) => vscode.window.showInputBox({ prompt, ignoreFocusOut: true }),
+};
 
 /** Closes the diff tabs that show `uri` on either side. */
 async function closeTabsShowing(uris: readonly vscode.Uri[]): Promise<void> {
@@ -35,7 +43,14 @@ async function closeTabsShowing(uris: readonly vscode.Uri[]): Promise<void> {
  * Reject (with an optional reason for the model). A file that changed during the review
  * gets a fresh proposal; nothing is accepted against text the user did not see.
  */
-export async function reviewProposal(store: ProposalStore, p: Proposal, summary: string, signal: AbortSignal): Promise<ApprovalDecision> {
+export async function reviewProposal(
+  store: ProposalStore,
+  p: Proposal,
+  summary: string,
+  signal: AbortSignal,
+  prompts: Prompts = NOTIFICATIONS,
+): Promise<ApprovalDecision> {
+  const ask = (message: string, ...items: string[]) => untilAborted(signal, () => prompts.choose(message, items, "info"));
   const proposed = store.uri(p.toolCallId, p.file, "proposed");
   const left = () => (p.baseText === undefined ? store.uri(p.toolCallId, p.file, "empty") : p.file.uri);
   const title = `${basename(p.file.shown)} — Proposed by Downcity`;
@@ -44,18 +59,18 @@ export async function reviewProposal(store: ProposalStore, p: Proposal, summary:
     let message = `Downcity: ${summary}`;
     for (let round = 0; ; round++) {
       await vscode.commands.executeCommand("vscode.diff", left(), proposed, title, { preview: false });
-      let choice = await ask(signal, message, ACCEPT, EDIT_PROPOSAL, REJECT);
+      let choice = await ask(message, ACCEPT, EDIT_PROPOSAL, REJECT);
       let accepted: string | undefined;
       if (choice === EDIT_PROPOSAL) {
         editable = await vscode.workspace.openTextDocument({ content: p.text });
         await vscode.commands.executeCommand("vscode.diff", left(), editable.uri, `${title} (editing)`, { preview: false });
-        choice = await ask(signal, `Downcity: edit the proposal for ${p.file.shown}, then accept it`, ACCEPT_EDITED, REJECT);
+        choice = await ask(`Downcity: edit the proposal for ${p.file.shown}, then accept it`, ACCEPT_EDITED, REJECT);
         if (choice === ACCEPT_EDITED) accepted = editable.getText();
       } else if (choice === ACCEPT) accepted = p.text;
 
       if (signal.aborted) return { approved: false, reason: "the call was cancelled during the review" };
       if (choice === REJECT) {
-        const reason = await vscode.window.showInputBox({ prompt: `Why reject the edit of ${p.file.shown}? (optional; Downcity tells the model)`, ignoreFocusOut: true });
+        const reason = await untilAborted(signal, () => prompts.reason(`Why reject the edit of ${p.file.shown}? (optional; Downcity tells the model)`));
         return reason?.trim() ? { approved: false, reason: reason.trim() } : { approved: false };
       }
       if (accepted === undefined) return { approved: false, reason: "the review was dismissed" };
