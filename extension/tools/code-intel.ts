@@ -133,6 +133,7 @@ function positionTool(name: string, description: string, run: (uri: vscode.Uri, 
 function hoverText(h: vscode.Hover): string {
   return h.contents
     .map((c) => (typeof c === "string" ? c : "value" in c ? (("language" in c && c.language) ? `\`\`\`${c.language}\n${c.value}\n\`\`\`` : c.value) : ""))
+    .map((t) => t.trim())
     .filter(Boolean)
     .join("\n\n");
 }

@@ -86,16 +86,17 @@ export interface DiagnosticsWatch {
   watch(uri: vscode.Uri): PendingDiagnostics;
 }
 export interface PendingDiagnostics {
-  /** Resolves when the file's diagnostics changed after the watch began, or after the bound. */
-  settled(signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves once the file's diagnostics have settled after the watch began: an update
+   * that shows a new error, then a short quiet period; or updates without one followed by
+   * a longer quiet period (a server often publishes syntax first, semantics later); never
+   * later than the bound.
+   */
+  settled(signal: AbortSignal, hasNewErrors: () => boolean): Promise<void>;
   dispose(): void;
 }
 
-/**
- * Waits (bounded) for a language server to publish diagnostics after an edit. A server
- * often publishes twice (syntax, then semantics): after the first update, a short quiet
- * period lets the second arrive.
- */
+/** Waits (bounded) for a language server to publish diagnostics after an edit. */
 export function diagnosticsWatch(options: { waitMs: number; quietMs: number }): DiagnosticsWatch {
   return {
     watch(uri) {
@@ -107,27 +108,30 @@ export function diagnosticsWatch(options: { waitMs: number; quietMs: number }): 
         updates++;
         wake?.();
       });
+      const started = Date.now();
       return {
-        async settled(signal) {
-          const wait = (ms: number) =>
-            new Promise<void>((resolve) => {
-              const timer = setTimeout(done, ms);
+        async settled(signal, hasNewErrors) {
+          // Resolves on the next update, the abort, or after `ms`; true when an update came.
+          const next = (ms: number) =>
+            new Promise<boolean>((resolve) => {
+              const before = updates;
+              const timer = setTimeout(done, Math.max(0, ms));
               function done() {
                 clearTimeout(timer);
                 signal.removeEventListener("abort", done);
                 wake = undefined;
-                resolve();
+                resolve(updates > before);
               }
               wake = done;
               signal.addEventListener("abort", done, { once: true });
             });
+          const left = () => options.waitMs - (Date.now() - started);
           try {
-            if (updates === 0) await wait(options.waitMs);
-            // Each further update restarts the quiet period, a bounded number of times.
-            for (let seen = updates, rounds = 0; updates > 0 && rounds < 3 && !signal.aborted; rounds++) {
-              await wait(options.quietMs);
-              if (updates === seen) break;
-              seen = updates;
+            if (updates === 0 && !(await next(left()))) return;
+            // Each update restarts the quiet period: short once a new error shows, longer while none does.
+            while (!signal.aborted && left() > 0) {
+              const quiet = hasNewErrors() ? options.quietMs : options.quietMs * 5;
+              if (!(await next(Math.min(quiet, left())))) return;
             }
           } finally {
             sub.dispose();
@@ -139,17 +143,23 @@ export function diagnosticsWatch(options: { waitMs: number; quietMs: number }): 
   };
 }
 
-/** The errors an edit introduced in its file, as a note for the model, once the server has updated. */
-export async function collectNewErrors(pending: PendingDiagnostics, file: ToolPath, before: Map<string, number>, signal: AbortSignal): Promise<string | undefined> {
-  await pending.settled(signal);
+/** Errors of the file now that were not there before (as a multiset). */
+function introducedErrors(uri: vscode.Uri, before: Map<string, number>): vscode.Diagnostic[] {
   const remaining = new Map(before);
   const introduced: vscode.Diagnostic[] = [];
-  for (const d of vscode.languages.getDiagnostics(file.uri)) {
+  for (const d of vscode.languages.getDiagnostics(uri)) {
     if (d.severity !== vscode.DiagnosticSeverity.Error) continue;
     const n = remaining.get(key(d)) ?? 0;
     if (n > 0) remaining.set(key(d), n - 1);
     else introduced.push(d);
   }
+  return introduced;
+}
+
+/** The errors an edit introduced in its file, as a note for the model, once the server has updated. */
+export async function collectNewErrors(pending: PendingDiagnostics, file: ToolPath, before: Map<string, number>, signal: AbortSignal): Promise<string | undefined> {
+  await pending.settled(signal, () => introducedErrors(file.uri, before).length > 0);
+  const introduced = introducedErrors(file.uri, before);
   if (introduced.length === 0) return undefined;
   const shown = introduced.slice(0, 20).map((d) => `  ${file.shown}:${formatDiagnostic(d)}`);
   const more = introduced.length > 20 ? `\n  [${introduced.length - 20} more]` : "";
