@@ -17,19 +17,16 @@ import type { ToolContext } from "../core/tools/types";
 import { createEditorTools } from "../extension/tools";
 import { createEditorGrepTool } from "../extension/tools/search-tools";
 import { installEditor } from "../test/support/vscode-fake/editor";
-import { median, table } from "./stats";
+import { median, table, timeMsAsync } from "./stats";
 
 const FILES = 50_000;
 const RUNS = 5;
 
+/** Median of `runs` timings after one warm-up. */
 async function time(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
   await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
+  const samples = [];
+  for (let i = 0; i < runs; i++) samples.push(await timeMsAsync(fn));
   return median(samples);
 }
 

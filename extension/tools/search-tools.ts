@@ -3,7 +3,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { GLOB, GREP, type GlobParams, type GrepParams } from "../../core/tools/definitions";
 import { ToolError } from "../../core/tools/errors";
-import { GLOB_MAX_RESULTS } from "../../core/tools/node/glob";
+import { GLOB_MAX_RESULTS, checkGlobPattern } from "../../core/tools/node/glob";
 import { createGrepTool } from "../../core/tools/node/grep";
 import { isProtectedName } from "../../core/tools/sandbox";
 import { textOutput, type Tool } from "../../core/tools/types";
@@ -18,10 +18,7 @@ export function createEditorGlobTool(folder: vscode.WorkspaceFolder): Tool<GlobP
   return {
     ...GLOB,
     async execute(args, ctx) {
-      const pattern = args.pattern.replace(/^\.\//, "");
-      if (path.isAbsolute(pattern) || pattern.split("/").includes("..")) {
-        throw new ToolError(`glob patterns are relative to 'path' and may not use '..' or be absolute: ${args.pattern}`);
-      }
+      const pattern = checkGlobPattern(args.pattern);
       refuseUri(pattern);
       const base = await resolveToolPath(ctx.root, args.path, false);
       const stat = await Promise.resolve(vscode.workspace.fs.stat(base.uri)).catch(() => undefined);
