@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { createEditFileTool, createGlobTool, createGrepTool, findOnPath } from "../core/tools";
+import { createEditFileTool, createGlobTool, createGrepTool, findOnPath } from "../core/tools/node";
 import type { ToolContext } from "../core/tools/types";
 import { createEditorTools } from "../extension/tools";
 import { createEditorGrepTool } from "../extension/tools/search-tools";

@@ -1,7 +1,7 @@
 import { contextTokens, type Usage } from "../protocol";
 import type { Session } from "../session";
 import type { LlmClient } from "../llm/types";
-import type { SessionStoragePort } from "../agent/ports";
+import type { SessionStoragePort } from "../session";
 import { CompactionConfig, type CompactionSettings } from "./config";
 import { foldSurface } from "./fold";
 import { selectPrefix } from "./select";

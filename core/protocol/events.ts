@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ContentBlock, ToolResultPart } from "./content";
+import { RefusedBy } from "./tool-details";
 import { FinishReason, ReplayState, Usage } from "./usage";
 
 /** How a Surface-eligible event changes the model-visible Surface (DESIGN §3). */
@@ -51,6 +52,8 @@ export const AssistantMessageData = z.looseObject({
   replayState: ReplayState.optional(),
   provider: z.string().optional(),
   model: z.string().optional(),
+  /** The draft this message completed: recovery drops a leftover draft whose message is logged. */
+  draftId: z.string().min(1).optional(),
 });
 
 export const ToolResultData = z.looseObject({
@@ -71,7 +74,9 @@ export const ToolCallData = z.looseObject({
 export const ToolApprovalData = z.looseObject({
   toolCallId: z.string().min(1),
   decision: z.enum(["approved", "denied"]),
-  by: z.enum(["policy", "user"]),
+  by: RefusedBy,
+  /** "session": the user allowed this tool (for commands: this command line) for the rest of the session. */
+  scope: z.enum(["once", "session"]).optional(),
   reason: z.string().optional(),
 });
 
@@ -97,7 +102,35 @@ export const RequestHeaderData = z.looseObject({
   contextWindow: z.number().int().positive().optional(),
 });
 
-/** Schemas by type. Types not listed here (compaction/*, future types) keep any JSON data. */
+/** A failed model call: it stays in the log (with what it had streamed), off the Surface. */
+export const RequestErrorData = z.looseObject({
+  attempt: z.number().int().positive(),
+  kind: z.string().min(1),
+  message: z.string(),
+  status: z.number().int().optional(),
+  partial: z.array(ContentBlock).optional(),
+  /** Set when the loop retries after this long. */
+  retryInMs: z.number().nonnegative().optional(),
+});
+
+export const CompactionStartData = z.looseObject({
+  reason: z.string().min(1),
+  deep: z.boolean().optional(),
+  contextWindow: z.number().int().positive().nullable().optional(),
+});
+export const CompactionEndData = z.looseObject({
+  reason: z.string().min(1),
+  folded: z.number().int().nonnegative().optional(),
+  /** The prefix 1..throughSeq was closed into a segment. */
+  throughSeq: z.number().int().positive().optional(),
+  summaryChars: z.number().int().nonnegative().optional(),
+});
+export const CompactionErrorData = z.looseObject({
+  reason: z.string().min(1),
+  message: z.string(),
+});
+
+/** Schemas by type. Types not listed here (future types) keep any JSON data. */
 export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "user/message": UserMessageData,
   "assistant/message": AssistantMessageData,
@@ -110,6 +143,10 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "step/start": StepStartData,
   "step/end": StepEndData,
   "request/header": RequestHeaderData,
+  "request/error": RequestErrorData,
+  "compaction/start": CompactionStartData,
+  "compaction/end": CompactionEndData,
+  "compaction/error": CompactionErrorData,
 };
 
 export type UserMessageData = z.infer<typeof UserMessageData>;
@@ -120,6 +157,10 @@ export type ToolApprovalData = z.infer<typeof ToolApprovalData>;
 export type SessionTitleData = z.infer<typeof SessionTitleData>;
 export type TurnEndData = z.infer<typeof TurnEndData>;
 export type RequestHeaderData = z.infer<typeof RequestHeaderData>;
+export type RequestErrorData = z.infer<typeof RequestErrorData>;
+export type CompactionStartData = z.infer<typeof CompactionStartData>;
+export type CompactionEndData = z.infer<typeof CompactionEndData>;
+export type CompactionErrorData = z.infer<typeof CompactionErrorData>;
 
 /** Data type by event type, for typed appends. */
 export interface KnownEventData {
@@ -134,5 +175,9 @@ export interface KnownEventData {
   "step/start": z.infer<typeof StepStartData>;
   "step/end": z.infer<typeof StepEndData>;
   "request/header": RequestHeaderData;
+  "request/error": RequestErrorData;
+  "compaction/start": CompactionStartData;
+  "compaction/end": CompactionEndData;
+  "compaction/error": CompactionErrorData;
 }
 export type EventData<T extends string> = T extends keyof KnownEventData ? KnownEventData[T] : unknown;

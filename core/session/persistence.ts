@@ -52,11 +52,23 @@ export interface HistoryPage {
   hasOlder: boolean;
 }
 
-export interface DraftInput {
+/** The draft of the assistant message being streamed (DESIGN §3): at most one per session. */
+export interface Draft {
   draftId: string;
   blocks: readonly ContentBlock[];
   provider?: string;
   model?: string;
+}
+/** @deprecated the same as `Draft`; kept until core/storage's split lands, then removed. */
+export type DraftInput = Draft;
+
+/** What the agent loop and compaction need from the session store; `Sessions` implements it. */
+export interface SessionStoragePort {
+  writeDraft(session: Session, draft: Draft): Promise<void>;
+  discardDraft(session: Session): Promise<void>;
+  /** Creates the segment for 1..throughSeq, rewrites Active, then drops the prefix from memory. */
+  closePrefix(session: Session, throughSeq: number, summaryText: string): Promise<void>;
+  flush(session: Session): Promise<void>;
 }
 
 export interface ListFilter {
@@ -89,7 +101,7 @@ export interface SessionPersistence {
   /** Every stored session (cold view), without parsing event logs. */
   list(filter?: ListFilter): Promise<SessionListItem[]>;
   messages(ref: SessionRef, options?: { beforeSequence?: number }, hot?: Session): Promise<HistoryPage>;
-  writeDraft(session: Session, draft: DraftInput): Promise<void>;
+  writeDraft(session: Session, draft: Draft): Promise<void>;
   discardDraft(session: Session): Promise<void>;
   closePrefix(session: Session, throughSeq: number, summaryText: string): Promise<void>;
   fork(ref: SessionRef, options: ForkOptions, hot?: Session): Promise<SessionListItem>;
@@ -97,6 +109,8 @@ export interface SessionPersistence {
   unarchive(ref: SessionRef): Promise<void>;
   delete(ref: SessionRef): Promise<void>;
   residentBytes(session: Session): number;
+  /** Flushes what is queued for the session and releases what it holds (its writer lock). */
+  release(session: Session): Promise<void>;
   onChange(listener: (change: SessionChange) => void): Unsubscribe;
   close(): Promise<void>;
 }

@@ -1,13 +1,12 @@
 import * as vscode from "vscode";
 import { EDIT_FILE, WRITE_FILE, type EditFileParams, type WriteFileParams } from "../../core/tools/definitions";
-import type { AppliedEdit } from "../../core/tools/edits";
+import { planEdit, writeDetails } from "../../core/tools/edit-text";
 import { ToolError } from "../../core/tools/errors";
 import { plural } from "../../core/tools/text";
 import { textOutput, type Tool, type ToolContext, type ToolOutput } from "../../core/tools/types";
 import { collectNewErrors, errorSnapshot, type DiagnosticsWatch } from "./diagnostics";
 import { diskStamp, editorText, openDocument, sha256 } from "./documents";
-import { editDetails, minimalChange } from "./diff-text";
-import { editedText } from "./edit-text";
+import { minimalChange } from "./minimal-change";
 import { resolveToolPath, type ToolPath } from "./paths";
 import type { Proposal, ProposalStore } from "./proposals";
 
@@ -16,7 +15,7 @@ export interface EditToolsOptions {
   diagnostics: DiagnosticsWatch;
 }
 
-type Computed = Omit<Proposal, "toolCallId"> & { applied?: AppliedEdit[] };
+type Computed = Omit<Proposal, "toolCallId">;
 
 /** What edit_file / write_file would write, computed against the editor's current text. */
 export async function computeProposal(
@@ -29,14 +28,18 @@ export async function computeProposal(
   const baseDisk = await diskStamp(file.uri);
   const baseText = await editorText(file.uri, file.shown);
   let text: string;
-  let applied: AppliedEdit[] | undefined;
+  let summary: string;
+  let details;
   if (tool === "edit_file") {
     if (baseText === undefined) throw new ToolError(`${file.shown}: no such file or directory; use write_file to create a new file`);
-    ({ text, applied } = editedText(baseText, (args as EditFileParams).edits, file.shown));
+    // The core's edit rules (matching, CRLF, BOM), against the editor's text.
+    ({ text, summary, details } = planEdit(baseText, (args as EditFileParams).edits, file.shown));
   } else {
     text = (args as WriteFileParams).content;
+    summary = writeSummary(file.shown, text, baseText === undefined);
+    details = writeDetails(file.shown, baseText, text);
   }
-  const computed: Computed = {
+  return {
     tool,
     args,
     root,
@@ -45,10 +48,9 @@ export async function computeProposal(
     baseHash: baseText === undefined ? undefined : sha256(baseText),
     baseDisk,
     text,
-    details: editDetails(file.shown, baseText, text),
+    summary,
+    details,
   };
-  if (applied) computed.applied = applied;
-  return computed;
 }
 
 /** Why the file no longer is what a proposal was computed against, or undefined when it still is. */
@@ -88,15 +90,9 @@ async function apply(p: Pick<Proposal, "file" | "baseHash" | "baseDisk" | "baseT
   if (!(await doc.save())) throw new ToolError(`the edit to ${p.file.shown} was applied in the editor but could not be saved`);
 }
 
-function editSummary(shown: string, applied: AppliedEdit[] | undefined, text: string, created: boolean): string {
-  if (!applied) {
-    const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    return `${created ? "created" : "overwrote"} ${shown} (${plural(Buffer.byteLength(text), "byte")}, ${plural(lines, "line")})`;
-  }
-  const list = applied
-    .map((a) => `  edit ${a.edit}: line ${a.line}${a.replacements > 1 ? ` (${a.replacements} replacements)` : ""}`)
-    .join("\n");
-  return `edited ${shown}: applied ${plural(applied.length, "edit")}\n${list}`;
+function writeSummary(shown: string, text: string, created: boolean): string {
+  const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  return `${created ? "created" : "overwrote"} ${shown} (${plural(Buffer.byteLength(text), "byte")}, ${plural(lines, "line")})`;
 }
 
 function createEditTool<P extends EditFileParams | WriteFileParams>(
@@ -130,12 +126,12 @@ function createEditTool<P extends EditFileParams | WriteFileParams>(
         if (ctx.toolCallId !== undefined) proposals.delete(ctx.toolCallId);
       }
       if (ctx.toolCallId !== undefined) proposals.rememberApplied(ctx.toolCallId, p.file, p.baseText ?? "");
-      const lines = [editSummary(p.file.shown, text === p.text ? p.applied : undefined, text, p.baseText === undefined)];
+      const lines = [text === p.text ? p.summary : writeSummary(p.file.shown, text, p.baseText === undefined)];
       if (text !== p.text) lines.push("The user changed your proposal before accepting it: read the file again before the next edit.");
       const newErrors = await collectNewErrors(watch, p.file, before, ctx.signal);
       if (newErrors) lines.push(newErrors);
       const out = textOutput(lines.join("\n"));
-      out.details = text === p.text ? p.details : editDetails(p.file.shown, p.baseText, text);
+      out.details = text === p.text ? p.details : writeDetails(p.file.shown, p.baseText, text);
       return out;
     },
   };

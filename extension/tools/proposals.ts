@@ -20,6 +20,8 @@ export interface Proposal {
   /** The file's mtime and size on disk when proposed (undefined: it did not exist). */
   baseDisk: string | undefined;
   text: string;
+  /** What the model is told when it is applied as proposed. */
+  summary: string;
   details: EditDetails;
   /** What the user accepted (the proposal, or their edited version of it). */
   accepted?: string;

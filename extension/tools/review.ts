@@ -84,7 +84,7 @@ export async function reviewProposal(
       if (round + 1 >= MAX_REPROPOSALS) return { approved: false, reason: `${changed} while it was reviewed` };
       try {
         const fresh = await computeProposal(p.tool, p.args, p.root);
-        Object.assign(p, { baseText: fresh.baseText, baseHash: fresh.baseHash, baseDisk: fresh.baseDisk, text: fresh.text, details: fresh.details });
+        Object.assign(p, { baseText: fresh.baseText, baseHash: fresh.baseHash, baseDisk: fresh.baseDisk, text: fresh.text, details: fresh.details, summary: fresh.summary });
         store.set(p);
       } catch (err) {
         const why = err instanceof ToolError ? err.message : String(err);

@@ -163,6 +163,14 @@ describe("edits reviewed in a diff", () => {
     assert.doesNotMatch(text(out), /an old error/);
   });
 
+  it("the core's edit rules apply to the editor's text: a CRLF file edited with LF stays CRLF", async (t) => {
+    const ws = editorWorkspace(t);
+    const file = ws.write("src/a.ts", "one\r\ntwo\r\n");
+    const out = await ws.run("edit_file", { path: "src/a.ts", edits: [{ oldText: "one\ntwo", newText: "one\nTWO" }] });
+    assert.equal(out.isError, undefined, text(out));
+    assert.equal(readFileSync(file, "utf8"), "one\r\nTWO\r\n");
+  });
+
   it("an edit that cannot apply fails in the preview, before anyone is asked", async (t) => {
     const ws = editorWorkspace(t);
     ws.write("src/a.ts", "text\n");

@@ -1,24 +1,3 @@
-import { createTwoFilesPatch, structuredPatch } from "diff";
-import type { EditDetails } from "../../core/protocol/tool-details";
-
-/** The EditDetails of changing `before` into `after` (before undefined: a new file): unified diff and line counts. */
-export function editDetails(shown: string, before: string | undefined, after: string): EditDetails {
-  const old = before ?? "";
-  const patch = structuredPatch(shown, shown, old, after, "", "", { context: 3 });
-  let added = 0;
-  let removed = 0;
-  for (const hunk of patch.hunks) {
-    for (const line of hunk.lines) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
-    }
-  }
-  const diff = createTwoFilesPatch(before === undefined ? "/dev/null" : `a/${shown}`, `b/${shown}`, old, after, "", "", { context: 3 });
-  const details: EditDetails = { kind: "edit", path: shown, diff, added, removed };
-  if (before === undefined) details.newFile = true;
-  return details;
-}
-
 /** The one contiguous change that turns `before` into `after`: common prefix and suffix kept (one undo step, cursors elsewhere stay). */
 export function minimalChange(before: string, after: string): { start: number; end: number; text: string } {
   const max = Math.min(before.length, after.length);
