@@ -73,7 +73,7 @@ suite("editor-backed tools", function () {
     outside = realpathSync(mkdtemp());
     writeFileSync(join(outside, "secret.txt"), "outside\n");
     symlinkSync(outside, join(dir, "out-link"));
-    editor = createEditorTools({ folder, root, diagnosticsWaitMs: 15_000, command: { killGraceMs: 500, drainMs: 500 } });
+    editor = createEditorTools({ folder, root, diagnosticsWaitMs: 15_000, diagnosticsQuietMs: 1_000, command: { killGraceMs: 500, drainMs: 500 } });
     registry = new ToolRegistry(editor.tools);
   });
   suiteTeardown(async () => {
