@@ -37,6 +37,8 @@ function groupMembers(pgid: number): number[] {
 }
 
 suite("editor-backed tools", function () {
+  // The language server and terminals are slow on a loaded 2-core machine; every wait inside is bounded.
+  this.timeout(90_000);
   let folder: vscode.WorkspaceFolder;
   let root: string;
   let dir: string;
@@ -195,6 +197,8 @@ suite("editor-backed tools", function () {
     writeFileSync(file, "export const n: number = 1;\n");
     const doc = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(doc);
+    // Edit once tsserver has the file, so the diagnostics the tool waits for are the edit's.
+    await until("tsserver to load the file", async () => (await vscode.commands.executeCommand<unknown[]>("vscode.executeDocumentSymbolProvider", doc.uri))?.length || undefined, 60_000);
     const out = await run("edit_file", { path: "tools-host/typed.ts", edits: [{ oldText: "= 1", newText: '= "one"' }] });
     assert.match(text(out), /The edit introduced 1 new error in tools-host\/typed.ts:\n  tools-host\/typed.ts:1:14 error ts\(2322\)/);
     assert.match(text(await run("diagnostics", { path: "tools-host/typed.ts" })), /error ts\(2322\)/);
