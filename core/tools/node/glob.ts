@@ -7,17 +7,25 @@ import { displayPath, resolveInsideRoot } from "../sandbox";
 import { textOutput, type Tool } from "../types";
 import { walkWorkspace } from "../walk";
 
-const MAX_RESULTS = 1_000;
+/** Paths a glob answer lists at most (the editor-backed glob uses the same cap). */
+export const GLOB_MAX_RESULTS = 1_000;
+const MAX_RESULTS = GLOB_MAX_RESULTS;
+
+/** The pattern without a leading "./"; refused when absolute or climbing out with "..". */
+export function checkGlobPattern(raw: string): string {
+  const pattern = raw.replace(/^\.\//, "");
+  if (path.isAbsolute(pattern) || pattern.split("/").includes("..")) {
+    throw new ToolError(`glob patterns are relative to 'path' and may not use '..' or be absolute: ${raw}`);
+  }
+  return pattern;
+}
 
 /** glob for Node: walks from the pattern's literal base, honouring .gitignore. */
 export function createGlobTool(): Tool<GlobParams> {
   return {
     ...GLOB,
     async execute(args, ctx) {
-      const pattern = args.pattern.replace(/^\.\//, "");
-      if (path.isAbsolute(pattern) || pattern.split("/").includes("..")) {
-        throw new ToolError(`glob patterns are relative to 'path' and may not use '..' or be absolute: ${args.pattern}`);
-      }
+      const pattern = checkGlobPattern(args.pattern);
       const base = await resolveInsideRoot(ctx.root, args.path, { forWrite: false });
       const shown = displayPath(ctx.root, base);
       const info = await stat(base).catch((err) => {

@@ -4,7 +4,7 @@ import { LIST_DIR, type ListDirParams } from "../definitions";
 import { ToolError, fsError } from "../errors";
 import { displayPath, resolveInsideRoot } from "../sandbox";
 import { plural } from "../text";
-import { textOutput, type Tool } from "../types";
+import { textOutput, type Tool, type ToolOutput } from "../types";
 
 const MAX_ENTRIES = 1_000;
 
@@ -22,21 +22,36 @@ export function createListDirTool(): Tool<ListDirParams> {
       const entries = await readdir(dir, { withFileTypes: true }).catch((err) => {
         throw fsError(err, shown);
       });
-      if (entries.length === 0) return textOutput(`${shown}/ is empty`);
-      const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-      const dirs = entries.filter((e) => e.isDirectory()).sort(byName);
-      const rest = entries.filter((e) => !e.isDirectory()).sort(byName);
-      const lines: string[] = [];
-      for (const entry of [...dirs, ...rest].slice(0, MAX_ENTRIES)) {
-        if (entry.isDirectory()) lines.push(`${entry.name}/`);
+      const listed: ListingEntry[] = [];
+      for (const entry of entries) {
+        if (entry.isDirectory()) listed.push({ name: entry.name, kind: "dir" });
         else if (entry.isSymbolicLink()) {
           const target = await readlink(path.join(dir, entry.name)).catch(() => "?");
-          lines.push(`${entry.name} -> ${target}`);
-        } else lines.push(entry.name);
+          listed.push({ name: entry.name, kind: "symlink", target });
+        } else listed.push({ name: entry.name, kind: "file" });
       }
-      const header = `${shown}/ (${plural(dirs.length, "directory").replace("directorys", "directories")}, ${plural(rest.length, "file")})`;
-      const more = entries.length > MAX_ENTRIES ? `\n[${entries.length - MAX_ENTRIES} more entries not shown]` : "";
-      return textOutput(`${header}\n${lines.join("\n")}${more}`, { truncated: entries.length > MAX_ENTRIES });
+      return renderListing(shown, listed);
     },
   };
+}
+
+export interface ListingEntry {
+  name: string;
+  kind: "dir" | "file" | "symlink";
+  /** A link's target as stored in the link. */
+  target?: string;
+}
+
+/** list_dir's answer, shared with the editor-backed tool: directories first, each group sorted by name. */
+export function renderListing(shown: string, entries: readonly ListingEntry[]): ToolOutput {
+  if (entries.length === 0) return textOutput(`${shown}/ is empty`);
+  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const dirs = entries.filter((e) => e.kind === "dir").sort(byName);
+  const rest = entries.filter((e) => e.kind !== "dir").sort(byName);
+  const lines = [...dirs, ...rest]
+    .slice(0, MAX_ENTRIES)
+    .map((e) => (e.kind === "dir" ? `${e.name}/` : e.kind === "symlink" ? `${e.name} -> ${e.target ?? "?"}` : e.name));
+  const header = `${shown}/ (${plural(dirs.length, "directory").replace("directorys", "directories")}, ${plural(rest.length, "file")})`;
+  const more = entries.length > MAX_ENTRIES ? `\n[${entries.length - MAX_ENTRIES} more entries not shown]` : "";
+  return textOutput(`${header}\n${lines.join("\n")}${more}`, { truncated: entries.length > MAX_ENTRIES });
 }

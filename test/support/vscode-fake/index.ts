@@ -270,3 +270,4 @@ export const env: Record<string, any> = {
 };
 
 export const version = "1.100.0-fake";
+export * from "./editor";

@@ -1,0 +1,79 @@
+import * as vscode from "vscode";
+import type { RunCommandOptions } from "../../core/tools/node/run-command";
+import type { Tool } from "../../core/tools/types";
+import { createCodeIntelTools } from "./code-intel";
+import { createDiagnosticsTool, diagnosticsWatch } from "./diagnostics";
+import { createEditorEditTools } from "./edit-tools";
+import { ProposalStore } from "./proposals";
+import { createEditorListDirTool, createEditorReadFileTool } from "./read-tools";
+import { createEditorRunCommandTool } from "./run-command";
+import { createEditorGlobTool, createEditorGrepTool } from "./search-tools";
+import { CommandTerminals } from "./terminals";
+
+export { createApprover, approvalSummary, type ApproverOptions, type ChatApprovalSink } from "./approvals";
+export type { Prompts } from "./review";
+export { PROPOSAL_SCHEME, ProposalStore } from "./proposals";
+
+export interface EditorToolsOptions {
+  folder: vscode.WorkspaceFolder;
+  /** Realpath of the folder: the sandbox root. */
+  root: string;
+  /** The name a session's terminal shows ("Downcity: <label>"). */
+  sessionLabel?: (sessionId: string) => string;
+  /** Bound on waiting for a language server's diagnostics after an edit (2 s) and the quiet period after an update (300 ms). */
+  diagnosticsWaitMs?: number;
+  diagnosticsQuietMs?: number;
+  command?: RunCommandOptions;
+  /** VS Code's install folder, where its ripgrep is (default `vscode.env.appRoot`). */
+  appRoot?: string;
+}
+
+export interface EditorTools {
+  tools: Tool[];
+  /** Edit proposals under review; give it to `createApprover` so edits are reviewed in a diff. */
+  proposals: ProposalStore;
+  /** Opens the diff of an applied edit (the chat's link on an edit's card). */
+  showAppliedDiff(toolCallId: string): Promise<boolean>;
+  /** Stops a session's commands and closes its terminal. */
+  disposeSession(sessionId: string): Promise<void>;
+  /** Stops every command (their process groups die) and closes every terminal. */
+  dispose(): Promise<void>;
+}
+
+/** Command that opens an applied edit's diff: `downcity.tools.showAppliedDiff(toolCallId)`. */
+export const SHOW_APPLIED_DIFF_COMMAND = "downcity.tools.showAppliedDiff";
+
+/**
+ * The editor-backed tools of one workspace folder: the core's tool names and parameters,
+ * the core's sandbox, and what only the editor has (unsaved buffers, reviewed undoable
+ * edits, diagnostics, language servers, visible terminals).
+ */
+export function createEditorTools(options: EditorToolsOptions): EditorTools {
+  const proposals = new ProposalStore();
+  const terminals = new CommandTerminals(options.sessionLabel ?? ((id) => id.slice(0, 8)));
+  const diagnostics = diagnosticsWatch({ waitMs: options.diagnosticsWaitMs ?? 2_000, quietMs: options.diagnosticsQuietMs ?? 300 });
+  const registrations = [
+    proposals.register(),
+    vscode.commands.registerCommand(SHOW_APPLIED_DIFF_COMMAND, (id: string) => proposals.showApplied(id)),
+  ];
+  const tools: Tool[] = [
+    createEditorReadFileTool(),
+    createEditorListDirTool(),
+    createEditorGlobTool(options.folder),
+    createEditorGrepTool(options.appRoot ?? vscode.env.appRoot),
+    ...createEditorEditTools({ proposals, diagnostics }),
+    createEditorRunCommandTool(terminals, options.command),
+    createDiagnosticsTool(),
+    ...createCodeIntelTools(),
+  ];
+  return {
+    tools,
+    proposals,
+    showAppliedDiff: (id) => proposals.showApplied(id),
+    disposeSession: (id) => terminals.disposeSession(id),
+    async dispose() {
+      for (const r of registrations) r.dispose();
+      await terminals.dispose();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { GLOB, GREP, type GlobParams, type GrepParams } from "../../core/tools/definitions";
+import { ToolError } from "../../core/tools/errors";
+import { GLOB_MAX_RESULTS, checkGlobPattern } from "../../core/tools/node/glob";
+import { createGrepTool } from "../../core/tools/node/grep";
+import { isProtectedName } from "../../core/tools/sandbox";
+import { textOutput, type Tool } from "../../core/tools/types";
+import { tokenFor } from "./cancellation";
+import { relativeToRoot, refuseUri, resolveToolPath } from "./paths";
+
+/**
+ * glob through `workspace.findFiles`, so the user's `files.exclude` and `search.exclude`
+ * hide what they hide in the editor; .git/ and .downcity/ are always skipped.
+ */
+export function createEditorGlobTool(folder: vscode.WorkspaceFolder): Tool<GlobParams> {
+  return {
+    ...GLOB,
+    async execute(args, ctx) {
+      const pattern = checkGlobPattern(args.pattern);
+      refuseUri(pattern);
+      const base = await resolveToolPath(ctx.root, args.path, false);
+      const stat = await Promise.resolve(vscode.workspace.fs.stat(base.uri)).catch(() => undefined);
+      if (!stat) throw new ToolError(`${base.shown}: no such file or directory`);
+      if (!(stat.type & vscode.FileType.Directory)) throw new ToolError(`${base.shown} is not a directory`);
+      const cancel = tokenFor(ctx.signal);
+      let uris: vscode.Uri[];
+      try {
+        uris = await vscode.workspace.findFiles(
+          new vscode.RelativePattern(base.uri, pattern),
+          excludeGlob(folder),
+          GLOB_MAX_RESULTS + 1,
+          cancel.token,
+        );
+      } finally {
+        cancel.dispose();
+      }
+      ctx.signal.throwIfAborted();
+      const found: string[] = [];
+      for (const uri of uris) {
+        const rel = relativeToRoot(ctx.root, uri);
+        if (rel !== undefined && !rel.split("/").some(isProtectedName)) found.push(rel);
+      }
+      if (found.length === 0) return textOutput(`no files match ${args.pattern} in ${base.shown}/`);
+      const more = found.length > GLOB_MAX_RESULTS;
+      found.sort();
+      const shown = found.slice(0, GLOB_MAX_RESULTS);
+      const note = more
+        ? `\n[more than ${GLOB_MAX_RESULTS} files match; showing the first ${GLOB_MAX_RESULTS}. Narrow the pattern or the path]`
+        : "";
+      return textOutput(shown.join("\n") + note, { truncated: more });
+    },
+  };
+}
+
+/**
+ * One exclude glob of `files.exclude` and `search.exclude` (the entries set to true) and the
+ * protected folders. findFiles drops its default excludes once an exclude is given, so
+ * files.exclude is listed here too.
+ */
+export function excludeGlob(folder: vscode.WorkspaceFolder): string {
+  const patterns = new Set(["**/.git", "**/.downcity"]);
+  for (const section of ["files", "search"]) {
+    const table = vscode.workspace.getConfiguration(section, folder.uri).get<Record<string, unknown>>("exclude") ?? {};
+    for (const [glob, on] of Object.entries(table)) if (on === true) patterns.add(glob);
+  }
+  return `{${[...patterns].map((p) => p.replace(/[{},]/g, "\\$&")).join(",")}}`;
+}
+
+/** The ripgrep VS Code ships, under its app root (the layout differs between builds). */
+export function findBundledRipgrep(appRoot: string | undefined): string | undefined {
+  if (!appRoot) return undefined;
+  const exe = process.platform === "win32" ? "rg.exe" : "rg";
+  for (const modules of ["node_modules", "node_modules.asar.unpacked"]) {
+    for (const pkg of ["@vscode/ripgrep", "vscode-ripgrep"]) {
+      const candidate = path.join(appRoot, modules, pkg, "bin", exe);
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * grep: the core tool run on VS Code's own ripgrep (so it works without rg on PATH),
+ * else the core's PATH lookup and JavaScript scan: one result shape and one set of caps.
+ */
+export function createEditorGrepTool(appRoot: string | undefined = vscode.env.appRoot): Tool<GrepParams> & { engine: string } {
+  const bundled = findBundledRipgrep(appRoot);
+  const core = createGrepTool(bundled ? { ripgrep: bundled } : {});
+  return {
+    ...core,
+    engine: bundled ?? "PATH or JavaScript",
+    async execute(args, ctx) {
+      refuseUri(args.path);
+      if (args.include) refuseUri(args.include);
+      return core.execute(args, ctx);
+    },
+  };
+}

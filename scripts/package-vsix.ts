@@ -1,0 +1,44 @@
+// `npm run vsix`: dist/downcity.vsix, built by @vscode/vsce from a staging folder that
+// holds only what ships. vsce globs its whole working folder before it applies
+// .vscodeignore, and the project folder holds .e2e/ (code-server's ~300 MB), so it runs
+// in .e2e/vsix/ with the bundles, media/, the licence, the changelog, the Marketplace
+// README and the native zstd addon; .vscodeignore still filters what it is given.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { E2E_DIR, PROJECT_ROOT } from "./vscode/code-server";
+
+const NATIVE = ["@mongodb-js/zstd", `@mongodb-js/zstd-${process.platform}-${process.arch}-gnu`];
+const COPIED = [".vscodeignore", "LICENSE", "CHANGELOG.md", "MARKETPLACE.md", "media", "dist"];
+
+function main(): void {
+  const stage = join(E2E_DIR, "vsix");
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(stage, { recursive: true });
+  for (const entry of COPIED) {
+    cpSync(join(PROJECT_ROOT, entry), join(stage, entry), {
+      recursive: true,
+      filter: (source) => !source.includes(`${join("dist", "host-tests")}`) && !source.endsWith(".vsix"),
+    });
+  }
+  for (const name of NATIVE) {
+    const source = join(PROJECT_ROOT, "node_modules", name);
+    if (!existsSync(source)) throw new Error(`${source} is missing: run npm install`);
+    cpSync(source, join(stage, "node_modules", name), { recursive: true });
+  }
+  // Everything else is bundled by esbuild: the manifest lists only the native addon, and
+  // no scripts (vsce would run vscode:prepublish in the stage).
+  const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
+  const zstd = manifest.dependencies["@mongodb-js/zstd"];
+  delete manifest.scripts;
+  delete manifest.devDependencies;
+  delete manifest.bin;
+  manifest.dependencies = { "@mongodb-js/zstd": zstd };
+  writeFileSync(join(stage, "package.json"), JSON.stringify(manifest, null, 2));
+
+  const out = join(PROJECT_ROOT, "dist", "downcity.vsix");
+  const vsce = join(PROJECT_ROOT, "node_modules", ".bin", "vsce");
+  execFileSync(vsce, ["package", "--no-yarn", "--readme-path", "MARKETPLACE.md", "--out", out], { cwd: stage, stdio: "inherit" });
+}
+
+main();

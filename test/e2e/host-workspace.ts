@@ -1,0 +1,36 @@
+// The workspace the in-host tests open: a multi-root workspace of two folders, the
+// first with sessions stored by the real core store before code-server starts (so the
+// extension finds them cold on disk, as after a restart).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Sessions } from "../../core/storage";
+import { assistant, user } from "../support/events";
+
+/** What the in-host tests read from DOWNCITY_HOST_WORKSPACE to know what was seeded. */
+export interface HostWorkspaceInfo {
+  folders: string[];
+  seeded: { folder: string; sessionId: string; title: string }[];
+}
+
+export async function seedHostWorkspace(dir: string): Promise<{ open: string; info: HostWorkspaceInfo }> {
+  const folders = [join(dir, "alpha"), join(dir, "beta")];
+  for (const folder of folders) mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folders[0]!, "hello.ts"), 'export function greet(name: string): string {\n  return "hello " + name;\n}\n');
+  writeFileSync(join(folders[1]!, "README.md"), "# beta\n");
+
+  const seeded: HostWorkspaceInfo["seeded"] = [];
+  const sessions = new Sessions({ root: folders[0]! });
+  for (const [id, title] of [["seed-older", "Seeded older session"], ["seed-newer", "Seeded newer session"]] as const) {
+    const session = sessions.create({ id });
+    const seq = user(session, `question for ${title}`);
+    assistant(session, `answer for ${title}`);
+    session.append("session/title", { title, messageSeqs: [seq], source: { kind: "user" } });
+    await sessions.flush(session);
+    seeded.push({ folder: folders[0]!, sessionId: id, title });
+  }
+  await sessions.close();
+
+  const open = join(dir, "host-tests.code-workspace");
+  writeFileSync(open, JSON.stringify({ folders: folders.map((path) => ({ path })), settings: {} }, null, 2));
+  return { open, info: { folders, seeded } };
+}

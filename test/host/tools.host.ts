@@ -1,0 +1,227 @@
+// The editor-backed tools in code-server's real extension host: real documents, the real
+// diff editor and undo stack, the built-in TypeScript language features, real terminals.
+import * as assert from "node:assert/strict";
+import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { suite, suiteSetup, suiteTeardown, test } from "mocha";
+import * as vscode from "vscode";
+import { ToolRegistry } from "../../core/tools/registry";
+import type { ToolContext, ToolOutput } from "../../core/tools/types";
+import { createApprover, createEditorTools, type EditorTools, type Prompts } from "../../extension/tools";
+
+const text = (out: ToolOutput | undefined) => (out?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
+
+/** Waits for a condition the editor reaches asynchronously, bounded. */
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Live members of a process group (zombies excluded). */
+function groupMembers(pgid: number): number[] {
+  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).filter((n) => {
+    try {
+      const stat = readFileSync(`/proc/${n}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return fields[0] !== "Z" && Number(fields[2]) === pgid;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+suite("editor-backed tools", function () {
+  // The language server and terminals are slow on a loaded 2-core machine; every wait inside is bounded.
+  this.timeout(90_000);
+  let folder: vscode.WorkspaceFolder;
+  let root: string;
+  let dir: string;
+  let editor: EditorTools;
+  let registry: ToolRegistry;
+  let outside: string;
+  let n = 0;
+  const ctx = (extra: Partial<ToolContext> = {}): ToolContext => ({ root, signal: new AbortController().signal, toolCallId: `host-${++n}`, sessionId: "host", ...extra });
+  const run = (name: string, args: unknown, extra?: Partial<ToolContext>) => registry.run(name, args, ctx(extra));
+
+  /** Preview, the real diff review answered by `answer`, then execute: what the agent loop does. */
+  async function reviewed(name: string, args: Record<string, unknown>, answer: (message: string, items: string[]) => Promise<string | undefined>) {
+    const c = ctx();
+    const parsed = registry.parse(name, args);
+    assert.ok(parsed.ok);
+    const preview = await parsed.tool.preview!(parsed.args, c);
+    const prompts: Prompts = { choose: (m, items) => answer(m, items), reason: async () => "not like this" };
+    const decision = await createApprover({ proposals: editor.proposals, prompts })(
+      { sessionId: "host", agentId: "default", toolCallId: c.toolCallId!, toolName: name, kind: parsed.tool.kind, arguments: args, summary: name, ...(preview ? { preview } : {}) },
+      c.signal,
+    );
+    return decision.approved ? { decision, output: await registry.run(name, args, c) } : { decision };
+  }
+
+  const diffTab = () =>
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === "downcity-proposal");
+
+  suiteSetup(() => {
+    folder = vscode.workspace.workspaceFolders![0]!;
+    root = realpathSync(folder.uri.fsPath);
+    dir = join(root, "tools-host");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    outside = realpathSync(mkdtemp());
+    writeFileSync(join(outside, "secret.txt"), "outside\n");
+    symlinkSync(outside, join(dir, "out-link"));
+    editor = createEditorTools({ folder, root, diagnosticsWaitMs: 15_000, diagnosticsQuietMs: 1_000, command: { killGraceMs: 500, drainMs: 500 } });
+    registry = new ToolRegistry(editor.tools);
+  });
+  suiteTeardown(async () => {
+    await editor.dispose();
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  test("read_file returns the unsaved buffer of an open document", async () => {
+    const file = join(dir, "buffer.ts");
+    writeFileSync(file, "on disk\n");
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), "typed, unsaved\n");
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.equal(text(await run("read_file", { path: "tools-host/buffer.ts" })), "     1\ttyped, unsaved\n     2\ton disk");
+    assert.equal(readFileSync(file, "utf8"), "on disk\n");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  test("an accepted edit is reviewed in the diff editor, applied as one undo step and saved", async () => {
+    const file = join(dir, "accept.ts");
+    const original = "export const a = 1;\nexport const b = 2;\n";
+    writeFileSync(file, original);
+    let title: string | undefined;
+    const { decision, output } = await reviewed("edit_file", { path: "tools-host/accept.ts", edits: [{ oldText: "b = 2", newText: "b = 3" }] }, async (message, items) => {
+      assert.equal(message, "Downcity: edit tools-host/accept.ts (+1 −1)");
+      assert.deepEqual(items, ["Accept", "Edit Proposal", "Reject"]);
+      title = (await until("the diff editor", diffTab)).label;
+      return "Accept";
+    });
+    assert.equal(title, "accept.ts — Proposed by Downcity");
+    assert.equal(decision.approved, true);
+    assert.match(text(output), /^edited tools-host\/accept.ts/);
+    assert.equal(readFileSync(file, "utf8"), "export const a = 1;\nexport const b = 3;\n", "saved");
+    assert.equal(diffTab(), undefined, "the review's diff is closed");
+    const doc = await vscode.workspace.openTextDocument(file);
+    assert.equal(doc.isDirty, false);
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand("undo");
+    assert.equal(doc.getText(), original, "one Ctrl+Z reverts the whole edit");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  test("a rejected edit leaves the file unchanged and carries the user's reason", async () => {
+    const file = join(dir, "reject.ts");
+    writeFileSync(file, "keep\n");
+    const { decision } = await reviewed("write_file", { path: "tools-host/reject.ts", content: "gone\n" }, async () => "Reject");
+    assert.deepEqual(decision, { approved: false, reason: "not like this" });
+    assert.equal(readFileSync(file, "utf8"), "keep\n");
+  });
+
+  test("a file changed after the proposal is not overwritten", async () => {
+    const file = join(dir, "stale.ts");
+    writeFileSync(file, "one\n");
+    const c = ctx();
+    await registry.get("edit_file")!.preview!({ path: "tools-host/stale.ts", edits: [{ oldText: "one", newText: "two" }] }, c);
+    writeFileSync(file, "changed on disk\none\n");
+    const out = await registry.run("edit_file", { path: "tools-host/stale.ts", edits: [{ oldText: "one", newText: "two" }] }, c);
+    assert.equal(out.isError, true);
+    assert.match(text(out), /after the proposal; nothing was written/);
+    assert.equal(readFileSync(file, "utf8"), "changed on disk\none\n");
+  });
+
+  test("a new file is created through the WorkspaceEdit", async () => {
+    const out = await run("write_file", { path: "tools-host/new/deep.ts", content: "export {};\n" });
+    assert.match(text(out), /^created tools-host\/new\/deep.ts/);
+    assert.equal(readFileSync(join(dir, "new", "deep.ts"), "utf8"), "export {};\n");
+  });
+
+  test("every sandbox escape is refused by every tool", async () => {
+    const calls: [string, (p: string) => unknown][] = [
+      ["read_file", (p) => ({ path: p })],
+      ["list_dir", (p) => ({ path: p })],
+      ["grep", (p) => ({ pattern: "x", path: p })],
+      ["glob", (p) => ({ pattern: "*", path: p })],
+      ["edit_file", (p) => ({ path: p, edits: [{ oldText: "outside", newText: "x" }] })],
+      ["write_file", (p) => ({ path: p, content: "x" })],
+      ["run_command", (p) => ({ command: "true", cwd: p })],
+      ["diagnostics", (p) => ({ path: p })],
+      ["definition", (p) => ({ path: p, line: 1 })],
+      ["document_symbols", (p) => ({ path: p })],
+    ];
+    for (const [name, call] of calls) {
+      for (const p of ["../x", outside, "tools-host/out-link/secret.txt", "tools-host/out-link", "untitled:Untitled-1", "vscode-remote://x/y"]) {
+        const out = await run(name, call(p));
+        assert.match(text(out), /^sandbox: /, `${name} ${p}: ${text(out)}`);
+      }
+    }
+    for (const name of ["edit_file", "write_file"]) {
+      for (const p of [".git/config", ".downcity/x.json"]) assert.match(text(await run(name, calls.find((c) => c[0] === name)![1](p))), /protected/);
+    }
+    assert.equal(readFileSync(join(outside, "secret.txt"), "utf8"), "outside\n");
+  });
+
+  test("a cancelled command leaves no process of its group behind; its output streamed live", async () => {
+    const abort = new AbortController();
+    let seen = "";
+    let pgid: number | undefined;
+    const pending = run("run_command", { command: "sleep 60 & echo group $$; wait" }, {
+      signal: abort.signal,
+      onUpdate: (u) => {
+        seen += u.text;
+        pgid ??= Number(/group (\d+)/.exec(seen)?.[1]) || undefined;
+      },
+    });
+    const group = await until("the command's process group", () => pgid);
+    assert.ok(groupMembers(group).length >= 2);
+    assert.ok(vscode.window.terminals.some((t) => t.name.startsWith("Downcity: ")), "a Downcity terminal shows the run");
+    abort.abort();
+    assert.match(text(await pending), /cancelled/);
+    await until("the process group to die", () => groupMembers(group).length === 0 || undefined, 5_000);
+  });
+
+  test("diagnostics after an edit show the newly introduced error (TypeScript language features)", async () => {
+    const file = join(dir, "typed.ts");
+    writeFileSync(file, "export const n: number = 1;\n");
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    // Edit once tsserver has the file, so the diagnostics the tool waits for are the edit's.
+    await until("tsserver to load the file", async () => (await vscode.commands.executeCommand<unknown[]>("vscode.executeDocumentSymbolProvider", doc.uri))?.length || undefined, 60_000);
+    const out = await run("edit_file", { path: "tools-host/typed.ts", edits: [{ oldText: "= 1", newText: '= "one"' }] });
+    assert.match(text(out), /The edit introduced 1 new error in tools-host\/typed.ts:\n  tools-host\/typed.ts:1:14 error ts\(2322\)/);
+    assert.match(text(await run("diagnostics", { path: "tools-host/typed.ts" })), /error ts\(2322\)/);
+  });
+
+  test("definition and references come from VS Code's TypeScript support", async () => {
+    writeFileSync(join(dir, "lib.ts"), "export function area(r: number): number {\n  return r * r;\n}\n");
+    writeFileSync(join(dir, "use.ts"), 'import { area } from "./lib";\nexport const x = area(2);\n');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(join(dir, "use.ts")));
+    const definition = await until("a definition from tsserver", async () => {
+      const t = text(await run("definition", { path: "tools-host/use.ts", line: 2, symbol: "area" }));
+      return /tools-host\/lib.ts:1:17/.test(t) ? t : undefined;
+    }, 30_000);
+    assert.match(definition, /tools-host\/lib.ts:1:17: export function area\(r: number\): number \{/);
+    const refs = text(await run("references", { path: "tools-host/lib.ts", symbol: "area" }));
+    assert.match(refs, /tools-host\/lib.ts:1:17/);
+    assert.match(refs, /tools-host\/use.ts:2:18: export const x = area\(2\);/);
+    assert.match(text(await run("hover", { path: "tools-host/use.ts", line: 2, symbol: "area" })), /^```typescript\n.*area\(r: number\): number/);
+  });
+});
+
+function mkdtemp(): string {
+  const d = join(tmpdir(), `downcity-host-outside-${process.pid}-${Date.now()}`);
+  mkdirSync(d);
+  return d;
+}
