@@ -7,6 +7,9 @@ import { createWorkspaceRuntime, type RuntimeFactory } from "./runtime/factory";
 import { offerGitignore } from "./runtime/gitignore";
 import { Runtimes, type RuntimeHooks } from "./runtime/runtimes";
 import { SessionsTree } from "./sessions/tree";
+import { registerChat, type ChatRegistration } from "./chat";
+import { chatRuntimes } from "./runtime/chat-runtimes";
+import { FolderTools } from "./tools/per-folder";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
@@ -40,17 +43,24 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     problems.forEach((p) => log(`settings: ${p}`));
     void vscode.window.showWarningMessage(`Downcity: ${problems.length === 1 ? problems[0] : `${problems.length} settings are invalid (see the Downcity output)`}.`);
   });
-  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks, log);
+  // Tests pass their own hooks; VS Code gets the editor-backed tools, asking the chat first.
+  let chat: ChatRegistration | undefined;
+  const folderTools = options.hooks ? undefined : new FolderTools(() => chat?.approvals);
+  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log);
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const status = new ModelStatus(config, runtimes);
-  const show = options.openInChat ?? (async () => void (await vscode.commands.executeCommand("downcity.chat.focus")));
+  chat = registerChat(context, chatRuntimes(runtimes, config));
+  const registered = chat;
+  const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
     status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
     await show(folder, ref);
   };
   context.subscriptions.push(
     output,
+    ...(folderTools ? [folderTools] : []),
+    chat,
     config,
     runtimes,
     tree,

@@ -1,0 +1,20 @@
+import * as vscode from "vscode";
+import type { ModelChoice } from "../../core/protocol";
+import type { ChatRuntimes } from "../chat/runtimes";
+import type { ProviderConfig } from "../config/providers";
+import type { Runtimes } from "./runtimes";
+
+/** The chat's narrow view of the folder runtimes and the provider settings. */
+export function chatRuntimes(runtimes: Runtimes, config: ProviderConfig): ChatRuntimes {
+  return {
+    folders: () => runtimes.all().map(({ folder, runtime }) => ({ key: folder.uri.toString(), name: folder.name, runtime })),
+    onDidChange: (listener) => runtimes.onDidChange(() => listener()),
+    providerConfigured: () => config.selection() !== undefined,
+    models: async () =>
+      (await config.choices()).map((c): ModelChoice => ({ provider: c.id, model: c.model, ...(c.contextWindow !== undefined && { contextWindow: c.contextWindow }) })),
+    defaultModel: () => config.selection(),
+    restricted: () => runtimes.restricted(),
+    onDidChangeConfig: (listener) =>
+      vscode.Disposable.from(config.onDidChange(() => listener()), vscode.workspace.onDidGrantWorkspaceTrust(() => listener())),
+  };
+}
