@@ -5,9 +5,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent } from "../core/agent";
-import { Sessions } from "../core/storage";
-import { ToolRegistry } from "../core/tools/registry";
+import { WorkspaceRuntime } from "../core/runtime/workspace-runtime";
 import { createNodeTools } from "../core/tools/node";
 import { ScriptedLlm } from "../test/support/scripted-llm";
 import { fmt, median, mib } from "./stats";
@@ -32,35 +30,33 @@ const llm = new ScriptedLlm((request, index) => {
     : { toolCalls: [{ id: `call_${index}`, name: "read_file", arguments: { path: `file${index % 20}.ts` } }], usage: { inputTokens: tokens, outputTokens: 40 } };
 });
 
-const sessions = new Sessions({ root });
-const session = sessions.create({ id: "session-bench" });
-const agent = new Agent({
-  session,
-  storage: sessions,
+const tools = createNodeTools();
+const runtime = new WorkspaceRuntime({
+  root,
   llm,
-  tools: new ToolRegistry(createNodeTools()),
-  model: { provider: "scripted", model: "scripted" },
-  workspace: { root, platform: process.platform },
-  policy: "all",
-  contextWindow: WINDOW,
+  providers: () => [],
+  model: () => ({ provider: "scripted", model: "scripted", contextWindow: WINDOW }),
+  approval: () => ({ reads: "auto", edits: "auto", commands: "auto" }),
+  tools: () => tools,
 });
+const session = runtime.create("code", "session-bench");
+const ref = { agentId: session.agentId, sessionId: session.id };
 
 async function main(): Promise<void> {
 const perStepUs: number[] = [];
 const rss: number[] = [];
 let peakRss = 0;
 for (let turn = 1; turn <= TURNS; turn++) {
-  agent.followUp(`Please explain file${turn % 20}.ts to me, turn ${turn}. ${"Some context. ".repeat(10)}`);
   const start = process.hrtime.bigint();
-  const [outcome] = await agent.run();
+  const [outcome] = await runtime.prompt(ref, `Please explain file${turn % 20}.ts to me, turn ${turn}. ${"Some context. ".repeat(10)}`);
   const us = Number(process.hrtime.bigint() - start) / 1000;
-  if (outcome!.reason !== "completed") throw new Error(`turn ${turn}: ${outcome!.reason} ${outcome!.error?.message}`);
+  if (outcome!.reason !== "completed") throw new Error(`turn ${turn}: ${outcome!.reason} ${outcome!.error}`);
   perStepUs.push(us / outcome!.steps);
   const now = process.memoryUsage().rss;
   rss.push(now);
   peakRss = Math.max(peakRss, now);
 }
-await sessions.close();
+await runtime.close();
 
 const window = (from: number) => perStepUs.slice(from, from + 50);
 const early = median(window(9));

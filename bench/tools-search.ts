@@ -8,7 +8,8 @@
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ToolRegistry, createNodeTools, resolveInsideRoot, type ToolContext } from "../core/tools";
+import { ToolRegistry, resolveInsideRoot, type ToolContext } from "../core/tools";
+import { createNodeTools } from "../core/tools/node";
 
 const RUNS = 7;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

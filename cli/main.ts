@@ -11,6 +11,8 @@ Usage:
   downcity sessions <command>          list, show, rename, fork, archive, export, compact sessions
   downcity help [command]
   downcity --version
+
+  --verbose                            with any command: show the details of an unexpected failure
 `;
 
 async function main(argv: string[], output: Output): Promise<number> {
@@ -39,7 +41,9 @@ async function main(argv: string[], output: Output): Promise<number> {
 }
 
 const output = createOutput();
-main(process.argv.slice(2), output).then(
+// --verbose (anywhere) shows the stack of an unexpected failure; without it the message is enough.
+const verbose = process.argv.includes("--verbose");
+main(process.argv.slice(2).filter((a) => a !== "--verbose"), output).then(
   (code) => {
     process.exitCode = code;
   },
@@ -51,7 +55,8 @@ main(process.argv.slice(2), output).then(
       output.err(`${output.red("error:")} ${err.message}\n`);
       process.exitCode = 2;
     } else {
-      output.err(`${output.red("error:")} ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      const text = err instanceof Error ? (verbose ? (err.stack ?? err.message) : err.message) : String(err);
+      output.err(`${output.red("error:")} ${text}${verbose ? "" : "\n(run with --verbose for details)"}\n`);
       process.exitCode = 1;
     }
   },

@@ -1,14 +1,13 @@
 import { parseArgs } from "node:util";
-import { platform } from "node:os";
-import { Agent, ApprovalPolicy, type TurnOutcome } from "../../core/agent";
-import { LlmRuntime } from "../../core/llm";
-import { ToolRegistry } from "../../core/tools/registry";
+import { ApprovalPolicy, settingsForPolicy } from "../../core/agent/approval";
+import type { RunResult } from "../../core/runtime/types";
+import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import { createNodeTools } from "../../core/tools/node";
-import type { StreamChunk } from "../../core/protocol";
 import { CliError, type Output } from "../output";
+import { createPrinter } from "../printer";
 import { resolveProvider } from "../provider-config";
 import { ttyApproval } from "../tty-approval";
-import { openStore, sessionFor, workspaceNotes, workspaceRoot } from "../workspace";
+import { workspaceNotes, workspaceRoot } from "../workspace";
 
 export const RUN_HELP = `Usage: downcity run [options] "prompt"
 
@@ -16,7 +15,7 @@ Runs the agent on a folder and streams its answer.
 
 Options:
   --cwd DIR               workspace folder (default: current folder); tools stay inside it
-  --agent ID              agent id (storage partition, default: default)
+  --agent ID              code (every tool, default) or ask (read-only: no edits, no commands)
   --session ID            continue an existing session
   --approve LEVEL         what runs without asking: none | reads | edits | all (default: reads)
   --max-steps N           model calls per turn (default: 50)
@@ -29,7 +28,7 @@ Options:
 
 Exit codes: 0 answered, 1 failed, 3 stopped at --max-steps, 130 cancelled (Ctrl-C).`;
 
-const EXIT: Record<TurnOutcome["reason"], number> = { completed: 0, error: 1, "max-steps": 3, cancelled: 130 };
+const EXIT: Record<RunResult["reason"], number> = { completed: 0, error: 1, "max-steps": 3, cancelled: 130 };
 
 export async function runCommand(argv: string[], output: Output): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -37,7 +36,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
     allowPositionals: true,
     options: {
       cwd: { type: "string" },
-      agent: { type: "string", default: "default" },
+      agent: { type: "string", default: "code" },
       session: { type: "string" },
       approve: { type: "string", default: "reads" },
       "max-steps": { type: "string", default: "50" },
@@ -62,73 +61,57 @@ export async function runCommand(argv: string[], output: Output): Promise<number
   const provider = resolveProvider(values);
   const root = await workspaceRoot(values.cwd);
 
-  const sessions = openStore(root);
-  let agent: Agent | undefined;
+  const nodeTools = createNodeTools();
+  const approve = ttyApproval(output);
+  const runtime = new WorkspaceRuntime({
+    root,
+    providers: () => [provider.profile],
+    model: () => ({ provider: provider.profile.id, model: provider.model, ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}) }),
+    approval: () => settingsForPolicy(policy.data),
+    ...(approve ? { approve } : {}),
+    tools: () => nodeTools,
+    workspaceNotes: () => workspaceNotes(root),
+    maxSteps,
+  });
+  let ref: { agentId: string; sessionId: string } | undefined;
   const onSigint = () => {
-    if (agent?.running) {
+    if (ref && runtime.isRunning(ref)) {
       output.err(output.dim("\n(cancelling… press Ctrl-C again to quit at once)\n"));
-      agent.cancel();
+      runtime.cancel(ref);
       process.once("SIGINT", () => process.exit(130));
     } else process.exit(130);
   };
   process.once("SIGINT", onSigint);
   try {
-    const { session, repairs } = await sessionFor(sessions, values.agent, values.session);
-    for (const repair of repairs) output.err(output.dim(`repaired: ${repair}\n`));
+    const session = values.session === undefined ? runtime.create(values.agent) : await openSession(runtime, values.agent, values.session, output);
+    ref = { agentId: session.agentId, sessionId: session.id };
     if (session.readOnly) throw new CliError(`session ${session.id} is read-only: ${session.readOnly}`, 1);
-    if (values.json) session.on("event", (event) => output.json(event));
-    else output.err(output.dim(`session ${session.id}\n`));
-
-    const approve = ttyApproval(output);
-    agent = new Agent({
-      session,
-      storage: sessions,
-      llm: new LlmRuntime({ profiles: [provider.profile] }),
-      tools: new ToolRegistry(createNodeTools()),
-      model: { provider: provider.profile.id, model: provider.model },
-      workspace: { root, platform: platform(), notes: await workspaceNotes(root) },
-      policy: policy.data,
-      ...(approve ? { approve } : {}),
-      maxSteps,
-      ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}),
-      onNotice: (message) => output.err(output.yellow(`! ${message}\n`)),
-      ...(values.json ? {} : { onChunk: printer(output) }),
-    });
-    agent.followUp(prompt);
-    const [outcome] = await agent.run();
+    if (values.json) runtime.onEvent((event) => event.type === "session-event" && output.json(event.event));
+    else {
+      output.err(output.dim(`session ${session.id}\n`));
+      runtime.onEvent(createPrinter(output));
+    }
+    const [outcome] = await runtime.prompt(ref, prompt);
     if (!outcome) return 1;
     if (!values.json) {
       output.out("\n");
-      if (outcome.error) output.err(output.red(`error: ${outcome.error.message}\n`));
+      if (outcome.error) output.err(output.red(`error: ${outcome.error}\n`));
       if (outcome.reason === "max-steps") output.err(output.yellow(`stopped after ${maxSteps} steps (--max-steps)\n`));
       if (outcome.reason === "cancelled") output.err(output.yellow("cancelled\n"));
     }
     return EXIT[outcome.reason];
   } finally {
     process.removeListener("SIGINT", onSigint);
-    await sessions.close();
+    await runtime.close();
   }
 }
 
-/** Streams text to stdout, reasoning dimmed to stderr, tool calls as one line each. */
-function printer(output: Output): (chunk: StreamChunk) => void {
-  const tools = new Map<number, string>();
-  return (chunk) => {
-    switch (chunk.type) {
-      case "text-delta":
-        output.out(chunk.text);
-        break;
-      case "reasoning-delta":
-        output.err(output.dim(chunk.text));
-        break;
-      case "block-start":
-        if (chunk.block.type === "tool-call") tools.set(chunk.index, chunk.block.name);
-        break;
-      case "block-end": {
-        const name = tools.get(chunk.index);
-        if (name) output.err(output.dim(`\n→ ${name}\n`));
-        break;
-      }
-    }
-  };
+async function openSession(runtime: WorkspaceRuntime, agentId: string, sessionId: string, output: Output) {
+  try {
+    const { session, report } = await runtime.open({ agentId, sessionId });
+    for (const repair of report.actions) output.err(output.dim(`repaired: ${repair}\n`));
+    return session;
+  } catch (err) {
+    throw new CliError(`cannot open session ${sessionId}: ${(err as Error).message}`, 1);
+  }
 }

@@ -1,9 +1,5 @@
 import { parseArgs } from "node:util";
-import { platform } from "node:os";
 import type { SessionEvent } from "../../core/protocol";
-import { Agent } from "../../core/agent";
-import { LlmRuntime } from "../../core/llm";
-import { ToolRegistry } from "../../core/tools/registry";
 import type { Sessions } from "../../core/storage";
 import { CliError, type Output } from "../output";
 import { resolveProvider, type ProviderFlags } from "../provider-config";
@@ -24,14 +20,14 @@ Commands:
 
 Options:
   --cwd DIR        workspace folder (default: current folder)
-  --agent ID       agent id (default: default)
+  --agent ID       agent id: code (default) or ask
   --archived       list: archived sessions instead
   --json           machine-readable output
   -h, --help       this help`;
 
 const OPTIONS = {
   cwd: { type: "string" },
-  agent: { type: "string", default: "default" },
+  agent: { type: "string", default: "code" },
   archived: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
   before: { type: "string" },
@@ -63,6 +59,10 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
     return { agentId: values.agent, sessionId: id };
   };
   const root = await workspaceRoot(values.cwd);
+  if (command === "compact") {
+    await compact(root, needId(), values, output);
+    return 0;
+  }
   const sessions = openStore(root);
   try {
     switch (command) {
@@ -115,9 +115,6 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
         await openRecovered(sessions, needId(), output);
         await exportHistory(sessions, needId(), values.format, output);
         return 0;
-      case "compact":
-        await compact(sessions, needId(), values, root, output);
-        return 0;
       default:
         throw new CliError(`unknown sessions command '${command}'\n\n${SESSIONS_HELP}`);
     }
@@ -158,21 +155,23 @@ async function exportHistory(sessions: Sessions, ref: { agentId: string; session
   }
 }
 
-async function compact(sessions: Sessions, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, root: string, output: Output): Promise<void> {
+async function compact(root: string, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, output: Output): Promise<void> {
   const provider = resolveProvider(flags);
-  const { session } = await sessions.open(ref);
-  if (session.readOnly) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
-  const agent = new Agent({
-    session,
-    storage: sessions,
-    llm: new LlmRuntime({ profiles: [provider.profile] }),
-    tools: new ToolRegistry(),
-    model: { provider: provider.profile.id, model: provider.model },
-    workspace: { root, platform: platform() },
-    policy: "none",
-    ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}),
+  const { WorkspaceRuntime } = await import("../../core/runtime/workspace-runtime");
+  const runtime = new WorkspaceRuntime({
+    root,
+    agents: [{ id: ref.agentId, name: ref.agentId }],
+    providers: () => [provider.profile],
+    model: () => ({ provider: provider.profile.id, model: provider.model, ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}) }),
+    approval: () => ({ reads: "ask", edits: "ask", commands: "ask" }),
+    tools: () => [],
   });
-  const outcome = await agent.compactNow();
-  await sessions.flush(session);
-  output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close; folded ${outcome.folded}\n`);
+  try {
+    const { session } = await runtime.open(ref);
+    if (session.readOnly) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
+    const outcome = await runtime.compactNow(ref);
+    output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close; folded ${outcome.folded}\n`);
+  } finally {
+    await runtime.close();
+  }
 }

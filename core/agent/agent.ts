@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { AssistantMessageData, ContentBlock, GenerateOptions, ReasoningEffort, StreamChunk, ToolCallBlock } from "../protocol";
+import { contextTokens, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type ToolCallBlock } from "../protocol";
 import type { Session } from "../session";
 import { BlockAssembler } from "../llm/assembler";
 import { LlmError, type LlmClient } from "../llm/types";
 import type { ToolRegistry } from "../tools/registry";
+import type { ToolKind } from "../tools/types";
+import { Emitter, type Unsubscribe } from "../util/emitter";
 import { Compactor, type CompactionOutcome, type CompactionSettings } from "../compaction";
-import type { ApprovalPolicy, ApproveFn } from "./approval";
+import { SessionApprovals, settingsForPolicy, type ApprovalPolicy, type ApprovalSettings, type ApproveFn } from "./approval";
+import type { AgentEventBody } from "./events";
 import { DraftWriter } from "./draft-writer";
 import { Inbox, type InboxKind } from "./inbox";
 import type { SessionStoragePort } from "./ports";
@@ -29,8 +32,19 @@ export interface AgentOptions {
   tools: ToolRegistry;
   model: ModelChoice;
   workspace: WorkspaceFacts;
-  policy: ApprovalPolicy;
+  /** What runs without asking: a CLI level, settings, or a function read at every call (settings changes apply). */
+  approval: ApprovalPolicy | ApprovalSettings | (() => ApprovalSettings);
   approve?: ApproveFn;
+  /** Why nothing may run (Restricted Mode), read at every call; undefined when runs are allowed. */
+  restricted?: () => string | undefined;
+  /** Tool kinds this agent never runs, whatever the approval settings. */
+  forbiddenKinds?: readonly ToolKind[];
+  /** The agent's name in refusals ("the ask agent does not run edit tools"). */
+  agentName?: string;
+  /** Added to the system prompt. */
+  instructions?: string;
+  /** "Allow for this session" decisions (the host may keep them across agents of one session). */
+  sessionApprovals?: SessionApprovals;
   maxSteps?: number;
   /** Overrides what the LLM layer knows of the model's window. */
   contextWindow?: number;
@@ -40,10 +54,6 @@ export interface AgentOptions {
   titles?: "fallback" | "llm";
   /** Environment for commands (scrubbed by the tool). */
   env?: NodeJS.ProcessEnv;
-  /** Streaming output for live views (the CLI prints it; the webview renders it). */
-  onChunk?: (chunk: StreamChunk) => void;
-  /** Warnings the user should see (unknown context window, retries). */
-  onNotice?: (message: string) => void;
   now?: () => Date;
   random?: () => number;
 }
@@ -71,9 +81,32 @@ export class Agent {
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
   private lastSystem: string | undefined;
+  private readonly events = new Emitter<{ event: [AgentEvent] }>();
+  private readonly approvals: SessionApprovals;
 
   constructor(private readonly options: AgentOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.approvals = options.sessionApprovals ?? new SessionApprovals();
+  }
+
+  /** The loop's typed events (drafts, tools, approvals, usage, turns, notices); several listeners may subscribe. */
+  onEvent(listener: (event: AgentEvent) => void): Unsubscribe {
+    return this.events.on("event", listener);
+  }
+
+  private emit(body: AgentEventBody): void {
+    const { session } = this.options;
+    this.events.emit("event", { ...body, sessionId: session.id, agentId: session.agentId } as AgentEvent);
+  }
+
+  private notice(message: string, level: "info" | "warning" | "error" = "warning"): void {
+    this.emit({ type: "notice", level, message });
+  }
+
+  private approvalSettings(): ApprovalSettings {
+    const { approval } = this.options;
+    if (typeof approval === "function") return approval();
+    return typeof approval === "string" ? settingsForPolicy(approval) : approval;
   }
 
   get session(): Session {
@@ -81,6 +114,11 @@ export class Agent {
   }
   get running(): boolean {
     return this.loop !== undefined;
+  }
+
+  /** Swaps the tool set offered from the next model call on (the host's tools changed). */
+  setTools(tools: ToolRegistry): void {
+    this.options.tools = tools;
   }
 
   /** Queues input for the next turn. */
@@ -129,7 +167,7 @@ export class Agent {
     if (this.compactor) return this.compactor;
     const { llm, model, contextWindow } = this.options;
     const window = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
-    if (!window) this.options.onNotice?.(`the context window of ${model.model} is unknown: automatic compaction is off (set it in the provider profile or DOWNCITY_CONTEXT_WINDOW)`);
+    if (!window) this.notice(`the context window of ${model.model} is unknown: automatic compaction is off (set it in the provider profile or DOWNCITY_CONTEXT_WINDOW)`);
     this.compactor = new Compactor({
       session: this.options.session,
       storage: this.options.storage,
@@ -151,6 +189,7 @@ export class Agent {
     let answer: AssistantMessageData | undefined;
     let outcome: TurnOutcome | undefined;
     session.append("turn/start", {});
+    this.emit({ type: "turn-started" });
     try {
       while (!outcome) {
         if (steps >= maxSteps) {
@@ -193,6 +232,7 @@ export class Agent {
       session.append("turn/end", { reason: end.reason, ...(end.error ? { error: end.error.message } : {}) });
       await this.options.storage.flush(session);
     }
+    this.emit({ type: "turn-ended", reason: end.reason, ...(end.error ? { error: end.error.message } : {}) });
     return end;
   }
 
@@ -205,18 +245,23 @@ export class Agent {
       await compactor.runPending(signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      this.options.onNotice?.(`compaction failed, continuing without it: ${(error as Error).message}`);
+      this.notice(`compaction failed, continuing without it: ${(error as Error).message}`);
     }
   }
 
   private async runTools(calls: ToolCallBlock[], signal: AbortSignal): Promise<void> {
-    const { session, tools, policy, approve, workspace, env } = this.options;
+    const { session, tools, approve, workspace, env, forbiddenKinds, agentName } = this.options;
     await runToolCalls(calls, {
       session,
       tools,
-      policy,
+      approval: this.approvalSettings(),
       ...(approve ? { approve } : {}),
+      restricted: this.options.restricted?.(),
+      ...(forbiddenKinds ? { forbiddenKinds } : {}),
+      ...(agentName ? { agentName } : {}),
+      remembered: this.approvals,
       context: { root: workspace.root, signal, ...(env ? { env } : {}) },
+      emit: (event) => this.emit(event),
     });
   }
 
@@ -229,7 +274,7 @@ export class Agent {
     let contextRetried = false;
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
-      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date());
+      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions);
       session.append("request/header", {
         provider: model.provider,
         model: model.model,
@@ -254,18 +299,20 @@ export class Agent {
 
       const draftId = randomUUID();
       const assembler = new BlockAssembler();
-      const drafts = new DraftWriter(storage, session, { draftId, provider: model.provider, model: model.model });
+      const drafts = new DraftWriter(storage, session, { draftId, provider: model.provider, model: model.model }, undefined, undefined, (blocks) =>
+        this.emit({ type: "draft", draftId, blocks: [...blocks] }),
+      );
       let failure: unknown;
       try {
         for await (const chunk of llm.stream(request)) {
           assembler.push(chunk);
-          this.options.onChunk?.(chunk);
           if (chunk.type !== "usage" && chunk.type !== "finish") drafts.update(() => assembler.blocks());
         }
       } catch (err) {
         failure = err;
       }
-      await drafts.settle().catch((err) => this.options.onNotice?.(`could not write the draft: ${(err as Error).message}`));
+      await drafts.settle().catch((err) => this.notice(`could not write the draft: ${(err as Error).message}`));
+      this.emit({ type: "draft-cleared", draftId });
 
       if (failure === undefined && !signal.aborted) {
         const message: AssistantMessageData = { ...assembler.message(), provider: model.provider, model: model.model, draftId };
@@ -273,6 +320,7 @@ export class Agent {
         // assistant messages in history.
         session.append("assistant/message", message, message.content.length > 0 ? { surface: "append" } : {});
         await storage.discardDraft(session);
+        this.emitUsage(message, compactor.contextWindow);
         compactor.observe(message.usage);
         return { kind: "message", message, interrupted: false };
       }
@@ -308,17 +356,26 @@ export class Agent {
       if (contextRecovery) {
         // The provider says the request is too long and gave no usage: fold and retry once.
         contextRetried = true;
-        this.options.onNotice?.("the provider reported the context is too long: compacting and retrying once");
+        this.notice("the provider reported the context is too long: compacting and retrying once");
         await compactor.compact("context-length", signal);
         continue;
       }
       if (delay === undefined) return { kind: "error", error };
-      this.options.onNotice?.(`${kind} error (${error.message}); retrying in ${Math.round(delay / 100) / 10} s`);
+      this.notice(`${kind} error (${error.message}); retrying in ${Math.round(delay / 100) / 10} s`);
       try {
         await sleep(delay, signal);
       } catch {
         return { kind: "error", error: new LlmError("aborted", "cancelled while waiting to retry") };
       }
     }
+  }
+
+  private emitUsage(message: AssistantMessageData, contextWindow: number | undefined): void {
+    if (!message.usage) return;
+    this.emit({
+      type: "usage",
+      usage: message.usage,
+      ...(contextWindow ? { contextWindow, ratio: contextTokens(message.usage) / contextWindow } : {}),
+    });
   }
 }

@@ -20,6 +20,8 @@ export class DraftWriter {
     private readonly meta: Omit<Draft, "blocks">,
     private readonly intervalMs = 100,
     private readonly now: () => number = Date.now,
+    /** Sees each snapshot written (hosts' live views get the same throttle as the file). */
+    private readonly onSnapshot?: (blocks: readonly ContentBlock[]) => void,
   ) {}
 
   /** Notes that the draft changed; `snapshot` is called only when a write happens. */
@@ -52,8 +54,10 @@ export class DraftWriter {
     if (!snapshot) return;
     this.latest = undefined;
     this.lastWrite = this.now();
+    const blocks = snapshot();
+    this.onSnapshot?.(blocks);
     this.inFlight = this.storage
-      .writeDraft(this.session, { ...this.meta, blocks: snapshot() })
+      .writeDraft(this.session, { ...this.meta, blocks })
       .catch((err: unknown) => {
         this.failure ??= err;
       })

@@ -1,66 +1,55 @@
 import type { ToolCallBlock, ToolResultData } from "../protocol";
 import type { Session } from "../session";
+import { SandboxError, ToolError } from "../tools/errors";
 import type { ToolRegistry } from "../tools/registry";
-import type { ToolContext, ToolOutput } from "../tools/types";
-import { autoApproved, type ApprovalPolicy, type ApproveFn } from "./approval";
+import type { Tool, ToolContext, ToolKind, ToolOutput } from "../tools/types";
+import { gateFor, refusalText, commandLineOf, type ApprovalSettings, type ApproveFn, type SessionApprovals } from "./approval";
+import { firstLine, type EmitAgentEvent } from "./events";
 
 export interface ToolRunOptions {
   session: Session;
   tools: ToolRegistry;
-  policy: ApprovalPolicy;
-  /** Asks the user; without it, anything the policy does not allow is denied. */
+  approval: ApprovalSettings;
+  /** Asks the user; without it, anything the settings do not allow is refused by policy. */
   approve?: ApproveFn;
+  /** Why nothing may run (Restricted Mode): every edit and command is refused. */
+  restricted?: string | undefined;
+  forbiddenKinds?: readonly ToolKind[];
+  agentName?: string;
+  remembered?: SessionApprovals;
   context: ToolContext;
+  emit?: EmitAgentEvent;
 }
 
-type Planned = { call: ToolCallBlock; run: boolean; readOnly: boolean; output?: ToolOutput; notStarted?: boolean };
+type Outcome = "done" | "failed" | "refused" | "cancelled";
+type Planned = {
+  call: ToolCallBlock;
+  run: boolean;
+  readOnly: boolean;
+  output?: ToolOutput;
+  outcome?: Outcome;
+  refusedBy?: "policy" | "user" | "restricted-mode";
+  notStarted?: boolean;
+};
 
-const text = (t: string, isError = true): ToolOutput => ({ content: [{ type: "text", text: t }], isError });
+const errorOutput = (t: string): ToolOutput => ({ content: [{ type: "text", text: t }], isError: true });
+const outputText = (o: ToolOutput): string => o.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
 
 /**
  * Runs the tool calls of one assistant message: logs each call, decides approval
- * (policy, then the host's `approve`), runs approved calls — consecutive read-only ones
- * in parallel — and appends one `tool/result` per call, in call order, on the Surface.
+ * (Restricted Mode, the agent's kinds, the settings and allow-list, the session's
+ * "allow for this session" decisions, then the host's `approve` with a preview), runs
+ * approved calls — consecutive read-only ones in parallel — and appends one
+ * `tool/result` per call, in call order, on the Surface.
  */
 export async function runToolCalls(calls: readonly ToolCallBlock[], options: ToolRunOptions): Promise<void> {
   const { session, tools, context } = options;
+  const emit = options.emit ?? (() => {});
   const planned: Planned[] = [];
   for (const call of calls) {
     session.append("tool/call", { toolCallId: call.id, name: call.name, arguments: call.arguments });
-    if (call.invalidArguments) {
-      // The model's arguments were not JSON: never run a call on a guess.
-      planned.push({ call, run: false, readOnly: true, output: text(`The arguments of ${call.name} were not valid JSON (${call.invalidArguments.error}); nothing ran. Send the call again with valid JSON.`) });
-      continue;
-    }
-    const parsed = tools.parse(call.name, call.arguments);
-    if (!parsed.ok) {
-      planned.push({ call, run: false, readOnly: true, output: text(parsed.error) });
-      continue;
-    }
-    const tool = parsed.tool;
-    let approved = autoApproved(options.policy, tool.kind);
-    let by: "policy" | "user" = "policy";
-    let reason: string | undefined;
-    if (!approved && options.approve && !context.signal.aborted) {
-      by = "user";
-      const summary = tool.describe ? tool.describe(parsed.args) : `${tool.name} ${JSON.stringify(call.arguments)}`;
-      try {
-        const decision = await options.approve({ toolCallId: call.id, toolName: tool.name, kind: tool.kind, arguments: call.arguments, summary }, context.signal);
-        approved = decision.approved;
-        if (!decision.approved) reason = decision.reason;
-      } catch (err) {
-        approved = false;
-        reason = `approval failed: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    } else if (!approved) {
-      reason = `the approval policy '${options.policy}' does not allow ${tool.kind} tools and no one can be asked`;
-    }
-    session.append("tool/approval", { toolCallId: call.id, decision: approved ? "approved" : "denied", by, ...(reason ? { reason } : {}) });
-    planned.push(
-      approved
-        ? { call, run: true, readOnly: tool.readOnly }
-        : { call, run: false, readOnly: true, output: text(`The user did not approve this ${tool.kind} (${tool.name}).${reason ? ` Reason: ${reason}` : ""} Do not retry it unchanged.`) },
-    );
+    emit({ type: "tool-started", toolCallId: call.id, name: call.name, arguments: call.arguments });
+    planned.push(await plan(call, options, emit));
   }
 
   // Consecutive read-only calls form one parallel group; anything else runs alone.
@@ -71,9 +60,19 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
       planned.slice(i, j).map(async (p) => {
         if (!p.run) return;
         if (context.signal.aborted) {
-          p.output = text(`${p.call.name} was not started: the turn was cancelled`);
+          p.output = errorOutput(`${p.call.name} was not started: the turn was cancelled`);
           p.notStarted = true;
-        } else p.output = await tools.run(p.call.name, p.call.arguments, context);
+          p.outcome = "cancelled";
+          return;
+        }
+        const ctx: ToolContext = {
+          ...context,
+          toolCallId: p.call.id,
+          sessionId: session.id,
+          onUpdate: (update) => emit({ type: "tool-output", toolCallId: p.call.id, update }),
+        };
+        p.output = await tools.run(p.call.name, p.call.arguments, ctx);
+        p.outcome = !p.output.isError ? "done" : context.signal.aborted ? "cancelled" : "failed";
       }),
     );
     i = j;
@@ -85,5 +84,83 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
     if (output.isError) data.isError = true;
     if (p.notStarted) data.synthetic = "cancelled";
     session.append("tool/result", data, { surface: "append" });
+    const outcome = p.outcome ?? "failed";
+    emit({
+      type: "tool-finished",
+      toolCallId: p.call.id,
+      name: p.call.name,
+      outcome,
+      ...(outcome !== "done" ? { message: firstLine(outputText(output)) } : {}),
+      ...(p.refusedBy ? { refusedBy: p.refusedBy } : {}),
+      ...(output.details ? { details: output.details } : {}),
+    });
+  }
+}
+
+/** Validates and approves one call; a refused or invalid call gets its result here. */
+async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgentEvent): Promise<Planned> {
+  const { session, tools, context } = options;
+  if (call.invalidArguments) {
+    // The model's arguments were not JSON: never run a call on a guess.
+    return { call, run: false, readOnly: true, outcome: "failed", output: errorOutput(`The arguments of ${call.name} were not valid JSON (${call.invalidArguments.error}); nothing ran. Send the call again with valid JSON.`) };
+  }
+  const parsed = tools.parse(call.name, call.arguments);
+  if (!parsed.ok) return { call, run: false, readOnly: true, outcome: "failed", output: errorOutput(parsed.error) };
+  const tool = parsed.tool;
+  const gate = gateFor({
+    toolName: tool.name,
+    kind: tool.kind,
+    arguments: call.arguments,
+    settings: options.approval,
+    restricted: options.restricted,
+    ...(options.forbiddenKinds ? { forbiddenKinds: options.forbiddenKinds } : {}),
+    ...(options.agentName ? { agentName: options.agentName } : {}),
+    ...(options.remembered ? { remembered: options.remembered } : {}),
+  });
+
+  const refuse = (by: "policy" | "user" | "restricted-mode", reason: string | undefined): Planned => {
+    session.append("tool/approval", { toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
+    emit({ type: "approval-resolved", toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
+    return { call, run: false, readOnly: true, outcome: "refused", refusedBy: by, output: errorOutput(refusalText(tool.name, tool.kind, by, reason)) };
+  };
+  const approve = (by: "policy" | "user", scope?: "once" | "session"): Planned => {
+    session.append("tool/approval", { toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
+    if (by === "user") emit({ type: "approval-resolved", toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
+    return { call, run: true, readOnly: tool.readOnly };
+  };
+
+  if (gate.kind === "refuse") return refuse(gate.by, gate.reason);
+  if (gate.kind === "auto") return approve(gate.by, gate.scope);
+  if (!options.approve || context.signal.aborted) {
+    return refuse("policy", context.signal.aborted ? "the turn was cancelled" : `${tool.kind} tools need approval and no one can be asked`);
+  }
+
+  const summary = tool.describe ? tool.describe(parsed.args) : `${tool.name} ${JSON.stringify(call.arguments)}`;
+  const preview = await previewOf(tool, parsed.args, { ...context, toolCallId: call.id, sessionId: session.id });
+  if ("failure" in preview) {
+    // The call cannot succeed (an edit with no match): that is its result, nobody is asked.
+    return { call, run: false, readOnly: true, outcome: "failed", output: errorOutput(preview.failure) };
+  }
+  emit({ type: "approval-requested", toolCallId: call.id, toolName: tool.name, kind: tool.kind, summary, ...(preview.value ? { preview: preview.value } : {}) });
+  try {
+    const decision = await options.approve({ toolCallId: call.id, toolName: tool.name, kind: tool.kind, arguments: call.arguments, summary, ...(preview.value ? { preview: preview.value } : {}) }, context.signal);
+    if (!decision.approved) return refuse("user", decision.reason);
+    const scope = decision.scope ?? "once";
+    if (scope === "session") options.remembered?.remember(tool.name, commandLineOf(tool.kind, call.arguments));
+    return approve("user", scope);
+  } catch (err) {
+    return refuse("user", context.signal.aborted ? "the turn was cancelled" : `approval failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+async function previewOf(tool: Tool, args: unknown, ctx: ToolContext): Promise<{ value: Awaited<ReturnType<NonNullable<Tool["preview"]>>> } | { failure: string }> {
+  if (!tool.preview) return { value: undefined };
+  try {
+    return { value: await tool.preview(args, ctx) };
+  } catch (err) {
+    if (err instanceof ToolError) return { failure: err.message };
+    if (err instanceof SandboxError) return { failure: `sandbox: ${err.message}` };
+    // A preview the host could not build does not block the question.
+    return { value: undefined };
   }
 }

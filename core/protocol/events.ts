@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ContentBlock, ToolResultPart } from "./content";
+import { RefusedBy } from "./tool-details";
 import { FinishReason, ReplayState, Usage } from "./usage";
 
 /** How a Surface-eligible event changes the model-visible Surface (DESIGN §3). */
@@ -71,7 +72,9 @@ export const ToolCallData = z.looseObject({
 export const ToolApprovalData = z.looseObject({
   toolCallId: z.string().min(1),
   decision: z.enum(["approved", "denied"]),
-  by: z.enum(["policy", "user"]),
+  by: RefusedBy,
+  /** "session": the user allowed this tool (for commands: this command line) for the rest of the session. */
+  scope: z.enum(["once", "session"]).optional(),
   reason: z.string().optional(),
 });
 

@@ -3,6 +3,10 @@ import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersis
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
+import type { ApprovalSettings } from "../agent/approval";
+import type { RetryPolicy } from "../agent/retry";
+import type { LlmClient } from "../llm/types";
+import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
 
 /**
@@ -23,14 +27,8 @@ export interface AgentProfile {
   forbiddenKinds?: readonly ToolKind[];
 }
 
-/** Per-kind approval: "auto" runs without asking, "ask" asks the host, "deny" refuses. */
-export interface ApprovalSettings {
-  reads: "ask" | "auto";
-  edits: "ask" | "auto";
-  commands: "ask" | "auto";
-  /** Exact commands or prefixes that run without asking (never when chained or redirected). */
-  allowedCommands?: readonly string[];
-}
+/** Per-kind approval ("ask" | "auto") and the command allow-list; the policy logic lives in core/agent. */
+export type { ApprovalSettings } from "../agent/approval";
 
 export interface RuntimeApprovalRequest {
   sessionId: string;
@@ -73,6 +71,11 @@ export interface WorkspaceRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   maxSteps?: number;
   titles?: "fallback" | "llm";
+  /** A model client instead of the LLM runtime over `providers` (benchmarks' scripted model). */
+  llm?: LlmClient;
+  /** Store tuning (batch window, clock, fs seam) for tests and benchmarks. */
+  storage?: Omit<SessionsOptions, "root" | "persistence" | "store">;
+  retry?: Partial<RetryPolicy>;
 }
 
 export interface RunResult {
@@ -81,22 +84,36 @@ export interface RunResult {
   steps: number;
 }
 
+export interface CompactNowResult {
+  /** Events closed into a segment (0 when nothing could be closed). */
+  closed: number;
+  /** Tool results and reasoning folded on the Surface. */
+  folded: number;
+  throughSeq?: number;
+  summaryChars?: number;
+  note?: string;
+}
+
 export interface WorkspaceRuntimeApi {
   readonly root: string;
   readonly agents: readonly AgentProfile[];
   /** Every agent event of every session of this folder. */
   onEvent(listener: (event: AgentEvent) => void): Unsubscribe;
   list(filter?: { agentId?: string; archived?: boolean }): Promise<SessionListItem[]>;
-  create(agentId?: string): Session;
+  /** A new session of the agent (default: the first agent, `code`). */
+  create(agentId?: string, sessionId?: string): Session;
   open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }>;
   messages(ref: SessionRef, options?: { beforeSequence?: number }): Promise<HistoryPage>;
-  /** Sends input: starts a turn, or steers the running one. Resolves when the run ends. */
-  prompt(ref: SessionRef, input: string | ContentBlock[], options?: { model?: ModelSelection }): Promise<RunResult[]>;
+  /**
+   * Sends input: starts a turn, or (while one runs) steers it — or, with `whenRunning:
+   * "queue"`, waits to start the next turn. Resolves when the run ends.
+   */
+  prompt(ref: SessionRef, input: string | ContentBlock[], options?: { model?: ModelSelection; whenRunning?: "steer" | "queue" }): Promise<RunResult[]>;
   steer(ref: SessionRef, input: string | ContentBlock[]): void;
   cancel(ref: SessionRef): void;
   cancelAll(): void;
   isRunning(ref: SessionRef): boolean;
-  compactNow(ref: SessionRef): Promise<{ closed: number; note?: string }>;
+  compactNow(ref: SessionRef): Promise<CompactNowResult>;
   rename(ref: SessionRef, title: string): Promise<void>;
   fork(ref: SessionRef, options?: { atSeq?: number }): Promise<SessionListItem>;
   archive(ref: SessionRef): Promise<void>;

@@ -5,3 +5,4 @@ export * from "./title";
 export * from "./session";
 export * from "./store";
 export * from "./persistence";
+export * from "./transcript";

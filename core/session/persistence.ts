@@ -97,6 +97,8 @@ export interface SessionPersistence {
   unarchive(ref: SessionRef): Promise<void>;
   delete(ref: SessionRef): Promise<void>;
   residentBytes(session: Session): number;
+  /** Flushes what is queued for the session and releases what it holds (its writer lock). */
+  release(session: Session): Promise<void>;
   onChange(listener: (change: SessionChange) => void): Unsubscribe;
   close(): Promise<void>;
 }

@@ -7,3 +7,4 @@ export { decodeSegment, encodeSegment, parseSegmentName, segmentFileName, Segmen
 export { SummaryFooter } from "./records";
 export { SessionMeta } from "./meta";
 export type { HistoryPage, RepairReport, SessionChange, SessionListItem, SessionPersistence, SessionRef } from "../session";
+export { readStoredItemAt, type StoredItemAt } from "./stored-item";

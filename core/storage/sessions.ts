@@ -8,14 +8,17 @@ import {
   type Session,
   type SessionChange,
   type SessionListItem,
+  type SessionPersistence,
   type SessionRef,
 } from "../session";
 import type { Unsubscribe } from "../util/emitter";
 import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
 import { sortByUpdated } from "./list";
 
-export interface SessionsOptions extends JsonlPersistenceOptions {
+export interface SessionsOptions<P extends SessionPersistence = JsonlSessionPersistence> extends JsonlPersistenceOptions {
   store?: SessionStore;
+  /** Another backend; the JSONL store (built from the other options) by default. */
+  persistence?: P;
 }
 
 /**
@@ -23,15 +26,15 @@ export interface SessionsOptions extends JsonlPersistenceOptions {
  * hot (memory) and cold (meta.json) by id, hot winning; every operation that touches a
  * hot session flushes or disposes it first.
  */
-export class Sessions {
+export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   readonly store: SessionStore;
-  readonly persistence: JsonlSessionPersistence;
+  readonly persistence: P;
   private readonly detach: Unsubscribe;
   private readonly opening = new Map<string, Promise<{ session: Session; report: RepairReport }>>();
 
-  constructor(options: SessionsOptions) {
+  constructor(options: SessionsOptions<P>) {
     this.store = options.store ?? new SessionStore();
-    this.persistence = new JsonlSessionPersistence(options);
+    this.persistence = options.persistence ?? (new JsonlSessionPersistence(options) as SessionPersistence as P);
     this.detach = this.persistence.attach(this.store);
   }
 

@@ -1,9 +1,12 @@
-import { Agent, type AgentOptions } from "../../core/agent";
-import { LlmRuntime } from "../../core/llm";
+import type { ApprovalPolicy, ApproveFn } from "../../core/agent";
 import type { Protocol } from "../../core/llm/types";
-import { Sessions } from "../../core/storage";
-import { ToolRegistry } from "../../core/tools/registry";
+import type { AgentEvent, ContentBlock } from "../../core/protocol";
+import type { Session } from "../../core/session";
+import type { RunResult, WorkspaceRuntimeOptions } from "../../core/runtime/types";
+import { settingsForPolicy } from "../../core/agent/approval";
+import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import { createNodeTools } from "../../core/tools/node";
+import type { CompactionSettings } from "../../core/compaction";
 import { tempDir } from "../support/temp";
 import { startProviderServer, type ProviderHandler, type ProviderServer } from "../support/provider-server";
 
@@ -11,43 +14,110 @@ export function tempWorkspace(t: { after(fn: () => unknown): void }): string {
   return tempDir(t, "downcity-agent-");
 }
 
+/** The loop options tests vary, mapped onto the runtime's. */
+export interface HarnessAgentOptions {
+  policy?: ApprovalPolicy;
+  approve?: ApproveFn;
+  maxSteps?: number;
+  contextWindow?: number;
+  compaction?: CompactionSettings;
+  titles?: "fallback" | "llm";
+}
+
+/** A run result with its error as an Error (what the loop tests assert on). */
+export type Outcome = Omit<RunResult, "error"> & { error?: Error };
+const outcome = (r: RunResult): Outcome => {
+  const { error, ...rest } = r;
+  return error === undefined ? rest : { ...rest, error: new Error(error) };
+};
+
+/** One session driven through the runtime, in the shape the loop tests use. */
+export interface HarnessAgent {
+  readonly session: Session;
+  /** Queues input for the next turn (or the turn after the running one). */
+  followUp(input: string | ContentBlock[]): void;
+  steer(input: string | ContentBlock[]): void;
+  run(): Promise<Outcome[]>;
+  cancel(): void;
+}
+
 export interface Harness {
   root: string;
   server: ProviderServer;
-  sessions: Sessions;
-  agent: Agent;
+  runtime: WorkspaceRuntime;
+  /** The store's operations with the runtime's default agent (`code`) for refs without one. */
+  sessions: Pick<WorkspaceRuntime, "messages" | "list" | "rename"> & Pick<WorkspaceRuntime["sessions"], "onChange">;
+  agent: HarnessAgent;
+  /** Every agent event the runtime emitted, in order. */
+  events: AgentEvent[];
   /** Request bodies the provider received, in order. */
   bodies(): any[];
 }
 
-/** A real loop over real files, a real store and a loopback provider speaking `protocol`. */
+/** A real runtime over real files, a real store and a loopback provider speaking `protocol`. */
 export async function startHarness(
   t: { after(fn: () => unknown): void },
   handler: ProviderHandler,
-  options: { protocol?: Protocol; root?: string; agent?: Partial<AgentOptions>; sessionId?: string } = {},
+  options: { protocol?: Protocol; root?: string; agent?: HarnessAgentOptions; runtime?: Partial<WorkspaceRuntimeOptions>; sessionId?: string; agentId?: string } = {},
 ): Promise<Harness> {
   const root = options.root ?? tempWorkspace(t);
   const protocol = options.protocol ?? "openai-chat";
   const server = await startProviderServer(handler);
-  const sessions = new Sessions({ root });
+  const a = options.agent ?? {};
+  const tools = createNodeTools();
+  const runtime = new WorkspaceRuntime({
+    root,
+    providers: () => [{ id: "test", protocol, baseURL: protocol === "anthropic-messages" ? server.anthropicBaseURL : server.baseURL, apiKey: "sk-test" }],
+    model: () => ({ provider: "test", model: protocol === "anthropic-messages" ? "claude-opus-4-5" : "gpt-4o", ...(a.contextWindow ? { contextWindow: a.contextWindow } : {}) }),
+    approval: () => settingsForPolicy(a.policy ?? "all"),
+    ...(a.approve ? { approve: a.approve } : {}),
+    tools: () => tools,
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    ...(a.maxSteps ? { maxSteps: a.maxSteps } : {}),
+    ...(a.compaction ? { compaction: a.compaction } : {}),
+    ...(a.titles ? { titles: a.titles } : {}),
+    ...options.runtime,
+  });
   t.after(async () => {
-    await sessions.close();
+    await runtime.close();
     await server.close();
   });
-  const llm = new LlmRuntime({
-    profiles: [{ id: "test", protocol, baseURL: protocol === "anthropic-messages" ? server.anthropicBaseURL : server.baseURL, apiKey: "sk-test" }],
-  });
-  const session = options.sessionId ? (await sessions.open({ sessionId: options.sessionId })).session : sessions.create({ id: "session-test" });
-  const agent = new Agent({
+  const events: AgentEvent[] = [];
+  runtime.onEvent((event) => events.push(event));
+  const agentId = options.agentId ?? "code";
+  const session = options.sessionId ? (await runtime.open({ agentId, sessionId: options.sessionId })).session : runtime.create(agentId, "session-test");
+  const ref = { agentId: session.agentId, sessionId: session.id };
+  const queued: (string | ContentBlock[])[] = [];
+  let running: Promise<Outcome[]> | undefined;
+  const agent: HarnessAgent = {
     session,
-    storage: sessions,
-    llm,
-    tools: new ToolRegistry(createNodeTools()),
-    model: { provider: "test", model: protocol === "anthropic-messages" ? "claude-opus-4-5" : "gpt-4o" },
-    workspace: { root, platform: process.platform },
-    policy: "all",
-    retry: { baseDelayMs: 5, maxDelayMs: 50 },
-    ...options.agent,
-  });
-  return { root, server, sessions, agent, bodies: () => server.requests.map((r) => r.body) };
+    followUp(input) {
+      if (runtime.isRunning(ref)) void runtime.prompt(ref, input, { whenRunning: "queue" });
+      else queued.push(input);
+    },
+    steer(input) {
+      if (runtime.isRunning(ref)) runtime.steer(ref, input);
+      else queued.push(input);
+    },
+    run() {
+      running ??= (async () => {
+        const results: Outcome[] = [];
+        try {
+          while (queued.length > 0) results.push(...(await runtime.prompt(ref, queued.shift()!)).map(outcome));
+        } finally {
+          running = undefined;
+        }
+        return results;
+      })();
+      return running;
+    },
+    cancel: () => runtime.cancel(ref),
+  };
+  const sessions: Harness["sessions"] = {
+    messages: (r, o) => runtime.messages(r, o),
+    list: (f) => runtime.list(f),
+    rename: (r, title) => runtime.rename(r, title),
+    onChange: (listener) => runtime.sessions.onChange(listener),
+  };
+  return { root, server, runtime, sessions, agent, events, bodies: () => server.requests.map((r) => r.body) };
 }

@@ -1,14 +1,38 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const repo = join(__dirname, "..", "..");
 export const CLI = join(repo, "dist", "cli.js");
 
-/** Builds dist/cli.js once per test file, so the tests run the shipped bundle. */
+/**
+ * Makes sure dist/cli.js is the bundle of the current sources. `npm test` builds it once
+ * before the suite, so this only builds when a CLI test file runs on its own after an edit.
+ */
 export function buildCli(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource()) return;
   execFileSync(process.execPath, [join(repo, "esbuild.config.mjs")], { cwd: repo, stdio: "inherit" });
   if (!existsSync(CLI)) throw new Error("dist/cli.js was not built");
+}
+
+function newestSource(): number {
+  let newest = statSync(join(repo, "package.json")).mtimeMs;
+  for (const dir of ["cli", "core"]) {
+    for (const entry of readdirSync(join(repo, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/** Runs the CLI on a real pseudo-terminal (util-linux `script`); `screen()` is what the terminal showed. */
+export function onTerminal(args: string[], env: NodeJS.ProcessEnv) {
+  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+  let screen = "";
+  child.stdout.on("data", (d) => (screen += d));
+  const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { child, done, screen: () => screen };
 }
 
 export interface CliResult {

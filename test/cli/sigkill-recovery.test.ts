@@ -27,7 +27,7 @@ test("SIGKILL mid-stream: show recovers the interrupted answer and run --session
   const run = startCli(["run", "--cwd", root, "explain the code"], env);
   await waitFor(() => sessionIdOf(run.stderrText()) !== undefined, 10_000, "session id");
   const id = sessionIdOf(run.stderrText())!;
-  const draft = join(root, ".downcity/agents/default/sessions", id, "messages/assistant_message.json");
+  const draft = join(root, ".downcity/agents/code/sessions", id, "messages/assistant_message.json");
   await waitFor(() => existsSync(draft) && readFileSync(draft, "utf8").includes("Partial answer"), 10_000, "the draft");
   run.child.kill("SIGKILL");
   const killed = await run.result;
@@ -61,7 +61,7 @@ test("SIGKILL mid-tool: the open tool call gets a synthetic result and the next 
   const run = startCli(["run", "--cwd", root, "--approve", "all", "run the slow thing"], env);
   await waitFor(() => sessionIdOf(run.stderrText()) !== undefined, 10_000, "session id");
   const id = sessionIdOf(run.stderrText())!;
-  const active = join(root, ".downcity/agents/default/sessions", id, "messages/active.jsonl");
+  const active = join(root, ".downcity/agents/code/sessions", id, "messages/active.jsonl");
   // The tool call is durable (the write-behind window has passed) while the command runs.
   await waitFor(() => existsSync(active) && readFileSync(active, "utf8").includes('"tool/approval"'), 10_000, "the durable tool call");
   run.child.kill("SIGKILL");

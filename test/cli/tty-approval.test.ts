@@ -1,23 +1,12 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempWorkspace } from "../agent/harness";
-import { buildCli, CLI, cliEnv, waitFor } from "./helpers";
+import { buildCli, cliEnv, onTerminal, waitFor } from "./helpers";
 
 before(buildCli);
-
-/** Runs the CLI on a real pseudo-terminal (util-linux `script`), answering its prompts. */
-function onTerminal(args: string[], env: NodeJS.ProcessEnv) {
-  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
-  let screen = "";
-  child.stdout.on("data", (d) => (screen += d));
-  const done = new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { child, done, screen: () => screen };
-}
 
 for (const [answer, ran] of [["y", true], ["n", false]] as const) {
   test(`on a terminal, run asks before a command and honours '${answer}'`, async (t) => {

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ToolRegistry, createNodeTools, type ToolContext, type ToolOutput } from "../../core/tools";
+import { ToolRegistry, type ToolContext, type ToolOutput } from "../../core/tools";
+import { createNodeTools } from "../../core/tools/node";
 
 /** A temp workspace (inside `root`) with a sibling folder outside it, removed by `cleanup()`. */
 export interface Workspace {

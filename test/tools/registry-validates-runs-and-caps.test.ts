@@ -8,11 +8,11 @@ import {
   ToolError,
   ToolRegistry,
   capText,
-  createNodeTools,
   textOutput,
   type Tool,
   type ToolContext,
 } from "../../core/tools";
+import { createNodeTools } from "../../core/tools/node";
 import { ToolSpec } from "../../core/protocol";
 
 const ctx: ToolContext = { root: "/nonexistent-root", signal: new AbortController().signal };

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ToolRegistry, createNodeTools, isSecretEnvName } from "../../core/tools";
+import { ToolRegistry, isSecretEnvName } from "../../core/tools";
+import { createNodeTools } from "../../core/tools/node";
 import { makeWorkspace, text, type Workspace } from "./fixtures";
 
 /** Polls (bounded) until `pid` no longer runs. A zombie awaiting its reaper counts as dead. */

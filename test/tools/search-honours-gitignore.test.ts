@@ -117,7 +117,7 @@ describe("grep through ripgrep", () => {
       writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\npwd >> '${argsFile}'\necho 'src/a.ts:3:needle one'\necho 'src/b.ts:7:needle two'\necho 'src/c.ts:9:needle three'\n`);
       chmodSync(fake, 0o755);
       await ws.write("src/a.ts", "x\n");
-      const tools = new (await import("../../core/tools")).ToolRegistry((await import("../../core/tools")).createNodeTools({ ripgrep: fake }));
+      const tools = new (await import("../../core/tools")).ToolRegistry((await import("../../core/tools/node")).createNodeTools({ ripgrep: fake }));
       const out = await tools.run("grep", { pattern: "needle", path: "src", include: "*.ts", maxResults: 2 }, ws.ctx);
       assert.equal(text(out), "src/a.ts:3:needle one\nsrc/b.ts:7:needle two\n[stopped after 2 matching lines; there are more. Narrow the pattern, path or include]");
       const args = (await import("node:fs")).readFileSync(argsFile, "utf8").split("\n");
@@ -137,7 +137,7 @@ describe("grep through ripgrep", () => {
     try {
       await seed(js);
       const jsOut = text(await js.run("grep", { pattern: "needle" })).split("\n").sort();
-      const rgTools = new (await import("../../core/tools")).ToolRegistry((await import("../../core/tools")).createNodeTools({ ripgrep: rg! }));
+      const rgTools = new (await import("../../core/tools")).ToolRegistry((await import("../../core/tools/node")).createNodeTools({ ripgrep: rg! }));
       const rgOut = text(await rgTools.run("grep", { pattern: "needle" }, js.ctx)).split("\n").sort();
       assert.deepEqual(rgOut, jsOut);
     } finally {

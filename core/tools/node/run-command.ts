@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
+import type { ToolUpdate } from "../../protocol";
 import { capText } from "../cap";
 import { RUN_COMMAND, type RunCommandParams } from "../definitions";
 import { scrubEnv } from "../env";
 import { ToolError, fsError } from "../errors";
 import { displayPath, resolveInsideRoot } from "../sandbox";
-import { DEFAULT_MAX_RESULT_CHARS, textOutput, type Tool } from "../types";
+import { DEFAULT_MAX_RESULT_CHARS, textOutput, type Tool, type ToolContext } from "../types";
 import { HeadTailBuffer } from "./head-tail-buffer";
 
 export interface RunCommandOptions {
@@ -38,13 +40,12 @@ export function createRunCommandTool(options: RunCommandOptions = {}): Tool<RunC
   return {
     ...RUN_COMMAND,
     maxResultChars,
+    async preview(args, ctx) {
+      const { shownCwd } = await workingDir(args, ctx);
+      return { kind: "command", command: args.command, cwd: shownCwd };
+    },
     async execute(args, ctx) {
-      const cwd = await resolveInsideRoot(ctx.root, args.cwd, { forWrite: false });
-      const shownCwd = displayPath(ctx.root, cwd);
-      const info = await stat(cwd).catch((err) => {
-        throw fsError(err, shownCwd);
-      });
-      if (!info.isDirectory()) throw new ToolError(`cwd ${shownCwd} is not a directory`);
+      const { cwd, shownCwd } = await workingDir(args, ctx);
       ctx.signal.throwIfAborted();
 
       const timeoutMs = args.timeoutSeconds !== undefined ? args.timeoutSeconds * 1000 : defaultTimeout;
@@ -57,6 +58,7 @@ export function createRunCommandTool(options: RunCommandOptions = {}): Tool<RunC
         signal: ctx.signal,
         stdout,
         stderr,
+        ...(ctx.onUpdate ? { onUpdate: ctx.onUpdate } : {}),
       });
 
       const status =
@@ -75,11 +77,41 @@ export function createRunCommandTool(options: RunCommandOptions = {}): Tool<RunC
       const section = (name: string, body: string) => `--- ${name} ---\n${body.replace(/\n$/, "") || "(empty)"}`;
       parts.push(section("stdout", out.text), section("stderr", err.text));
       const failed = outcome.stoppedBy !== undefined || outcome.signal !== null || outcome.code !== 0;
-      return textOutput(parts.join("\n"), {
-        isError: failed,
-        truncated: out.truncated || err.truncated || stdout.dropped || stderr.dropped,
-      });
+      return {
+        ...textOutput(parts.join("\n"), {
+          isError: failed,
+          truncated: out.truncated || err.truncated || stdout.dropped || stderr.dropped,
+        }),
+        details: {
+          kind: "command",
+          command: args.command,
+          cwd: shownCwd,
+          exitCode: outcome.code,
+          signal: outcome.signal,
+          ...(outcome.stoppedBy === "timeout" ? { timedOut: true } : {}),
+        },
+      };
     },
+  };
+}
+
+async function workingDir(args: RunCommandParams, ctx: ToolContext): Promise<{ cwd: string; shownCwd: string }> {
+  const cwd = await resolveInsideRoot(ctx.root, args.cwd, { forWrite: false });
+  const shownCwd = displayPath(ctx.root, cwd);
+  const info = await stat(cwd).catch((err) => {
+    throw fsError(err, shownCwd);
+  });
+  if (!info.isDirectory()) throw new ToolError(`cwd ${shownCwd} is not a directory`);
+  return { cwd, shownCwd };
+}
+
+/** Streams a pipe's text to the host's live view, never splitting a UTF-8 character. */
+function live(stream: "stdout" | "stderr", onUpdate: ((update: ToolUpdate) => void) | undefined): ((d: Buffer) => void) | undefined {
+  if (!onUpdate) return undefined;
+  const decoder = new StringDecoder("utf8");
+  return (d) => {
+    const text = decoder.write(d);
+    if (text) onUpdate({ text, stream });
   };
 }
 
@@ -87,7 +119,7 @@ function runInGroup(
   command: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
-  o: { timeoutMs: number; grace: number; drain: number; signal: AbortSignal; stdout: HeadTailBuffer; stderr: HeadTailBuffer },
+  o: { timeoutMs: number; grace: number; drain: number; signal: AbortSignal; stdout: HeadTailBuffer; stderr: HeadTailBuffer; onUpdate?: (update: ToolUpdate) => void },
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const windows = process.platform === "win32";
@@ -131,8 +163,16 @@ function runInGroup(
     };
     const onAbort = () => stop("cancel");
 
-    child.stdout!.on("data", (d: Buffer) => o.stdout.push(d));
-    child.stderr!.on("data", (d: Buffer) => o.stderr.push(d));
+    const liveOut = live("stdout", o.onUpdate);
+    const liveErr = live("stderr", o.onUpdate);
+    child.stdout!.on("data", (d: Buffer) => {
+      o.stdout.push(d);
+      liveOut?.(d);
+    });
+    child.stderr!.on("data", (d: Buffer) => {
+      o.stderr.push(d);
+      liveErr?.(d);
+    });
     child.on("error", (err) => {
       if (settled) return;
       settled = true;

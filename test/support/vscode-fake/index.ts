@@ -6,6 +6,7 @@
  */
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { posix } from "node:path";
+import { readFile, stat, writeFile } from "node:fs/promises";
 
 export class Disposable {
   static from(...items: { dispose(): unknown }[]): Disposable {
@@ -156,6 +157,61 @@ export const commands = {
   },
 };
 
+export class CancellationError extends Error {
+  constructor() {
+    super("Canceled");
+    this.name = "Canceled";
+  }
+}
+
+export enum QuickPickItemKind {
+  Separator = -1,
+  Default = 0,
+}
+
+export class RelativePattern {
+  constructor(
+    readonly base: { uri: Uri } | Uri | string,
+    readonly pattern: string,
+  ) {}
+}
+
+/** A file watcher the code under test created; tests fire its events. */
+export class FakeFileSystemWatcher {
+  private readonly created = new EventEmitter<Uri>();
+  private readonly changed = new EventEmitter<Uri>();
+  private readonly deleted = new EventEmitter<Uri>();
+  readonly onDidCreate = this.created.event;
+  readonly onDidChange = this.changed.event;
+  readonly onDidDelete = this.deleted.event;
+  disposed = false;
+  constructor(readonly pattern: RelativePattern | string) {}
+  fire(kind: "create" | "change" | "delete", uri: Uri): void {
+    (kind === "create" ? this.created : kind === "change" ? this.changed : this.deleted).fire(uri);
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
+/** What the code under test created or wrote, for tests to inspect. */
+export const created = {
+  watchers: [] as FakeFileSystemWatcher[],
+  treeViews: [] as { id: string; options: any; disposed: boolean }[],
+  statusBarItems: [] as { text: string; tooltip?: unknown; command?: unknown; visible: boolean }[],
+  output: [] as string[],
+};
+
+/** Events the tests fire in place of VS Code. */
+export const fire = {
+  workspaceFolders: new EventEmitter<{ added: readonly unknown[]; removed: readonly unknown[] }>(),
+  grantTrust: new EventEmitter<void>(),
+  configuration: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+};
+
+/** Settings `workspace.getConfiguration(section).get(key)` answers, by full key (`downcity.providers`). */
+export const settings: Record<string, unknown> = {};
+
 export const window: Record<string, Fn> = {
   showInformationMessage: async () => undefined,
   showWarningMessage: async () => undefined,
@@ -164,13 +220,47 @@ export const window: Record<string, Fn> = {
   showInputBox: unset("window.showInputBox"),
   showSaveDialog: unset("window.showSaveDialog"),
   withProgress: async (_options: unknown, task: Fn) => task({ report() {} }, new CancellationTokenSource().token),
-  createOutputChannel: () => ({ appendLine() {}, append() {}, show() {}, dispose() {} }),
+  createOutputChannel: () => ({
+    appendLine: (line: string) => void created.output.push(line),
+    append: (text: string) => void created.output.push(text),
+    show() {},
+    dispose() {},
+  }),
+  createTreeView: (id: string, options: unknown) => {
+    const view = { id, options, disposed: false, reveal: async () => {}, dispose: () => void (view.disposed = true) };
+    created.treeViews.push(view);
+    return view;
+  },
+  createStatusBarItem: () => {
+    const item = { text: "", visible: false, show: () => void (item.visible = true), hide: () => void (item.visible = false), dispose: () => void (item.visible = false) } as any;
+    created.statusBarItems.push(item);
+    return item;
+  },
 };
 
 export const workspace: Record<string, any> = {
   workspaceFolders: undefined,
   isTrusted: true,
-  getConfiguration: unset("workspace.getConfiguration"),
+  getConfiguration: (section = "") => ({
+    get: (key: string, fallback?: unknown) => settings[section ? `${section}.${key}` : key] ?? fallback,
+    has: (key: string) => (section ? `${section}.${key}` : key) in settings,
+  }),
+  onDidChangeWorkspaceFolders: fire.workspaceFolders.event,
+  onDidGrantWorkspaceTrust: fire.grantTrust.event,
+  onDidChangeConfiguration: fire.configuration.event,
+  createFileSystemWatcher: (pattern: RelativePattern | string) => {
+    const watcher = new FakeFileSystemWatcher(pattern);
+    created.watchers.push(watcher);
+    return watcher;
+  },
+  fs: {
+    stat: async (uri: Uri) => {
+      const s = await stat(uri.fsPath);
+      return { type: s.isDirectory() ? 2 : 1, size: s.size, mtime: s.mtimeMs, ctime: s.ctimeMs };
+    },
+    readFile: async (uri: Uri) => new Uint8Array(await readFile(uri.fsPath)),
+    writeFile: async (uri: Uri, data: Uint8Array) => writeFile(uri.fsPath, data),
+  },
 };
 
 export const env: Record<string, any> = {

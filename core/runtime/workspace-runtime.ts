@@ -1,0 +1,305 @@
+import { randomUUID } from "node:crypto";
+import { platform } from "node:os";
+import { Agent, SessionApprovals, type ModelChoice, type TurnOutcome } from "../agent";
+import { LlmRuntime } from "../llm/runtime";
+import type { LlmClient, ProviderProfile } from "../llm/types";
+import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
+import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
+import { Sessions } from "../storage/sessions";
+import { ToolRegistry } from "../tools/registry";
+import type { Tool } from "../tools/types";
+import { Emitter, type Unsubscribe } from "../util/emitter";
+import { BUILTIN_AGENTS } from "./agents";
+import { RestrictedModeError, RuntimeError } from "./errors";
+import type { AgentProfile, CompactNowResult, ModelSelection, RunResult, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
+
+interface Entry {
+  session: Session;
+  profile: AgentProfile;
+  agent?: Agent;
+  /** The model the agent was built for; another one builds a new agent between runs. */
+  modelKey?: string;
+  approvals: SessionApprovals;
+  run?: Promise<RunResult[]>;
+  detach: Unsubscribe[];
+}
+
+const keyOf = (agentId: string, sessionId: string) => JSON.stringify([agentId, sessionId]);
+
+/**
+ * One workspace folder's agent host: the session store, the LLM runtime, the tools and
+ * an agent per session, built from plain options and closed together. Several sessions
+ * may run at once; every session's events come out of one `onEvent` stream.
+ */
+export class WorkspaceRuntime implements WorkspaceRuntimeApi {
+  readonly root: string;
+  readonly agents: readonly AgentProfile[];
+  readonly sessions: Sessions<SessionPersistence>;
+  private readonly llm: LlmClient;
+  private readonly llmRuntime: LlmRuntime | undefined;
+  private readonly entries = new Map<string, Entry>();
+  private readonly emitter = new Emitter<{ event: [AgentEvent] }>();
+  private readonly profileSnapshots = new Map<string, string>();
+  private readonly registries = new Map<string, { tools: readonly Tool[]; registry: ToolRegistry }>();
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: WorkspaceRuntimeOptions) {
+    this.root = options.root;
+    this.agents = options.agents ?? BUILTIN_AGENTS;
+    if (this.agents.length === 0) throw new Error("a workspace runtime needs at least one agent");
+    this.sessions = new Sessions({ root: options.root, ...options.storage, ...(options.persistence ? { persistence: options.persistence } : {}) });
+    this.llmRuntime = options.llm ? undefined : new LlmRuntime();
+    this.llm = options.llm ?? this.llmRuntime!;
+  }
+
+  onEvent(listener: (event: AgentEvent) => void): Unsubscribe {
+    return this.emitter.on("event", listener);
+  }
+
+  list(filter: { agentId?: string; archived?: boolean } = {}): Promise<SessionListItem[]> {
+    return this.sessions.list(filter);
+  }
+
+  create(agentId = this.agents[0]!.id, sessionId = `session-${randomUUID()}`): Session {
+    const profile = this.profile(agentId);
+    return this.track(this.sessions.create({ agentId: profile.id, id: sessionId })).session;
+  }
+
+  async open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }> {
+    const opened = await this.sessions.open(this.ref(ref));
+    this.track(opened.session);
+    return opened;
+  }
+
+  messages(ref: SessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
+    return this.sessions.messages(this.ref(ref), options);
+  }
+
+  async prompt(ref: SessionRef, input: string | ContentBlock[], options: { model?: ModelSelection; whenRunning?: "steer" | "queue" } = {}): Promise<RunResult[]> {
+    if (this.closing) throw new RuntimeError("the workspace runtime is closed");
+    const why = this.options.restricted?.();
+    if (why !== undefined) throw new RestrictedModeError(why);
+    const entry = await this.entry(ref);
+    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    if (entry.run) {
+      if (options.whenRunning === "queue") entry.agent!.followUp(input);
+      else entry.agent!.steer(input);
+      return entry.run;
+    }
+    const agent = await this.agentFor(entry, options.model);
+    agent.followUp(input);
+    const run = agent.run().then((outcomes) => outcomes.map(toResult));
+    entry.run = run;
+    const clear = () => {
+      if (entry.run === run) delete entry.run;
+    };
+    run.then(clear, clear);
+    return run;
+  }
+
+  steer(ref: SessionRef, input: string | ContentBlock[]): void {
+    const entry = this.entries.get(this.key(ref));
+    if (!entry?.run || !entry.agent) throw new RuntimeError(`session ${ref.sessionId} is not running`);
+    entry.agent.steer(input);
+  }
+
+  cancel(ref: SessionRef): void {
+    this.entries.get(this.key(ref))?.agent?.cancel();
+  }
+
+  cancelAll(): void {
+    for (const entry of this.entries.values()) entry.agent?.cancel();
+  }
+
+  isRunning(ref: SessionRef): boolean {
+    return this.entries.get(this.key(ref))?.run !== undefined;
+  }
+
+  async compactNow(ref: SessionRef): Promise<CompactNowResult> {
+    const why = this.options.restricted?.();
+    if (why !== undefined) throw new RestrictedModeError(why);
+    const entry = await this.entry(ref);
+    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; compact it when the run ends`);
+    const agent = await this.agentFor(entry, undefined);
+    const before = entry.session.baseSeq;
+    const outcome = await agent.compactNow();
+    await this.sessions.flush(entry.session);
+    const result: CompactNowResult = { closed: outcome.throughSeq ? outcome.throughSeq - before : 0, folded: outcome.folded };
+    if (outcome.throughSeq) result.throughSeq = outcome.throughSeq;
+    if (outcome.summaryChars !== undefined) result.summaryChars = outcome.summaryChars;
+    if (!outcome.throughSeq) result.note = "nothing could be closed: the history is shorter than what compaction keeps";
+    return result;
+  }
+
+  rename(ref: SessionRef, title: string): Promise<void> {
+    return this.sessions.rename(this.ref(ref), title);
+  }
+
+  fork(ref: SessionRef, options: { atSeq?: number } = {}): Promise<SessionListItem> {
+    return this.sessions.fork(this.ref(ref), options);
+  }
+
+  archive(ref: SessionRef): Promise<void> {
+    return this.whileIdle(ref, () => this.sessions.archive(this.ref(ref)));
+  }
+
+  unarchive(ref: SessionRef): Promise<void> {
+    return this.whileIdle(ref, () => this.sessions.unarchive(this.ref(ref)));
+  }
+
+  delete(ref: SessionRef): Promise<void> {
+    return this.whileIdle(ref, () => this.sessions.delete(this.ref(ref)));
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.cancelAll();
+      await Promise.all([...this.entries.values()].map((e) => e.run?.catch(() => undefined)));
+      for (const entry of this.entries.values()) for (const off of entry.detach) off();
+      this.entries.clear();
+      await this.sessions.close();
+    })();
+    return this.closing;
+  }
+
+  private profile(agentId: string): AgentProfile {
+    const profile = this.agents.find((a) => a.id === agentId);
+    if (!profile) throw new RuntimeError(`unknown agent '${agentId}' (agents: ${this.agents.map((a) => a.id).join(", ")})`);
+    return profile;
+  }
+
+  private ref(ref: SessionRef): Required<SessionRef> {
+    return { agentId: ref.agentId ?? this.agents[0]!.id, sessionId: ref.sessionId };
+  }
+
+  private key(ref: SessionRef): string {
+    const r = this.ref(ref);
+    return keyOf(r.agentId, r.sessionId);
+  }
+
+  private async entry(ref: SessionRef): Promise<Entry> {
+    const found = this.entries.get(this.key(ref));
+    if (found) return found;
+    const { session } = await this.open(ref);
+    return this.track(session);
+  }
+
+  /** Forwards the session's log events (and the compaction ones as typed events) once per session. */
+  private track(session: Session): Entry {
+    const key = keyOf(session.agentId, session.id);
+    let entry = this.entries.get(key);
+    if (entry) return entry;
+    const profile = this.agents.find((a) => a.id === session.agentId) ?? { id: session.agentId, name: session.agentId };
+    const forward = (event: SessionEvent) => this.forwardLogEvent(session, event);
+    entry = { session, profile, approvals: new SessionApprovals(), detach: [session.on("event", forward), session.on("external", forward)] };
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private forwardLogEvent(session: Session, event: SessionEvent): void {
+    const base = { sessionId: session.id, agentId: session.agentId };
+    this.emitter.emit("event", { type: "session-event", ...base, event });
+    const data = (event.data ?? {}) as { reason?: string; folded?: number; throughSeq?: number; message?: string };
+    const reason = String(data.reason ?? "unknown");
+    if (event.type === "compaction/start") this.emitter.emit("event", { type: "compaction-started", ...base, reason });
+    else if (event.type === "compaction/end") {
+      this.emitter.emit("event", {
+        type: "compaction-finished",
+        ...base,
+        reason,
+        closed: data.throughSeq ? Math.max(0, data.throughSeq - session.baseSeq) : 0,
+        ...(typeof data.folded === "number" ? { folded: data.folded } : {}),
+      });
+    } else if (event.type === "compaction/error") {
+      this.emitter.emit("event", { type: "compaction-finished", ...base, reason, closed: 0, error: String(data.message ?? "compaction failed") });
+    }
+  }
+
+  /** The session's agent for this model, built (with the current providers and tools) when missing or the model changed. */
+  private async agentFor(entry: Entry, requested: ModelSelection | undefined): Promise<Agent> {
+    if (!this.agents.some((a) => a.id === entry.profile.id)) this.profile(entry.profile.id);
+    const selection = requested ?? this.options.model();
+    if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
+    await this.syncProviders();
+    const modelKey = JSON.stringify(selection);
+    const tools = this.registryFor(entry.profile);
+    if (entry.agent && entry.modelKey === modelKey) {
+      entry.agent.setTools(tools);
+      return entry.agent;
+    }
+    const model: ModelChoice = { provider: selection.provider, model: selection.model };
+    const { options } = this;
+    const agent = new Agent({
+      session: entry.session,
+      storage: this.sessions,
+      llm: this.llm,
+      tools,
+      model,
+      workspace: { root: this.root, platform: platform(), notes: (await options.workspaceNotes?.()) ?? [] },
+      approval: () => options.approval(),
+      ...(options.approve ? { approve: (request, signal) => options.approve!({ ...request, sessionId: entry.session.id, agentId: entry.session.agentId }, signal) } : {}),
+      ...(options.restricted ? { restricted: options.restricted } : {}),
+      ...(entry.profile.forbiddenKinds ? { forbiddenKinds: entry.profile.forbiddenKinds } : {}),
+      agentName: entry.profile.name,
+      ...(entry.profile.instructions ? { instructions: entry.profile.instructions } : {}),
+      sessionApprovals: entry.approvals,
+      ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      ...(selection.contextWindow ? { contextWindow: selection.contextWindow } : {}),
+      ...(options.compaction ? { compaction: options.compaction } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.titles ? { titles: options.titles } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    agent.onEvent((event) => this.emitter.emit("event", event));
+    entry.agent = agent;
+    entry.modelKey = modelKey;
+    return agent;
+  }
+
+  /** The agent's tools from the host's current list (an agent may name a subset). */
+  private registryFor(profile: AgentProfile): ToolRegistry {
+    const allowed = profile.tools ? new Set(profile.tools) : undefined;
+    const tools = this.options.tools().filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
+    // The same tools keep their registry (and its cached JSON schemas).
+    const cached = this.registries.get(profile.id);
+    if (cached && cached.tools.length === tools.length && cached.tools.every((tool, i) => tool === tools[i])) return cached.registry;
+    const registry = new ToolRegistry(tools);
+    this.registries.set(profile.id, { tools, registry });
+    return registry;
+  }
+
+  /** Re-reads the provider profiles; unchanged ones are kept (with what the runtime learnt of their servers). */
+  private async syncProviders(): Promise<void> {
+    if (!this.llmRuntime) return;
+    const profiles: readonly ProviderProfile[] = await this.options.providers();
+    const seen = new Set<string>();
+    for (const profile of profiles) {
+      seen.add(profile.id);
+      const snapshot = JSON.stringify(profile);
+      if (this.profileSnapshots.get(profile.id) === snapshot) continue;
+      this.llmRuntime.addProfile(profile);
+      this.profileSnapshots.set(profile.id, snapshot);
+    }
+    for (const id of this.profileSnapshots.keys()) {
+      if (seen.has(id)) continue;
+      this.llmRuntime.removeProfile(id);
+      this.profileSnapshots.delete(id);
+    }
+  }
+
+  private async whileIdle(ref: SessionRef, op: () => Promise<void>): Promise<void> {
+    const key = this.key(ref);
+    const entry = this.entries.get(key);
+    if (entry?.run) throw new RuntimeError(`session ${ref.sessionId} is running; stop it first`);
+    await op();
+    if (entry) {
+      for (const off of entry.detach) off();
+      this.entries.delete(key);
+    }
+  }
+}
+
+function toResult(outcome: TurnOutcome): RunResult {
+  return { reason: outcome.reason, steps: outcome.steps, ...(outcome.error ? { error: outcome.error.message } : {}) };
+}

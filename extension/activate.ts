@@ -1,0 +1,69 @@
+import * as vscode from "vscode";
+import type { SessionRef } from "../core/session";
+import { registerCommands } from "./commands/register";
+import { ProviderConfig } from "./config/providers";
+import { ModelStatus } from "./config/status-bar";
+import { createWorkspaceRuntime, type RuntimeFactory } from "./runtime/factory";
+import { offerGitignore } from "./runtime/gitignore";
+import { Runtimes, type RuntimeHooks } from "./runtime/runtimes";
+import { SessionsTree } from "./sessions/tree";
+
+/** What activate() hands to other features (the chat, the tools) and to in-host tests. */
+export interface DowncityHost {
+  runtimes: Runtimes;
+  tree: SessionsTree;
+  config: ProviderConfig;
+  status: ModelStatus;
+}
+
+export interface ActivateOptions {
+  factory?: RuntimeFactory;
+  hooks?: RuntimeHooks;
+  env?: NodeJS.ProcessEnv;
+  /** The chat feature's "show this session"; until it is wired, the chat view is focused. */
+  openInChat?: (folder: vscode.WorkspaceFolder, ref: SessionRef) => Promise<void>;
+}
+
+let host: DowncityHost | undefined;
+
+/** Wires one disposable per feature. Tests pass the factory and hooks; VS Code passes none. */
+export function activate(context: vscode.ExtensionContext, options: ActivateOptions = {}): DowncityHost {
+  const output = vscode.window.createOutputChannel("Downcity");
+  const log = (line: string) => output.appendLine(line);
+  let shownProblems = "";
+  const config = new ProviderConfig(context.secrets, context.workspaceState, options.env ?? process.env, (problems) => {
+    const text = problems.join("\n");
+    if (!text || text === shownProblems) return;
+    shownProblems = text;
+    problems.forEach((p) => log(`settings: ${p}`));
+    void vscode.window.showWarningMessage(`Downcity: ${problems.length === 1 ? problems[0] : `${problems.length} settings are invalid (see the Downcity output)`}.`);
+  });
+  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks, log);
+  const tree = new SessionsTree(runtimes, { log });
+  const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
+  const status = new ModelStatus(config, runtimes);
+  const show = options.openInChat ?? (async () => void (await vscode.commands.executeCommand("downcity.chat.focus")));
+  const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
+    status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
+    await show(folder, ref);
+  };
+  context.subscriptions.push(
+    output,
+    config,
+    runtimes,
+    tree,
+    view,
+    status,
+    registerCommands({ runtimes, tree, config, openInChat, output }),
+    offerGitignore(runtimes, context.workspaceState),
+  );
+  host = { runtimes, tree, config, status };
+  return host;
+}
+
+/** Cancels runs, flushes sessions and releases locks within VS Code's deactivate budget. */
+export async function deactivate(): Promise<void> {
+  const closing = host?.runtimes.close();
+  host = undefined;
+  await closing;
+}

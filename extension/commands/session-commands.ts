@@ -1,0 +1,237 @@
+import * as vscode from "vscode";
+import type { SessionEvent, UserMessageData } from "../../core/protocol";
+import { renderTranscript, wholeHistory, type SessionRef, type TranscriptFormat } from "../../core/session";
+import { RestrictedModeError } from "../../core/runtime/errors";
+import { sessionPaths } from "../../core/storage";
+import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import { sessionLabel } from "../sessions/items";
+import type { SessionNode } from "../sessions/nodes";
+import type { SessionsTree } from "../sessions/tree";
+import { refOf, resolveSession, type SessionArg } from "./target";
+
+export interface SessionCommandDeps {
+  runtimes: Runtimes;
+  tree: SessionsTree;
+  /** Shows the session in the chat (the chat feature supplies it). */
+  openInChat: (folder: vscode.WorkspaceFolder, ref: SessionRef) => Promise<void>;
+  /** Where repair reports are written for the user to read. */
+  output: vscode.OutputChannel;
+}
+
+/** Sessions longer than this get a progress notification for fork. */
+const LONG_SESSION_BYTES = 1 << 20;
+
+/** The session-level commands, each usable from a tree row, the chat, or the palette (then a quick pick). */
+export function sessionCommands(deps: SessionCommandDeps) {
+  const { runtimes, tree, openInChat, output } = deps;
+  const pick = (arg: SessionArg, placeHolder: string, filter: { archived?: boolean; running?: boolean } = {}) => resolveSession(arg, tree, runtimes, filter, placeHolder);
+
+  const pickFolder = async (arg: SessionArg): Promise<FolderRuntime | undefined> => {
+    if (arg && "kind" in arg) return runtimes.get(arg.entry.folder);
+    const all = runtimes.all();
+    if (all.length <= 1) {
+      if (all.length === 0) void vscode.window.showInformationMessage("Downcity: open a folder to start a session.");
+      return all[0];
+    }
+    const chosen = await vscode.window.showQuickPick(all.map((entry) => ({ label: entry.folder.name, description: entry.runtime.root, entry })), { placeHolder: "Workspace folder for the new session" });
+    return chosen?.entry;
+  };
+
+  const openAndNotify = async (node: SessionNode) => {
+    const { runtime, folder } = node.entry;
+    const { report } = await runtime.open(refOf(node));
+    if (report.repaired || report.readOnly) {
+      output.appendLine(`[${new Date().toISOString()}] ${folder.name} / ${sessionLabel(node)} (${node.item.sessionId})`);
+      for (const action of report.actions) output.appendLine(`  repaired: ${action}`);
+      if (report.readOnly) output.appendLine(`  read-only: ${report.readOnly}`);
+    }
+    if (report.readOnly?.includes("damaged")) {
+      const choice = await vscode.window.showWarningMessage(
+        `Downcity: "${sessionLabel(node)}" is damaged and opens read-only; nothing was changed on disk. ${report.readOnly}`,
+        "Show Repair Report",
+        "Show Session Files",
+      );
+      if (choice === "Show Repair Report") output.show(true);
+      if (choice === "Show Session Files") await vscode.commands.executeCommand("downcity.showSessionFiles", node);
+    } else if (report.readOnly) {
+      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" opens read-only (${report.readOnly}); it follows that writer's changes.`);
+    } else if (report.repaired) {
+      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" was recovered (${report.actions.length} repair${report.actions.length === 1 ? "" : "s"}; see the Downcity output).`);
+    }
+    await openInChat(folder, refOf(node));
+  };
+
+  return {
+    async newSession(arg?: SessionArg) {
+      const entry = await pickFolder(arg);
+      if (!entry) return;
+      const { runtime, folder } = entry;
+      let agentId = arg && "kind" in arg && arg.kind === "agent" ? arg.agentId : undefined;
+      if (!agentId) {
+        if (runtime.agents.length > 1) {
+          const chosen = await vscode.window.showQuickPick(
+            runtime.agents.map((a) => ({ label: a.name, description: a.id, detail: a.instructions, id: a.id })),
+            { placeHolder: "Agent for the new session" },
+          );
+          if (!chosen) return;
+          agentId = chosen.id;
+        } else agentId = runtime.agents[0]?.id;
+      }
+      const session = runtime.create(agentId);
+      await openInChat(folder, { agentId: session.agentId, sessionId: session.id });
+    },
+
+    async openSession(arg?: SessionArg) {
+      const node = await pick(arg, "Open a session");
+      if (node) await openAndNotify(node);
+    },
+
+    async renameSession(arg?: SessionArg) {
+      const node = await pick(arg, "Rename a session", { archived: false });
+      if (!node) return;
+      const title = await vscode.window.showInputBox({
+        prompt: "New title (pins it: automatic titles stop)",
+        value: node.item.title ?? "",
+        validateInput: (v) => (v.trim().length === 0 ? "The title cannot be empty" : v.length > 500 ? "At most 500 characters" : undefined),
+      });
+      if (title === undefined) return;
+      await node.entry.runtime.rename(refOf(node), title.trim());
+    },
+
+    async forkSession(arg?: SessionArg) {
+      const node = await pick(arg, "Fork a session");
+      if (!node) return;
+      const ref = refOf(node);
+      const { runtime, folder } = node.entry;
+      const how = await vscode.window.showQuickPick(
+        [
+          { label: "Whole session", detail: "Copy every message into a new session", whole: true },
+          { label: "From a user message…", detail: "Copy the history before a message you choose, to continue differently", whole: false },
+        ],
+        { placeHolder: `Fork "${sessionLabel(node)}"` },
+      );
+      if (!how) return;
+      let atSeq: number | undefined;
+      if (!how.whole) {
+        const events = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: "Downcity: reading the history", cancellable: true },
+          (_p, token) => wholeHistory((o) => runtime.messages(ref, o), abortOn(token)),
+        );
+        const chosen = await vscode.window.showQuickPick(userMessages(events), { placeHolder: "Fork before which message?", matchOnDetail: true });
+        if (!chosen) return;
+        atSeq = chosen.atSeq;
+      }
+      const fork = () => runtime.fork(ref, atSeq === undefined ? {} : { atSeq });
+      const item =
+        node.item.historyBytes > LONG_SESSION_BYTES
+          ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downcity: forking "${sessionLabel(node)}"` }, fork)
+          : await fork();
+      await openInChat(folder, { agentId: item.agentId, sessionId: item.sessionId });
+    },
+
+    async archiveSession(arg?: SessionArg) {
+      const node = await pick(arg, "Archive a session", { archived: false });
+      if (node) await node.entry.runtime.archive(refOf(node));
+    },
+
+    async unarchiveSession(arg?: SessionArg) {
+      const node = await pick(arg, "Unarchive a session", { archived: true });
+      if (node) await node.entry.runtime.unarchive(refOf(node));
+    },
+
+    async deleteSession(arg?: SessionArg) {
+      const node = await pick(arg, "Delete a session");
+      if (!node) return;
+      const answer = await vscode.window.showWarningMessage(
+        `Delete "${sessionLabel(node)}"?`,
+        { modal: true, detail: `Its ${node.item.messageCount} messages are removed from ${node.entry.folder.name}/.downcity. This cannot be undone.` },
+        "Delete",
+      );
+      if (answer === "Delete") await node.entry.runtime.delete(refOf(node));
+    },
+
+    async exportSession(arg?: SessionArg) {
+      const node = await pick(arg, "Export a session");
+      if (!node) return;
+      const format = await vscode.window.showQuickPick(
+        [
+          { label: "Markdown", description: ".md", detail: "A readable transcript", format: "md" as TranscriptFormat },
+          { label: "JSONL", description: ".jsonl", detail: "Every event, one JSON object per line", format: "jsonl" as TranscriptFormat },
+        ],
+        { placeHolder: "Export format" },
+      );
+      if (!format) return;
+      const name = `${(node.item.title ?? node.item.sessionId).replace(/[^\p{L}\p{N}_ -]+/gu, "").trim().replace(/\s+/g, "-").slice(0, 80) || "session"}.${format.format}`;
+      const target = await vscode.window.showSaveDialog({
+        defaultUri: vscode.Uri.joinPath(node.entry.folder.uri, name),
+        filters: format.format === "md" ? { Markdown: ["md"] } : { "JSON Lines": ["jsonl"] },
+        title: "Export Session",
+      });
+      if (!target) return;
+      const ref = refOf(node);
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Downcity: exporting "${sessionLabel(node)}"`, cancellable: true },
+        async (_p, token) => {
+          const events = await wholeHistory((o) => node.entry.runtime.messages(ref, o), abortOn(token));
+          await vscode.workspace.fs.writeFile(target, Buffer.from(renderTranscript(events, format.format, node.item.title), "utf8"));
+        },
+      );
+      void vscode.window.showInformationMessage(`Downcity: exported "${sessionLabel(node)}" to ${target.fsPath}.`);
+    },
+
+    async compactSession(arg?: SessionArg) {
+      const node = await pick(arg, "Compact a session now", { archived: false });
+      if (!node) return;
+      const restricted = runtimes.restricted();
+      if (restricted) throw new RestrictedModeError(restricted);
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Downcity: compacting "${sessionLabel(node)}"` },
+        () => node.entry.runtime.compactNow(refOf(node)),
+      );
+      const text = result.closed > 0 ? `closed ${result.closed} messages into a segment` : "nothing to close";
+      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}": ${text}${result.note ? ` (${result.note})` : ""}.`);
+    },
+
+    async cancelRun(arg?: SessionArg) {
+      const node = await pick(arg, "Cancel the run of a session", { running: true });
+      if (node) node.entry.runtime.cancel(refOf(node));
+    },
+
+    async showSessionFiles(arg?: SessionArg) {
+      const node = await pick(arg, "Show the files of a session");
+      if (!node) return;
+      const paths = sessionPaths(node.entry.runtime.root, node.item.agentId, node.item.sessionId, node.item.archived ? "archived" : "sessions");
+      const dir = vscode.Uri.file(paths.dir);
+      try {
+        await vscode.workspace.fs.stat(dir);
+      } catch {
+        void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" has no files yet (a session is written at its first message).`);
+        return;
+      }
+      await vscode.commands.executeCommand("revealInExplorer", dir);
+    },
+  };
+}
+
+function abortOn(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  token.onCancellationRequested(() => controller.abort(new vscode.CancellationError()));
+  return controller.signal;
+}
+
+/** The user's messages, newest first, each with the seq to fork through (everything before its turn). */
+function userMessages(events: readonly SessionEvent[]): (vscode.QuickPickItem & { atSeq: number })[] {
+  const picks: (vscode.QuickPickItem & { atSeq: number })[] = [];
+  events.forEach((event, i) => {
+    if (event.type !== "user/message") return;
+    const data = event.data as UserMessageData;
+    if (data.origin && data.origin !== "human") return;
+    const previous = events[i - 1];
+    const atSeq = previous?.type === "turn/start" ? previous.seq - 1 : event.seq - 1;
+    if (atSeq < 1) return;
+    const text = data.content.map((b) => (b.type === "text" ? b.text : "")).join(" ").replace(/\s+/g, " ").trim();
+    picks.push({ label: text.slice(0, 120) || "(no text)", description: `#${event.seq}`, detail: new Date(event.time).toLocaleString(), atSeq });
+  });
+  return picks.reverse();
+}
+

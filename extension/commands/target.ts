@@ -1,0 +1,56 @@
+import * as vscode from "vscode";
+import type { SessionRef } from "../../core/session";
+import type { Runtimes } from "../runtime/runtimes";
+import { relativeTime } from "../sessions/format";
+import { sessionLabel } from "../sessions/items";
+import type { SessionNode, SessionTreeNode } from "../sessions/nodes";
+import type { SessionsTree } from "../sessions/tree";
+
+/** A session a command acts on: a tree row, or `{ folder, agentId, sessionId }` from the chat or a test. */
+export type SessionArg = SessionTreeNode | { folder: vscode.Uri | string; agentId: string; sessionId: string } | undefined;
+
+export interface SessionFilter {
+  archived?: boolean;
+  running?: boolean;
+}
+
+interface SessionPick extends vscode.QuickPickItem {
+  node: SessionNode;
+}
+
+/** A quick pick of sessions, newest first, searchable by title (and folder, agent). */
+export async function pickSession(tree: SessionsTree, runtimes: Runtimes, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
+  await tree.ready;
+  const rows = tree.sessions(filter);
+  if (rows.length === 0) {
+    const what = filter.running ? "running sessions" : filter.archived ? "archived sessions" : "sessions";
+    void vscode.window.showInformationMessage(`Downcity: there are no ${what}.`);
+    return undefined;
+  }
+  const now = Date.now();
+  const several = runtimes.all().length > 1;
+  const picks: SessionPick[] = rows.map((node) => ({
+    label: sessionLabel(node),
+    description: [relativeTime(node.item.updatedAt, now), several ? node.entry.folder.name : "", node.item.agentId].filter(Boolean).join(" · "),
+    node,
+  }));
+  const chosen = await vscode.window.showQuickPick(picks, { placeHolder, matchOnDescription: true });
+  return chosen?.node;
+}
+
+/** The session a command was invoked on, or the one the user picks. */
+export async function resolveSession(arg: SessionArg, tree: SessionsTree, runtimes: Runtimes, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
+  if (arg && "kind" in arg) return arg.kind === "session" ? arg : pickSession(tree, runtimes, filter, placeHolder);
+  if (arg && "sessionId" in arg) {
+    const uri = typeof arg.folder === "string" ? vscode.Uri.parse(arg.folder) : arg.folder;
+    const entry = runtimes.get(uri) ?? runtimes.all().find((e) => e.runtime.root === (typeof arg.folder === "string" ? arg.folder : arg.folder.fsPath));
+    if (!entry) throw new Error(`no workspace folder ${String(arg.folder)}`);
+    await tree.ready;
+    const node = tree.find(entry, arg.agentId, arg.sessionId);
+    if (!node) throw new Error(`no session ${arg.sessionId} in ${entry.folder.name}`);
+    return node;
+  }
+  return pickSession(tree, runtimes, filter, placeHolder);
+}
+
+export const refOf = (node: SessionNode): SessionRef => ({ agentId: node.item.agentId, sessionId: node.item.sessionId });

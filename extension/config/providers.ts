@@ -1,0 +1,118 @@
+import * as vscode from "vscode";
+import { resolveEnvProvider, ProviderConfigError, type ResolvedProvider } from "../../core/llm/env-profile";
+import type { ProviderProfile } from "../../core/llm/types";
+import type { ModelSelection } from "../../core/runtime/types";
+import { readSettings, type ProviderSetting, type Settings } from "./settings";
+
+/** What the model picker, the status bar and the chat may see of a profile: never its key. */
+export interface ProviderChoice {
+  id: string;
+  protocol: ProviderProfile["protocol"];
+  baseURL?: string;
+  model: string;
+  contextWindow?: number;
+  /** "settings" (downcity.providers) or "environment" (DOWNCITY_* of the extension host). */
+  source: "settings" | "environment";
+  hasKey: boolean;
+}
+
+const SELECTION_KEY = "downcity.model";
+export const ENV_PROFILE_ID = "env";
+export const secretKey = (profileId: string) => `downcity.apiKey.${profileId}`;
+
+/**
+ * Provider profiles from settings (keys from SecretStorage, one per profile), else the
+ * one the extension host's environment gives, and the model the user selected.
+ */
+export class ProviderConfig implements vscode.Disposable {
+  private settings: Settings;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly state: vscode.Memento,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly onProblems: (problems: string[]) => void = () => {},
+  ) {
+    this.settings = readSettings();
+    this.onProblems(this.settings.problems);
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration("downcity")) return;
+        this.settings = readSettings();
+        this.onProblems(this.settings.problems);
+        this.changed.fire();
+      }),
+      secrets.onDidChange((e) => {
+        if (e.key.startsWith("downcity.apiKey.")) this.changed.fire();
+      }),
+    );
+  }
+
+  get current(): Settings {
+    return this.settings;
+  }
+
+  /** The environment's profile, when no profile is configured and the environment names one. */
+  private envProvider(): ResolvedProvider | undefined {
+    if (this.settings.providers.length > 0) return undefined;
+    try {
+      return resolveEnvProvider(this.env, {}, ENV_PROFILE_ID);
+    } catch (error) {
+      if (error instanceof ProviderConfigError) return undefined;
+      throw error;
+    }
+  }
+
+  async choices(): Promise<ProviderChoice[]> {
+    const env = this.envProvider();
+    if (env) return [describe(env, "environment", true)];
+    return Promise.all(this.settings.providers.map(async (p) => describe(p, "settings", (await this.secrets.get(secretKey(p.profile.id))) !== undefined)));
+  }
+
+  /** Profiles with their keys, for the runtime only (called per run). */
+  async profiles(): Promise<ProviderProfile[]> {
+    const env = this.envProvider();
+    if (env) return [env.profile];
+    return Promise.all(
+      this.settings.providers.map(async ({ profile }) => {
+        const apiKey = (await this.secrets.get(secretKey(profile.id))) ?? (profile.baseURL ? "not-needed" : undefined);
+        return apiKey ? { ...profile, apiKey } : { ...profile };
+      }),
+    );
+  }
+
+  /** The selected model, else the default provider's, else the first profile's. */
+  selection(): ModelSelection | undefined {
+    const saved = this.state.get<ModelSelection>(SELECTION_KEY);
+    const env = this.envProvider();
+    const known = env ? [env] : this.settings.providers;
+    if (saved && known.some((p) => p.profile.id === saved.provider)) return saved;
+    const chosen = known.find((p) => p.profile.id === this.settings.defaultProvider) ?? known[0];
+    if (!chosen) return undefined;
+    return chosen.contextWindow ? { provider: chosen.profile.id, model: chosen.model, contextWindow: chosen.contextWindow } : { provider: chosen.profile.id, model: chosen.model };
+  }
+
+  async select(selection: ModelSelection): Promise<void> {
+    await this.state.update(SELECTION_KEY, selection);
+    this.changed.fire();
+  }
+
+  async setApiKey(profileId: string, key: string): Promise<void> {
+    await this.secrets.store(secretKey(profileId), key);
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((d) => d.dispose());
+    this.changed.dispose();
+  }
+}
+
+function describe(p: ProviderSetting | ResolvedProvider, source: ProviderChoice["source"], hasKey: boolean): ProviderChoice {
+  const choice: ProviderChoice = { id: p.profile.id, protocol: p.profile.protocol, model: p.model, source, hasKey };
+  if (p.profile.baseURL) choice.baseURL = p.profile.baseURL;
+  if (p.contextWindow) choice.contextWindow = p.contextWindow;
+  return choice;
+}

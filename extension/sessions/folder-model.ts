@@ -1,0 +1,153 @@
+import type { SessionChange, SessionListItem } from "../../core/session";
+import type { FolderRuntime } from "../runtime/runtimes";
+import { sessionKey, type AgentNode, type ArchivedNode, type FolderNode, type SessionNode } from "./nodes";
+
+/** What a change made stale: one session row, the rows of one group, or the folder's agent level. */
+export type Stale = { type: "session"; node: SessionNode } | { type: "group"; agentId: string; archived: boolean } | { type: "folder" };
+
+const groupKey = (agentId: string, archived: boolean) => `${archived ? "a" : "l"}${agentId}`;
+const newest = (a: SessionNode, b: SessionNode) => b.item.updatedAt - a.item.updatedAt || (a.item.sessionId < b.item.sessionId ? -1 : 1);
+
+/**
+ * The sessions of one folder as the tree shows them, kept up to date item by item.
+ * Each group's newest-first order is cached; an update that keeps a row in place (the
+ * streaming session stays on top) makes only that row stale, so its cost does not
+ * depend on how many sessions exist.
+ */
+export class FolderModel {
+  readonly folderNode: FolderNode;
+  private readonly nodes = new Map<string, SessionNode>();
+  private readonly agentNodes = new Map<string, AgentNode>();
+  private readonly archivedNodes = new Map<string, ArchivedNode>();
+  /** Live + archived sessions per agent: an agent with none disappears. */
+  private readonly perAgent = new Map<string, number>();
+  private readonly order = new Map<string, SessionNode[]>();
+  private buffered: SessionChange[] | undefined = [];
+
+  constructor(readonly entry: FolderRuntime) {
+    this.folderNode = { kind: "folder", entry };
+  }
+
+  get loaded(): boolean {
+    return this.buffered === undefined;
+  }
+
+  /** The first (and only) full list; changes that arrived meanwhile are applied after it. */
+  load(items: readonly SessionListItem[]): void {
+    for (const item of items) this.add(item);
+    const pending = this.buffered ?? [];
+    this.buffered = undefined;
+    for (const change of pending) this.apply(change);
+  }
+
+  /** Applies one change-feed entry; before the first load it is kept for after it. */
+  apply(change: SessionChange): Stale[] {
+    if (this.buffered) {
+      this.buffered.push(change);
+      return [];
+    }
+    if (change.kind === "removed") return this.remove(change.agentId, change.sessionId);
+    return change.item ? this.upsert(change.item) : [];
+  }
+
+  agents(): string[] {
+    return [...this.perAgent.keys()].sort();
+  }
+
+  /** Agents get their own level only when more than one is used in the folder. */
+  get showAgents(): boolean {
+    return this.perAgent.size > 1;
+  }
+
+  agentNode(agentId: string): AgentNode {
+    let node = this.agentNodes.get(agentId);
+    if (!node) this.agentNodes.set(agentId, (node = { kind: "agent", entry: this.entry, agentId }));
+    return node;
+  }
+
+  archivedNode(agentId: string): ArchivedNode {
+    let node = this.archivedNodes.get(agentId);
+    if (!node) this.archivedNodes.set(agentId, (node = { kind: "archived", entry: this.entry, agentId }));
+    return node;
+  }
+
+  get(agentId: string, sessionId: string): SessionNode | undefined {
+    return this.nodes.get(sessionKey(agentId, sessionId));
+  }
+
+  all(): IterableIterator<SessionNode> {
+    return this.nodes.values();
+  }
+
+  /** One group's sessions, newest first (sorted once per change of order). */
+  sessions(agentId: string, archived: boolean): SessionNode[] {
+    const key = groupKey(agentId, archived);
+    let rows = this.order.get(key);
+    if (!rows) {
+      rows = [];
+      for (const node of this.nodes.values()) if (node.item.agentId === agentId && node.item.archived === archived) rows.push(node);
+      rows.sort(newest);
+      rows.forEach((node, i) => (node.index = i));
+      this.order.set(key, rows);
+    }
+    return rows;
+  }
+
+  upsert(item: SessionListItem): Stale[] {
+    const existing = this.nodes.get(sessionKey(item.agentId, item.sessionId));
+    if (!existing) return this.add(item);
+    const before = existing.item;
+    existing.item = item;
+    if (before.archived !== item.archived) {
+      this.order.delete(groupKey(item.agentId, before.archived));
+      this.order.delete(groupKey(item.agentId, item.archived));
+      // The live group's parent also holds the "Archived" group, which may appear or go.
+      return [
+        { type: "group", agentId: item.agentId, archived: false },
+        { type: "group", agentId: item.agentId, archived: true },
+      ];
+    }
+    if (before.updatedAt === item.updatedAt || this.inPlace(existing)) return [{ type: "session", node: existing }];
+    this.order.delete(groupKey(item.agentId, item.archived));
+    return [{ type: "group", agentId: item.agentId, archived: item.archived }];
+  }
+
+  remove(agentId: string, sessionId: string): Stale[] {
+    const key = sessionKey(agentId, sessionId);
+    const node = this.nodes.get(key);
+    if (!node) return [];
+    this.nodes.delete(key);
+    this.order.delete(groupKey(agentId, node.item.archived));
+    const left = (this.perAgent.get(agentId) ?? 1) - 1;
+    if (left > 0) {
+      this.perAgent.set(agentId, left);
+      return [
+        { type: "group", agentId, archived: false },
+        ...(node.item.archived ? [{ type: "group" as const, agentId, archived: true }] : []),
+      ];
+    }
+    this.perAgent.delete(agentId);
+    return [{ type: "folder" }];
+  }
+
+  private add(item: SessionListItem): Stale[] {
+    const node: SessionNode = { kind: "session", entry: this.entry, item, activity: { waiting: new Set(), interrupted: false, running: false }, index: -1 };
+    this.nodes.set(sessionKey(item.agentId, item.sessionId), node);
+    this.order.delete(groupKey(item.agentId, item.archived));
+    const count = this.perAgent.get(item.agentId) ?? 0;
+    this.perAgent.set(item.agentId, count + 1);
+    if (count === 0) return [{ type: "folder" }];
+    return [{ type: "group", agentId: item.agentId, archived: false }, ...(item.archived ? [{ type: "group" as const, agentId: item.agentId, archived: true }] : [])];
+  }
+
+  /** True when the row's cached position is still right after its time changed (neighbours only). */
+  private inPlace(node: SessionNode): boolean {
+    const rows = this.order.get(groupKey(node.item.agentId, node.item.archived));
+    if (!rows) return true;
+    const i = node.index;
+    if (rows[i] !== node) return false;
+    const prev = rows[i - 1];
+    const next = rows[i + 1];
+    return (!prev || newest(prev, node) < 0) && (!next || newest(node, next) < 0);
+  }
+}

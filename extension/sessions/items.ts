@@ -1,0 +1,92 @@
+import * as vscode from "vscode";
+import type { FolderModel } from "./folder-model";
+import { formatBytes, relativeTime } from "./format";
+import { sessionState, type SessionNode, type SessionState, type SessionTreeNode } from "./nodes";
+
+const ICONS: Record<SessionState, () => vscode.ThemeIcon> = {
+  running: () => new vscode.ThemeIcon("loading~spin"),
+  waiting: () => new vscode.ThemeIcon("bell-dot", new vscode.ThemeColor("list.warningForeground")),
+  interrupted: () => new vscode.ThemeIcon("debug-pause"),
+  elsewhere: () => new vscode.ThemeIcon("lock"),
+  damaged: () => new vscode.ThemeIcon("error", new vscode.ThemeColor("list.errorForeground")),
+  archived: () => new vscode.ThemeIcon("archive"),
+  idle: () => new vscode.ThemeIcon("comment-discussion"),
+};
+
+const STATE_TEXT: Record<SessionState, string> = {
+  running: "Running",
+  waiting: "Waiting for your approval",
+  interrupted: "Interrupted",
+  elsewhere: "Read-only: another window writes it",
+  damaged: "Read-only: damaged storage",
+  archived: "Archived",
+  idle: "",
+};
+
+export const sessionLabel = (node: SessionNode) => node.item.title ?? "New session";
+
+/** The menus' `viewItem` value: `session.live`, `session.live.running` or `session.archived`. */
+export function sessionContext(node: SessionNode): string {
+  if (node.item.archived) return "session.archived";
+  return node.item.running || node.activity.running ? "session.live.running" : "session.live";
+}
+
+function tooltip(node: SessionNode, state: SessionState): vscode.MarkdownString {
+  const { item } = node;
+  const md = new vscode.MarkdownString();
+  md.appendText(sessionLabel(node));
+  md.appendMarkdown("\n\n");
+  md.appendText(`Model: ${item.model ?? "none yet"} · ${item.messageCount} messages · history ${formatBytes(item.historyBytes)}`);
+  md.appendMarkdown("\n\n");
+  md.appendText(`Agent: ${item.agentId} · updated ${new Date(item.updatedAt).toLocaleString()}`);
+  if (STATE_TEXT[state]) {
+    md.appendMarkdown("\n\n");
+    md.appendText(STATE_TEXT[state]);
+  }
+  if (item.readOnly) {
+    md.appendMarkdown("\n\n");
+    md.appendText(item.readOnly);
+  }
+  return md;
+}
+
+/** The row of one tree element. */
+export function sessionTreeItem(node: SessionTreeNode, model: FolderModel | undefined, now: number): vscode.TreeItem {
+  const base = node.entry.folder.uri.toString();
+  switch (node.kind) {
+    case "folder": {
+      const item = new vscode.TreeItem(node.entry.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `folder:${base}`;
+      item.iconPath = new vscode.ThemeIcon("root-folder");
+      item.contextValue = "folder";
+      return item;
+    }
+    case "agent": {
+      const name = node.entry.runtime.agents.find((a) => a.id === node.agentId)?.name ?? node.agentId;
+      const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `agent:${base}:${node.agentId}`;
+      item.iconPath = new vscode.ThemeIcon("hubot");
+      item.contextValue = "agent";
+      return item;
+    }
+    case "archived": {
+      const item = new vscode.TreeItem("Archived", vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `archived:${base}:${node.agentId}`;
+      item.iconPath = new vscode.ThemeIcon("archive");
+      item.description = String(model?.sessions(node.agentId, true).length ?? 0);
+      item.contextValue = "archivedGroup";
+      return item;
+    }
+    case "session": {
+      const state = sessionState(node);
+      const item = new vscode.TreeItem(sessionLabel(node), vscode.TreeItemCollapsibleState.None);
+      item.id = `session:${base}:${node.item.archived ? "a" : "l"}:${node.item.agentId}:${node.item.sessionId}`;
+      item.description = relativeTime(node.item.updatedAt, now);
+      item.tooltip = tooltip(node, state);
+      item.iconPath = ICONS[state]();
+      item.contextValue = sessionContext(node);
+      item.command = { command: "downcity.openSession", title: "Open Session", arguments: [node] };
+      return item;
+    }
+  }
+}

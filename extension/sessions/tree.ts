@@ -1,0 +1,253 @@
+import * as vscode from "vscode";
+import type { AgentEvent } from "../../core/protocol";
+import type { SessionChange } from "../../core/session";
+import { readStoredItemAt } from "../../core/storage";
+import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import { FolderModel, type Stale } from "./folder-model";
+import { sessionTreeItem } from "./items";
+import type { SessionNode, SessionTreeNode } from "./nodes";
+
+/** Other windows' and the CLI's writes: every session's meta.json, live or archived. */
+export const META_GLOB = ".downcity/agents/*/{sessions,archived}/*/meta.json";
+/** Changes within this window become one refresh. */
+export const COALESCE_MS = 100;
+
+export interface SessionsTreeOptions {
+  coalesceMs?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * The Sessions view: one full list per folder when it appears, then the runtime's change
+ * feed, its agent events (approval and running state) and a meta.json watcher. Each
+ * change updates one item in its folder model; changes are coalesced into one
+ * `onDidChangeTreeData` naming only the stale elements.
+ */
+export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
+  private readonly models = new Map<FolderRuntime, FolderModel>();
+  private readonly perFolder = new Map<FolderRuntime, vscode.Disposable[]>();
+  private readonly loads = new Map<FolderRuntime, Promise<void>>();
+  private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly pendingNodes = new Set<SessionTreeNode>();
+  private pendingRoot = false;
+  private readonly pendingPaths = new Map<FolderRuntime, Set<string>>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subscription: vscode.Disposable;
+  private readonly coalesceMs: number;
+
+  constructor(
+    private readonly runtimes: Runtimes,
+    private readonly options: SessionsTreeOptions = {},
+  ) {
+    this.coalesceMs = options.coalesceMs ?? COALESCE_MS;
+    runtimes.all().forEach((entry) => this.attach(entry));
+    this.subscription = runtimes.onDidChange(({ added, removed }) => {
+      removed.forEach((entry) => this.detach(entry));
+      added.forEach((entry) => this.attach(entry));
+      this.stale(undefined);
+    });
+  }
+
+  /** Resolves when every folder's first list is in. */
+  get ready(): Promise<void> {
+    return Promise.all(this.loads.values()).then(() => {});
+  }
+
+  // ------------------------------------------------------------------ data provider
+
+  async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
+    if (!node) {
+      await this.ready;
+      const models = [...this.models.values()].sort((a, b) => a.entry.folder.index - b.entry.folder.index);
+      if (models.length === 1) return this.folderChildren(models[0]!);
+      return models.map((m) => m.folderNode);
+    }
+    const model = this.models.get(node.entry);
+    if (!model) return [];
+    switch (node.kind) {
+      case "folder":
+        return this.folderChildren(model);
+      case "agent":
+        return this.agentChildren(model, node.agentId);
+      case "archived":
+        return model.sessions(node.agentId, true);
+      case "session":
+        return [];
+    }
+  }
+
+  getTreeItem(node: SessionTreeNode): vscode.TreeItem {
+    return sessionTreeItem(node, this.models.get(node.entry), Date.now());
+  }
+
+  getParent(node: SessionTreeNode): SessionTreeNode | undefined {
+    const model = this.models.get(node.entry);
+    if (!model || node.kind === "folder") return undefined;
+    if (node.kind === "session" && node.item.archived) return model.archivedNode(node.item.agentId);
+    const agentId = node.kind === "session" ? node.item.agentId : node.agentId;
+    if (node.kind !== "agent" && model.showAgents) return model.agentNode(agentId);
+    return this.models.size > 1 ? model.folderNode : undefined;
+  }
+
+  // ------------------------------------------------------------------ queries for commands
+
+  /** Every known session of every folder, newest first. */
+  sessions(filter: { archived?: boolean; running?: boolean } = {}): SessionNode[] {
+    const rows: SessionNode[] = [];
+    for (const model of this.models.values()) {
+      for (const node of model.all()) {
+        if (filter.archived !== undefined && node.item.archived !== filter.archived) continue;
+        if (filter.running && !(node.item.running || node.activity.running)) continue;
+        rows.push(node);
+      }
+    }
+    return rows.sort((a, b) => b.item.updatedAt - a.item.updatedAt);
+  }
+
+  find(entry: FolderRuntime, agentId: string, sessionId: string): SessionNode | undefined {
+    return this.models.get(entry)?.get(agentId, sessionId);
+  }
+
+  // ------------------------------------------------------------------ feeding
+
+  private folderChildren(model: FolderModel): SessionTreeNode[] {
+    if (model.showAgents) return model.agents().map((id) => model.agentNode(id));
+    const [only] = model.agents();
+    return only === undefined ? [] : this.agentChildren(model, only);
+  }
+
+  private agentChildren(model: FolderModel, agentId: string): SessionTreeNode[] {
+    const live: SessionTreeNode[] = model.sessions(agentId, false);
+    return model.sessions(agentId, true).length > 0 ? [...live, model.archivedNode(agentId)] : live;
+  }
+
+  private attach(entry: FolderRuntime): void {
+    const model = new FolderModel(entry);
+    this.models.set(entry, model);
+    const { runtime, folder } = entry;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, META_GLOB));
+    const onPath = (uri: vscode.Uri) => this.queuePath(entry, uri.fsPath);
+    const offChange = runtime.onChange((change) => this.onChange(model, change));
+    const offEvent = runtime.onEvent((event) => this.onAgentEvent(model, event));
+    this.perFolder.set(entry, [
+      watcher,
+      watcher.onDidCreate(onPath),
+      watcher.onDidChange(onPath),
+      watcher.onDidDelete(onPath),
+      new vscode.Disposable(offChange),
+      new vscode.Disposable(offEvent),
+    ]);
+    const load = Promise.all([runtime.list(), runtime.list({ archived: true })]).then(
+      ([live, archived]) => model.load([...live, ...archived]),
+      (error: Error) => {
+        this.options.log?.(`listing the sessions of ${folder.name} failed: ${error.message}`);
+        model.load([]);
+      },
+    );
+    this.loads.set(entry, load);
+  }
+
+  private detach(entry: FolderRuntime): void {
+    this.perFolder.get(entry)?.forEach((d) => d.dispose());
+    this.perFolder.delete(entry);
+    this.models.delete(entry);
+    this.loads.delete(entry);
+    this.pendingPaths.delete(entry);
+  }
+
+  private onChange(model: FolderModel, change: SessionChange): void {
+    this.markStale(model, model.apply(change));
+  }
+
+  private onAgentEvent(model: FolderModel, event: AgentEvent): void {
+    // Streaming text and log appends reach the tree through the change feed (throttled by the store).
+    if (event.type === "session-event" || event.type === "draft" || event.type === "tool-output" || event.type === "usage") return;
+    const node = model.get(event.agentId, event.sessionId);
+    if (!node) return;
+    const { activity } = node;
+    const before = `${activity.running}${activity.interrupted}${activity.waiting.size}`;
+    switch (event.type) {
+      case "turn-started":
+        activity.running = true;
+        activity.interrupted = false;
+        break;
+      case "turn-ended":
+        activity.running = false;
+        activity.waiting.clear();
+        activity.interrupted = event.reason === "cancelled" || event.reason === "error";
+        break;
+      case "approval-requested":
+        activity.waiting.add(event.toolCallId);
+        break;
+      case "approval-resolved":
+      case "tool-finished":
+        activity.waiting.delete(event.toolCallId);
+        break;
+      default:
+        return;
+    }
+    if (`${activity.running}${activity.interrupted}${activity.waiting.size}` !== before) this.markStale(model, [{ type: "session", node }]);
+  }
+
+  /** A meta.json another process wrote: read that one file when the burst settles. */
+  private queuePath(entry: FolderRuntime, path: string): void {
+    let paths = this.pendingPaths.get(entry);
+    if (!paths) this.pendingPaths.set(entry, (paths = new Set()));
+    paths.add(path);
+    this.schedule();
+  }
+
+  private async readPaths(): Promise<void> {
+    const batches = [...this.pendingPaths];
+    this.pendingPaths.clear();
+    for (const [entry, paths] of batches) {
+      const model = this.models.get(entry);
+      if (!model) continue;
+      for (const path of paths) {
+        const found = await readStoredItemAt(entry.runtime.root, path).catch(() => undefined);
+        if (!found || this.models.get(entry) !== model) continue;
+        const known = model.get(found.agentId, found.sessionId);
+        // Hot wins: this window's own sessions come from the change feed.
+        if (known?.item.hot) continue;
+        if (found.item) this.markStale(model, model.upsert(found.item));
+        else if (known && known.item.archived === found.archived) this.markStale(model, model.remove(found.agentId, found.sessionId));
+      }
+    }
+  }
+
+  private markStale(model: FolderModel, stale: readonly Stale[]): void {
+    for (const s of stale) {
+      if (s.type === "session") this.stale(s.node);
+      else if (s.type === "group" && s.archived) this.stale(model.archivedNode(s.agentId));
+      else if (s.type === "group" && model.showAgents) this.stale(model.agentNode(s.agentId));
+      else this.stale(this.models.size > 1 ? model.folderNode : undefined);
+    }
+  }
+
+  private stale(node: SessionTreeNode | undefined): void {
+    if (node) this.pendingNodes.add(node);
+    else this.pendingRoot = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => void this.flush(), this.coalesceMs);
+  }
+
+  private async flush(): Promise<void> {
+    this.timer = undefined;
+    if (this.pendingPaths.size > 0) await this.readPaths();
+    if (this.pendingRoot) this.changed.fire(undefined);
+    else if (this.pendingNodes.size > 0) this.changed.fire([...this.pendingNodes]);
+    this.pendingRoot = false;
+    this.pendingNodes.clear();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.subscription.dispose();
+    [...this.perFolder.keys()].forEach((entry) => this.detach(entry));
+    this.changed.dispose();
+  }
+}

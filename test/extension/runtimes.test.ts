@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import * as vscode from "vscode";
+import { ProviderConfig } from "../../extension/config/providers";
+import { RESTRICTED_REASON, Runtimes } from "../../extension/runtime/runtimes";
+import { tempDir } from "../support/temp";
+import { countingFactory, fakeContext, folder, setFolders } from "./helpers";
+
+function runtimesFor(folders: vscode.WorkspaceFolder[]) {
+  setFolders(folders);
+  const { factory, made } = countingFactory();
+  const context = fakeContext();
+  const config = new ProviderConfig(context.secrets, context.workspaceState, {});
+  const runtimes = new Runtimes(factory, config);
+  return { runtimes, made, config };
+}
+
+test("two workspace folders get two stores; adding and removing a folder creates and closes its runtime", async (t) => {
+  const a = tempDir(t);
+  const b = tempDir(t);
+  const c = tempDir(t);
+  const { runtimes, made } = runtimesFor([folder(a, 0), folder(b, 1)]);
+  assert.deepEqual(runtimes.all().map((e) => e.runtime.root), [a, b]);
+
+  // Each runtime writes its own folder's .downcity/.
+  for (const { runtime } of runtimes.all()) {
+    const s = runtime.create("code");
+    s.append("user/message", { content: [{ type: "text", text: "hi" }] }, { surface: "append" });
+  }
+  await Promise.all(runtimes.all().map(async ({ runtime }) => assert.equal((await runtime.list()).length, 1)));
+  await runtimes.close(); // flushes
+  runtimes.dispose();
+  assert.ok(existsSync(join(a, ".downcity", "agents", "code", "sessions")));
+  assert.ok(existsSync(join(b, ".downcity", "agents", "code", "sessions")));
+
+  const again = runtimesFor([folder(a, 0)]);
+  const events: string[] = [];
+  again.runtimes.onDidChange(({ added, removed }) => events.push(`+${added.length} -${removed.length}`));
+  setFolders([folder(a, 0), folder(c, 1)]);
+  assert.equal(again.made.length, 2);
+  assert.equal(again.runtimes.all()[1]!.runtime.root, c);
+  setFolders([folder(c, 0)]);
+  assert.equal(again.made[0]!.closed, true, "the removed folder's runtime is closed");
+  assert.equal(again.made[1]!.closed, false);
+  assert.deepEqual(again.runtimes.all().map((e) => e.runtime.root), [c]);
+  assert.deepEqual(events, ["+1 -0", "+0 -1"]);
+  await again.runtimes.close();
+  assert.equal(again.made[1]!.closed, true, "deactivate closes the rest");
+  again.runtimes.dispose();
+  assert.equal(made.length, 2, "a disposed registry no longer follows folder changes");
+});
+
+test("Restricted Mode: the runtime is told why nothing may run, and a run is refused with that message", async (t) => {
+  const a = tempDir(t);
+  (vscode.workspace as { isTrusted: boolean }).isTrusted = false;
+  t.after(() => void ((vscode.workspace as { isTrusted: boolean }).isTrusted = true));
+  const { runtimes, made } = runtimesFor([folder(a, 0)]);
+  const options = made[0]!.options;
+  assert.equal(options.restricted?.(), RESTRICTED_REASON);
+  const { runtime } = runtimes.all()[0]!;
+  const session = runtime.create("code");
+  await assert.rejects(runtime.prompt({ agentId: "code", sessionId: session.id }, "hello"), (e: Error) => e.name === "RestrictedModeError" && /Restricted Mode: this workspace is not trusted/.test(e.message));
+  // Listing and reading still work.
+  assert.equal((await runtime.list()).length, 1);
+  // Granting trust applies at once: the runtime reads it per run.
+  (vscode.workspace as { isTrusted: boolean }).isTrusted = true;
+  assert.equal(options.restricted?.(), undefined);
+  await runtimes.close();
+  runtimes.dispose();
+});
+
+test("a second window's runtime on the same folder gets the session read-only", async (t) => {
+  const a = tempDir(t);
+  const first = runtimesFor([folder(a, 0)]);
+  const writer = first.runtimes.all()[0]!.runtime;
+  const session = writer.create("code");
+  session.append("user/message", { content: [{ type: "text", text: "mine" }] }, { surface: "append" });
+  await writer.list();
+  // Materialise: the first window holds the writer lock.
+  await writer.rename({ agentId: "code", sessionId: session.id }, "Held");
+
+  const { factory } = countingFactory();
+  const context = fakeContext();
+  const second = new Runtimes(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+  const reader = second.all()[0]!.runtime;
+  const { session: view, report } = await reader.open({ agentId: "code", sessionId: session.id });
+  assert.match(report.readOnly ?? "", /elsewhere/);
+  assert.match(view.readOnly ?? "", /elsewhere/);
+  assert.equal(view.title.title, "Held");
+  await second.close();
+  await first.runtimes.close();
+  second.dispose();
+  first.runtimes.dispose();
+});
