@@ -1,7 +1,6 @@
 // The `downcity` command: the headless host of the Downcity core.
 import { version } from "../package.json";
-import { RUN_HELP, runCommand } from "./commands/run";
-import { SESSIONS_HELP, sessionsCommand } from "./commands/sessions";
+import { RUN_HELP, SESSIONS_HELP } from "./help";
 import { CliError, createOutput, type Output } from "./output";
 
 const HELP = `downcity ${version} — a coding agent whose sessions are never lost
@@ -18,10 +17,11 @@ Usage:
 async function main(argv: string[], output: Output): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
+    // Commands load on use: `--help` never pays for the provider SDKs or the store.
     case "run":
-      return runCommand(rest, output);
+      return (await import("./commands/run")).runCommand(rest, output);
     case "sessions":
-      return sessionsCommand(rest, output);
+      return (await import("./commands/sessions")).sessionsCommand(rest, output);
     case "--version":
     case "-v":
       output.out(`${version}\n`);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ContentBlock, GenerateOptions, Message, SessionEvent, StreamChunk, contextTokens } from "../core/protocol";
+import { Session, SessionEventError } from "../core/session";
 
 test("content blocks: every kind parses and a wrong shape is refused", () => {
   const blocks = [
@@ -34,4 +35,14 @@ test("session events: unknown types validate; bad seqs do not", () => {
 test("context tokens use totalTokens, else input + output", () => {
   assert.equal(contextTokens({ inputTokens: 10, outputTokens: 5, totalTokens: 40 }), 40);
   assert.equal(contextTokens({ inputTokens: 10, outputTokens: 5 }), 15);
+});
+
+test("request/error and compaction/* events have schemas: malformed data is rejected, later fields kept", () => {
+  const session = new Session({ id: "s" });
+  assert.throws(() => session.append("request/error", { attempt: 0, kind: "transient", message: "x" } as never), SessionEventError);
+  assert.throws(() => session.append("compaction/end", { folded: 1 } as never), SessionEventError);
+  assert.throws(() => session.append("compaction/error", { reason: "usage" } as never), SessionEventError);
+  const ok = session.append("compaction/start", { reason: "usage", deep: false, contextWindow: null, futureField: 1 } as never);
+  assert.equal((ok.data as { futureField: number }).futureField, 1);
+  session.append("request/error", { attempt: 1, kind: "transient", message: "boom", retryInMs: 50 });
 });

@@ -4,29 +4,13 @@ import type { RunResult } from "../../core/runtime/types";
 import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import { createNodeTools } from "../../core/tools/node";
 import { CliError, type Output } from "../output";
+import { RUN_HELP } from "../help";
 import { createPrinter } from "../printer";
 import { resolveProvider } from "../provider-config";
 import { ttyApproval } from "../tty-approval";
 import { workspaceNotes, workspaceRoot } from "../workspace";
 
-export const RUN_HELP = `Usage: downcity run [options] "prompt"
 
-Runs the agent on a folder and streams its answer.
-
-Options:
-  --cwd DIR               workspace folder (default: current folder); tools stay inside it
-  --agent ID              code (every tool, default) or ask (read-only: no edits, no commands)
-  --session ID            continue an existing session
-  --approve LEVEL         what runs without asking: none | reads | edits | all (default: reads)
-  --max-steps N           model calls per turn (default: 50)
-  --json                  one JSON object per session event on stdout
-  --protocol P            openai-chat | openai-responses | anthropic-messages (else DOWNCITY_PROTOCOL)
-  --base-url URL          provider endpoint (else DOWNCITY_BASE_URL)
-  --model ID              model id (else DOWNCITY_MODEL)
-  --context-window N      tokens (else DOWNCITY_CONTEXT_WINDOW, else the built-in table)
-  -h, --help              this help
-
-Exit codes: 0 answered, 1 failed, 3 stopped at --max-steps, 130 cancelled (Ctrl-C).`;
 
 const EXIT: Record<RunResult["reason"], number> = { completed: 0, error: 1, "max-steps": 3, cancelled: 130 };
 

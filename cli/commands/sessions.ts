@@ -2,28 +2,12 @@ import { parseArgs } from "node:util";
 import type { SessionEvent } from "../../core/protocol";
 import type { Sessions } from "../../core/storage";
 import { CliError, type Output } from "../output";
+import { SESSIONS_HELP } from "../help";
 import { resolveProvider, type ProviderFlags } from "../provider-config";
-import { eventMarkdown } from "../render";
+import { eventMarkdown, usageAfterCompactions } from "../render";
 import { openStore, workspaceRoot } from "../workspace";
 
-export const SESSIONS_HELP = `Usage: downcity sessions <command> [options]
 
-Commands:
-  list                          sessions of the workspace, newest first
-  show ID [--before SEQ]        the Active messages, or the segment before SEQ (history paging)
-  rename ID "title"             rename (pins the title)
-  fork ID [--at SEQ]            copy the history (up to SEQ) into a new session
-  archive ID | unarchive ID     move to / from the archive
-  delete ID                     delete for good
-  export ID [--format md|jsonl] the whole history, oldest first
-  compact ID                    summarise and close the history now (needs a provider, see run --help)
-
-Options:
-  --cwd DIR        workspace folder (default: current folder)
-  --agent ID       agent id: code (default) or ask
-  --archived       list: archived sessions instead
-  --json           machine-readable output
-  -h, --help       this help`;
 
 const OPTIONS = {
   cwd: { type: "string" },
@@ -82,8 +66,9 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
         else {
           if (page.hasOlder) output.out(output.dim(`(older history: --before ${page.firstSeq})\n\n`));
           if (page.summary && before === undefined) output.out(`${output.dim("summary of earlier history:")}\n${page.summary}\n\n`);
+          const usageAfter = usageAfterCompactions(page.events);
           for (const event of page.events) {
-            const text = eventMarkdown(event);
+            const text = eventMarkdown(event, usageAfter);
             if (text) output.out(`${text}\n\n`);
           }
         }
@@ -170,7 +155,7 @@ async function compact(root: string, ref: { agentId: string; sessionId: string }
     const { session } = await runtime.open(ref);
     if (session.readOnly) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
     const outcome = await runtime.compactNow(ref);
-    output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close; folded ${outcome.folded}\n`);
+    output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (${outcome.closed} messages, summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close${outcome.note ? `: ${outcome.note}` : ""}; folded ${outcome.folded}\n`);
   } finally {
     await runtime.close();
   }

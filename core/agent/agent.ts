@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { contextTokens, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type ToolCallBlock } from "../protocol";
-import type { Session } from "../session";
+import type { Session, SessionStoragePort } from "../session";
 import { BlockAssembler } from "../llm/assembler";
 import { LlmError, type LlmClient } from "../llm/types";
 import type { ToolRegistry } from "../tools/registry";
 import type { ToolKind } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
-import { Compactor, type CompactionOutcome, type CompactionSettings } from "../compaction";
+import { CompactionImpossibleError, Compactor, ContextChars, type CompactionOutcome, type CompactionSettings } from "../compaction";
 import { SessionApprovals, settingsForPolicy, type ApprovalPolicy, type ApprovalSettings, type ApproveFn } from "./approval";
 import type { AgentEventBody } from "./events";
 import { DraftWriter } from "./draft-writer";
 import { Inbox, type InboxKind } from "./inbox";
-import type { SessionStoragePort } from "./ports";
+
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
 import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
@@ -81,11 +81,13 @@ export class Agent {
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
   private lastSystem: string | undefined;
+  private readonly contextChars: ContextChars;
   private readonly events = new Emitter<{ event: [AgentEvent] }>();
   private readonly approvals: SessionApprovals;
 
   constructor(private readonly options: AgentOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.contextChars = new ContextChars(options.session);
     this.approvals = options.sessionApprovals ?? new SessionApprovals();
   }
 
@@ -196,7 +198,6 @@ export class Agent {
           outcome = { reason: "max-steps", steps };
           break;
         }
-        if (compactor.pending) await this.compactOrWarn(compactor, abort.signal);
         steps++;
         session.append("step/start", { step: steps });
         const inputs = steps === 1 ? this.inbox.claimAll() : this.inbox.claimSteers();
@@ -207,6 +208,8 @@ export class Agent {
             if (this.options.titles === "llm") titleTask = writeModelTitle(session, this.options.llm, this.options.model, seq, input.content, abort.signal).catch(() => {});
           }
         }
+        // After the claim: a deep compaction keeps the newest user message.
+        await this.compactOrWarn(compactor, abort.signal, "step");
         const result = await this.callModel(abort.signal, compactor);
         if (result.kind === "error") {
           outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };
@@ -219,7 +222,7 @@ export class Agent {
         }
         session.append("step/end", { step: steps });
       }
-      if (compactor.pending && !abort.signal.aborted) await this.compactOrWarn(compactor, abort.signal);
+      if (!abort.signal.aborted) await this.compactOrWarn(compactor, abort.signal, "turn-end");
       await titleTask;
     } catch (err) {
       outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: err as Error };
@@ -240,11 +243,11 @@ export class Agent {
    * A failed compaction does not fail the turn: the call may still fit, and a
    * context-length error forces another attempt. Cancellation still propagates.
    */
-  private async compactOrWarn(compactor: Compactor, signal: AbortSignal): Promise<void> {
+  private async compactOrWarn(compactor: Compactor, signal: AbortSignal, at: "step" | "turn-end"): Promise<void> {
     try {
-      await compactor.runPending(signal);
+      await compactor.runPending(signal, at);
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (signal.aborted || error instanceof CompactionImpossibleError) throw error;
       this.notice(`compaction failed, continuing without it: ${(error as Error).message}`);
     }
   }
@@ -275,20 +278,23 @@ export class Agent {
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
       const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions);
-      session.append("request/header", {
+      const messages = [...session.deriveMessages()];
+      // The request this attempt's answer comes from: its `sources` (DESIGN §3).
+      const header = session.append("request/header", {
         provider: model.provider,
         model: model.model,
         ...(system !== this.lastSystem ? { system } : {}),
         tools: specs.map((s) => s.name),
         ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}),
         attempt,
+        chars: this.contextChars.sent(system, specs, messages),
       });
       this.lastSystem = system;
       const request: GenerateOptions = {
         provider: model.provider,
         model: model.model,
         system,
-        messages: [...session.deriveMessages()],
+        messages,
         tools: specs,
         sessionId: session.id,
         signal,
@@ -318,10 +324,9 @@ export class Agent {
         const message: AssistantMessageData = { ...assembler.message(), provider: model.provider, model: model.model, draftId };
         // An empty answer stays in the log but off the Surface: providers reject empty
         // assistant messages in history.
-        session.append("assistant/message", message, message.content.length > 0 ? { surface: "append" } : {});
+        session.append("assistant/message", message, message.content.length > 0 ? { surface: "append", sources: [header.seq] } : { sources: [header.seq] });
         await storage.discardDraft(session);
         this.emitUsage(message, compactor.contextWindow);
-        compactor.observe(message.usage);
         return { kind: "message", message, interrupted: false };
       }
 
@@ -330,7 +335,7 @@ export class Agent {
         const partial = assembler.blocks({ dropIncompleteToolCalls: true }).filter((b) => (b.type === "text" || b.type === "reasoning") && b.text.trim() !== "");
         if (partial.length > 0) {
           const message: AssistantMessageData = { content: partial, interrupted: true, finishReason: "aborted", provider: model.provider, model: model.model, draftId };
-          session.append("assistant/message", message, { surface: "append" });
+          session.append("assistant/message", message, { surface: "append", sources: [header.seq] });
           await storage.discardDraft(session);
           return { kind: "message", message, interrupted: true };
         }

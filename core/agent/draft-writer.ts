@@ -1,6 +1,5 @@
 import type { ContentBlock } from "../protocol";
-import type { Session } from "../session";
-import type { Draft, SessionStoragePort } from "./ports";
+import type { Draft, Session, SessionStoragePort } from "../session";
 
 /**
  * Overwrites the session's draft with the current complete snapshot at most once per

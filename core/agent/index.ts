@@ -1,4 +1,5 @@
-export * from "./ports";
+export * from "./events";
+export * from "./command-allow-list";
 export * from "./inbox";
 export * from "./approval";
 export * from "./system-prompt";

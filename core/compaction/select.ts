@@ -1,18 +1,6 @@
 import type { AssistantMessageData, SessionEvent, ToolResultData } from "../protocol";
 import type { Session } from "../session";
-
-/** Characters a Surface event contributes to the model context (sizing only). */
-export function eventChars(event: SessionEvent): number {
-  const data = event.data as AssistantMessageData | ToolResultData;
-  let n = 0;
-  for (const block of data.content ?? []) {
-    if ("text" in block) n += block.text.length;
-    else if (block.type === "tool-call") n += JSON.stringify(block.arguments).length + block.name.length;
-    else if (block.type === "image") n += 4000;
-    else if (block.type === "tool-result") for (const p of block.content) n += p.type === "text" ? p.text.length : 4000;
-  }
-  return n;
-}
+import { eventChars } from "./measure";
 
 /** The earliest seq a Surface node stands for (a replacement stands for its sources). */
 function originSeq(event: SessionEvent): number {
@@ -31,6 +19,11 @@ export interface PrefixSelection {
   closed: number[];
   /** Surface nodes kept verbatim. */
   kept: number[];
+  /**
+   * Deep compaction inside a tool loop: the newest user message was closed with the steps
+   * before the open tool transaction, so it is restated after it (a checkpoint).
+   */
+  restate?: number;
 }
 
 /**
@@ -66,4 +59,32 @@ export function selectPrefix(session: Session, keepChars: number): PrefixSelecti
   const throughSeq = Math.min(...events.slice(cut).map(originSeq)) - 1;
   if (throughSeq <= session.baseSeq) return undefined;
   return { throughSeq, closed: nodes.slice(0, cut), kept: nodes.slice(cut) };
+}
+
+/**
+ * Deep compaction (DESIGN §8, issue 10): keeps only the open tool transaction (the newest
+ * assistant message with tool calls and what follows it) and the newest user message;
+ * everything before is closed. When steps lie between that user message and the open
+ * transaction, they are closed too and the user message is restated after it.
+ * Undefined when nothing can be closed.
+ */
+export function selectDeep(session: Session): PrefixSelection | undefined {
+  const nodes = session.surface.nodes;
+  const events = nodes.map((seq) => session.event(seq)!);
+  const lastAssistant = events.findLastIndex((e) => e.type === "assistant/message");
+  const lastUser = events.findLastIndex((e) => e.type === "user/message");
+  const open = lastAssistant >= 0 && toolCallIds(events[lastAssistant]!).length > 0 ? lastAssistant : -1;
+  let cut: number;
+  // No open transaction: keep from the newest user message (else the newest assistant).
+  if (open < 0) cut = lastUser >= 0 ? lastUser : lastAssistant;
+  // The user message directly before the open transaction stays where it is.
+  else if (lastUser === open - 1) cut = lastUser;
+  // A steer after it is kept with it; steps between the user message and it are closed
+  // and the message restated.
+  else cut = open;
+  const restate = open >= 0 && lastUser >= 0 && lastUser < open - 1 ? nodes[lastUser] : undefined;
+  if (cut <= 0) return undefined;
+  const throughSeq = Math.min(...events.slice(cut).map(originSeq)) - 1;
+  if (throughSeq <= session.baseSeq) return undefined;
+  return { throughSeq, closed: nodes.slice(0, cut), kept: nodes.slice(cut), ...(restate !== undefined ? { restate } : {}) };
 }

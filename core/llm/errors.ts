@@ -1,5 +1,13 @@
-import * as Anthropic from "@anthropic-ai/sdk";
-import * as OpenAI from "openai";
+import type * as Anthropic from "@anthropic-ai/sdk";
+import type * as OpenAI from "openai";
+import { loadedSdks } from "./adapters/sdks";
+
+type SdkErrorClass = "APIConnectionError" | "APIConnectionTimeoutError" | "APIError" | "APIUserAbortError";
+/** Whether `error` is one of the loaded SDKs' `name` errors (an SDK never loaded threw nothing). */
+function sdkError<K extends SdkErrorClass>(error: unknown, name: K): error is InstanceType<(typeof OpenAI)[K]> | InstanceType<(typeof Anthropic)[K]> {
+  const { openai, anthropic } = loadedSdks();
+  return Boolean((openai && error instanceof openai[name]) || (anthropic && error instanceof anthropic[name]));
+}
 import { LlmError, type LlmErrorKind } from "./types";
 
 /**
@@ -44,15 +52,15 @@ interface ErrorFacts {
 export function normalizeError(error: unknown, signal?: AbortSignal): LlmError {
   if (signal?.aborted || isAbort(error)) return abortedError(error);
   if (error instanceof LlmError) return error;
-  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
-    const timeout = error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError;
+  if (sdkError(error, "APIConnectionError")) {
+    const timeout = sdkError(error, "APIConnectionTimeoutError");
     return new LlmError("transient", timeout ? "request timed out" : `connection failed: ${causeMessage(error)}`, {
       providerMessage: error.message,
       code: timeout ? "timeout" : "connection",
       cause: error,
     });
   }
-  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
+  if (sdkError(error, "APIError")) {
     return fromFacts(apiErrorFacts(error), error);
   }
   if (error instanceof SyntaxError) {
@@ -145,8 +153,7 @@ export function abortedError(cause?: unknown): LlmError {
 
 function isAbort(error: unknown): boolean {
   return (
-    error instanceof OpenAI.APIUserAbortError ||
-    error instanceof Anthropic.APIUserAbortError ||
+    sdkError(error, "APIUserAbortError") ||
     (error instanceof Error && error.name === "AbortError")
   );
 }

@@ -52,6 +52,8 @@ export const AssistantMessageData = z.looseObject({
   replayState: ReplayState.optional(),
   provider: z.string().optional(),
   model: z.string().optional(),
+  /** The draft this message completed: recovery drops a leftover draft whose message is logged. */
+  draftId: z.string().min(1).optional(),
 });
 
 export const ToolResultData = z.looseObject({
@@ -98,9 +100,63 @@ export const RequestHeaderData = z.looseObject({
   system: z.string().optional(),
   tools: z.array(z.string()).optional(),
   contextWindow: z.number().int().positive().optional(),
+  /** Characters the request sent; with the answer's real usage, the session's tokens per character. */
+  chars: z.object({ system: z.number().int().nonnegative(), tools: z.number().int().nonnegative(), messages: z.number().int().nonnegative() }).optional(),
 });
 
-/** Schemas by type. Types not listed here (compaction/*, future types) keep any JSON data. */
+/** A failed model call: it stays in the log (with what it had streamed), off the Surface. */
+export const RequestErrorData = z.looseObject({
+  attempt: z.number().int().positive(),
+  kind: z.string().min(1),
+  message: z.string(),
+  status: z.number().int().optional(),
+  partial: z.array(ContentBlock).optional(),
+  /** Set when the loop retries after this long. */
+  retryInMs: z.number().nonnegative().optional(),
+});
+
+export const CompactionStartData = z.looseObject({
+  reason: z.string().min(1),
+  deep: z.boolean().optional(),
+  contextWindow: z.number().int().positive().nullable().optional(),
+});
+/** Why a compaction closed nothing (issue 10). */
+export const CompactionCause = z.enum([
+  /** Everything on the Surface is the open tool transaction and the newest user message. */
+  "open-transaction",
+  /** The retained tail already holds every message. */
+  "tail-holds-all",
+  /** The window is smaller than the system prompt and tools: nothing a compaction removes helps. */
+  "overhead",
+]);
+/** What one compaction did, and the measurements it was sized from (read back by the compaction ledger). */
+export const CompactionEndData = z.looseObject({
+  reason: z.string().min(1),
+  deep: z.boolean().optional(),
+  folded: z.number().int().nonnegative().optional(),
+  /** Surface messages removed from the model context (closed into a segment). */
+  closed: z.number().int().nonnegative().optional(),
+  /** The prefix 1..throughSeq was closed into a segment. */
+  throughSeq: z.number().int().positive().optional(),
+  summary: z.string().optional(),
+  summaryChars: z.number().int().nonnegative().optional(),
+  /** Real usage (tokens) of the last request before the compaction. */
+  usageBefore: z.number().int().nonnegative().optional(),
+  contextWindow: z.number().int().positive().optional(),
+  /** Measured from the last request's real usage; absent while only the default was known. */
+  tokensPerChar: z.number().positive().optional(),
+  /** Characters the retained tail was allowed (normal compactions). */
+  retainChars: z.number().int().nonnegative().optional(),
+  cause: CompactionCause.optional(),
+  /** Human-readable why, when nothing was closed or the turn cannot go on. */
+  note: z.string().optional(),
+});
+export const CompactionErrorData = z.looseObject({
+  reason: z.string().min(1),
+  message: z.string(),
+});
+
+/** Schemas by type. Types not listed here (future types) keep any JSON data. */
 export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "user/message": UserMessageData,
   "assistant/message": AssistantMessageData,
@@ -113,6 +169,10 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "step/start": StepStartData,
   "step/end": StepEndData,
   "request/header": RequestHeaderData,
+  "request/error": RequestErrorData,
+  "compaction/start": CompactionStartData,
+  "compaction/end": CompactionEndData,
+  "compaction/error": CompactionErrorData,
 };
 
 export type UserMessageData = z.infer<typeof UserMessageData>;
@@ -123,6 +183,11 @@ export type ToolApprovalData = z.infer<typeof ToolApprovalData>;
 export type SessionTitleData = z.infer<typeof SessionTitleData>;
 export type TurnEndData = z.infer<typeof TurnEndData>;
 export type RequestHeaderData = z.infer<typeof RequestHeaderData>;
+export type RequestErrorData = z.infer<typeof RequestErrorData>;
+export type CompactionStartData = z.infer<typeof CompactionStartData>;
+export type CompactionEndData = z.infer<typeof CompactionEndData>;
+export type CompactionCause = z.infer<typeof CompactionCause>;
+export type CompactionErrorData = z.infer<typeof CompactionErrorData>;
 
 /** Data type by event type, for typed appends. */
 export interface KnownEventData {
@@ -137,5 +202,9 @@ export interface KnownEventData {
   "step/start": z.infer<typeof StepStartData>;
   "step/end": z.infer<typeof StepEndData>;
   "request/header": RequestHeaderData;
+  "request/error": RequestErrorData;
+  "compaction/start": CompactionStartData;
+  "compaction/end": CompactionEndData;
+  "compaction/error": CompactionErrorData;
 }
 export type EventData<T extends string> = T extends keyof KnownEventData ? KnownEventData[T] : unknown;

@@ -200,7 +200,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private forwardLogEvent(session: Session, event: SessionEvent): void {
     const base = { sessionId: session.id, agentId: session.agentId };
     this.emitter.emit("event", { type: "session-event", ...base, event });
-    const data = (event.data ?? {}) as { reason?: string; folded?: number; throughSeq?: number; message?: string };
+    const data = (event.data ?? {}) as { reason?: string; folded?: number; closed?: number; note?: string; message?: string };
     const reason = String(data.reason ?? "unknown");
     if (event.type === "compaction/start") this.emitter.emit("event", { type: "compaction-started", ...base, reason });
     else if (event.type === "compaction/end") {
@@ -208,8 +208,10 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
         type: "compaction-finished",
         ...base,
         reason,
-        closed: data.throughSeq ? Math.max(0, data.throughSeq - session.baseSeq) : 0,
+        // compaction/end counts what it closed (CompactionEndData); by now the prefix is gone.
+        closed: data.closed ?? 0,
         ...(typeof data.folded === "number" ? { folded: data.folded } : {}),
+        ...(data.note ? { note: data.note } : {}),
       });
     } else if (event.type === "compaction/error") {
       this.emitter.emit("event", { type: "compaction-finished", ...base, reason, closed: 0, error: String(data.message ?? "compaction failed") });

@@ -26,13 +26,18 @@ export interface SessionListItem {
   messageCount: number;
   historyBytes: number;
   timeZone: string;
-  forkedFrom?: { sessionId: string; agentId: string; atSeq: number };
+  forkedFrom?: { sessionId: string; agentId: string; atSeq: number; validPrefix?: boolean };
   archived: boolean;
   /** Live in this process's SessionStore. */
   hot: boolean;
   running?: boolean;
   /** Why the session cannot be written (another writer, damaged storage, archived). */
   readOnly?: string;
+  /**
+   * Why the stored session cannot be listed or opened as it is (its log is gone, its
+   * folder does not match the id it claims): the tree shows it as damaged.
+   */
+  damaged?: string;
 }
 
 export interface RepairReport {
@@ -52,17 +57,36 @@ export interface HistoryPage {
   hasOlder: boolean;
 }
 
-export interface DraftInput {
+/** The draft of the assistant message being streamed (DESIGN §3): at most one per session. */
+export interface Draft {
   draftId: string;
   blocks: readonly ContentBlock[];
   provider?: string;
   model?: string;
+}
+/** @deprecated the same as `Draft`; kept until core/storage's split lands, then removed. */
+export type DraftInput = Draft;
+
+/** What the agent loop and compaction need from the session store; `Sessions` implements it. */
+export interface SessionStoragePort {
+  writeDraft(session: Session, draft: Draft): Promise<void>;
+  discardDraft(session: Session): Promise<void>;
+  /** Creates the segment for 1..throughSeq, rewrites Active, then drops the prefix from memory. */
+  closePrefix(session: Session, throughSeq: number, summaryText: string): Promise<void>;
+  flush(session: Session): Promise<void>;
 }
 
 export interface ListFilter {
   agentId?: string;
   /** false (default): live sessions; true: archived ones. */
   archived?: boolean;
+  /**
+   * Also check that each listed session's event log still exists (one cheap file check
+   * per session, ~15 % of a 10,000-session list): a session whose log is gone is then
+   * listed with `damaged`. Hosts that show a tree pass it; without it lists trust
+   * meta.json (a session without meta.json is always checked).
+   */
+  verifyLogs?: boolean;
 }
 
 export interface SessionChange {
@@ -75,6 +99,8 @@ export interface SessionChange {
 export interface ForkOptions {
   atSeq?: number;
   newId?: string;
+  /** Fork a damaged session's valid prefix (refused otherwise); the fork's `forkedFrom.validPrefix` says so. */
+  validPrefix?: boolean;
 }
 
 export interface SessionPersistence {
@@ -89,7 +115,7 @@ export interface SessionPersistence {
   /** Every stored session (cold view), without parsing event logs. */
   list(filter?: ListFilter): Promise<SessionListItem[]>;
   messages(ref: SessionRef, options?: { beforeSequence?: number }, hot?: Session): Promise<HistoryPage>;
-  writeDraft(session: Session, draft: DraftInput): Promise<void>;
+  writeDraft(session: Session, draft: Draft): Promise<void>;
   discardDraft(session: Session): Promise<void>;
   closePrefix(session: Session, throughSeq: number, summaryText: string): Promise<void>;
   fork(ref: SessionRef, options: ForkOptions, hot?: Session): Promise<SessionListItem>;
@@ -97,8 +123,10 @@ export interface SessionPersistence {
   unarchive(ref: SessionRef): Promise<void>;
   delete(ref: SessionRef): Promise<void>;
   residentBytes(session: Session): number;
-  /** Flushes what is queued for the session and releases what it holds (its writer lock). */
-  release(session: Session): Promise<void>;
   onChange(listener: (change: SessionChange) => void): Unsubscribe;
+  /** Write failures retried in the background, lost locks, follower errors. */
+  onError?(listener: (error: Error, session: Session | undefined) => void): Unsubscribe;
+  /** Flushes one session and lets go of its files and lock (the store disposed it). */
+  release(session: Session): Promise<void>;
   close(): Promise<void>;
 }

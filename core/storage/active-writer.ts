@@ -23,14 +23,26 @@ export interface WriterOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Who retries a failed batch. Exactly one owner at a time, so two retry loops never
+ * race over one batch: the background timer, a `flush()` in progress, or nobody (a
+ * flush gave up: the batch waits for the next append or flush).
+ */
+type RetryOwner = "background" | "flush" | "paused";
+
+/**
  * The write-behind queue of one session's `active.jsonl` (DESIGN §4). Events queue in
  * memory; a fixed window from the first queued event (not extended by later ones)
  * ends in one positional write + one fsync. A failed write or fsync truncates the file
  * back to the batch start and keeps the batch for retry, so the file never holds half
  * a batch and a seq is never written twice. All file work runs on one serial chain.
+ * A failed batch has one retry owner (see `RetryOwner`).
  */
 export class ActiveLogWriter {
   private pending: { seq: number; line: Buffer }[] = [];
+  /** The batch being written: still queued until it is durable. */
+  private inflight = 0;
+  private owner: RetryOwner = "background";
+  private flushing = 0;
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private handle: FileHandleSeam | undefined;
@@ -58,8 +70,9 @@ export class ActiveLogWriter {
   get materialised(): boolean {
     return this.handle !== undefined;
   }
+  /** Events not yet durable, the batch being written included. */
   get queued(): number {
-    return this.pending.length;
+    return this.pending.length + this.inflight;
   }
 
   /** Queues an event; returns its record size. */
@@ -67,7 +80,10 @@ export class ActiveLogWriter {
     if (this.closed) return 0;
     const line = encodeRecord(event);
     this.pending.push({ seq: event.seq, line });
-    if (!this.timer) this.schedule(this.options.batchWindowMs);
+    // A new append ends the pause after a failed flush; the retry timer of a failed
+    // batch (if any) is kept rather than replaced, so the window is never extended.
+    if (this.owner === "paused") this.owner = "background";
+    if (!this.timer && this.flushing === 0) this.schedule(this.options.batchWindowMs);
     return line.length;
   }
 
@@ -78,15 +94,35 @@ export class ActiveLogWriter {
   }
 
   /** Drains now and resolves when everything queued so far is durable. */
+  /**
+   * Drains now and resolves when everything queued so far is durable. While it runs it
+   * owns retries; when it gives up the batch stays queued and background retries stay
+   * paused until the next append or flush.
+   */
   async flush(): Promise<void> {
     this.clearTimer();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.exclusive(() => this.writeBatch());
-        return;
-      } catch (error) {
-        if (attempt >= this.options.flushAttempts || this.closed) throw error;
-        await sleep(this.backoff(attempt));
+    this.flushing++;
+    this.owner = "flush";
+    let failed = false;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.exclusive(() => this.writeBatch());
+          return;
+        } catch (error) {
+          if (attempt >= this.options.flushAttempts || this.closed) {
+            failed = true;
+            throw error;
+          }
+          await sleep(this.backoff(attempt));
+        }
+      }
+    } finally {
+      this.flushing--;
+      if (this.flushing === 0) {
+        this.owner = failed ? "paused" : "background";
+        // Appends made while the flush ran wait for their own window.
+        if (!failed && this.pending.length > 0 && !this.timer) this.schedule(this.options.batchWindowMs);
       }
     }
   }
@@ -121,7 +157,8 @@ export class ActiveLogWriter {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.exclusive(() => this.writeBatch()).catch(() => {
-        /* reported through onError; retried by writeBatch's schedule */
+        // Reported through onError; retried here only while the background owns retries.
+        if (this.owner === "background" && this.flushing === 0 && !this.closed && !this.timer) this.schedule(this.backoff(this.failures));
       });
     }, ms);
   }
@@ -139,6 +176,7 @@ export class ActiveLogWriter {
     if (this.pending.length === 0 || this.closed) return;
     const batch = this.pending;
     this.pending = [];
+    this.inflight = batch.length;
     const data = Buffer.concat(batch.map((b) => b.line));
     const start = this.size;
     try {
@@ -152,13 +190,14 @@ export class ActiveLogWriter {
       // Never half a batch: cut the file back, put the batch back in front.
       if (this.handle) await this.handle.truncate(start).catch(() => {});
       this.pending = batch.concat(this.pending);
+      this.inflight = 0;
       this.failures++;
       this.counters.failures++;
       const err = error instanceof Error ? error : new Error(String(error));
       this.target.onError(err);
-      if (!this.closed) this.schedule(this.backoff(this.failures));
       throw err;
     }
+    this.inflight = 0;
     this.failures = 0;
     this.size = start + data.length;
     this.durableSeq = batch[batch.length - 1]!.seq;
@@ -166,6 +205,6 @@ export class ActiveLogWriter {
     this.counters.bytes += data.length;
     this.target.onDurable(this.durableSeq, data.length);
     // Events queued while this batch was written wait for their own window.
-    if (this.pending.length > 0 && !this.timer) this.schedule(this.options.batchWindowMs);
+    if (this.pending.length > 0 && !this.timer && this.flushing === 0) this.schedule(this.options.batchWindowMs);
   }
 }

@@ -73,6 +73,13 @@ export async function readIfExists(fs: FsSeam, path: string): Promise<Buffer | u
     return await fs.readFile(path);
   } catch (error) {
     if (isErrno(error, "ENOENT", "ENOTDIR")) return undefined;
-    throw error;
+    throw namedError(error, path);
   }
+}
+
+/** The same error with the file in its message: some fs errors (EISDIR on read) name none. */
+export function namedError(error: unknown, path: string): Error {
+  const err = error instanceof Error ? error : new Error(String(error));
+  if (err.message.includes(path)) return err;
+  return Object.assign(new Error(`${path}: ${err.message}`), { code: (err as NodeJS.ErrnoException).code, cause: err });
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ReadOnlySessionError } from "../session";
 import { fsyncDir, readIfExists } from "./atomic";
@@ -9,6 +8,7 @@ import { rebuildMeta } from "./list";
 import { describeOwner, WriterLock } from "./lock";
 import { parseMeta, type SessionMeta } from "./meta";
 import { SessionNotFoundError } from "./errors";
+import { assertNoLinks } from "./no-links";
 
 /**
  * Whole-directory operations on cold sessions (archive, unarchive, delete). Each takes
@@ -27,8 +27,9 @@ export async function moveSessionDir(ctx: StorageContext, agentId: string, sessi
   const { fs } = ctx;
   const src = sessionPaths(ctx.root, agentId, sessionId, from);
   const dst = sessionPaths(ctx.root, agentId, sessionId, to);
-  if (!existsSync(src.dir)) throw new SessionNotFoundError(`no ${from === "archived" ? "archived " : ""}session ${JSON.stringify(sessionId)}`);
-  if (existsSync(dst.dir)) throw new Error(`session ${JSON.stringify(sessionId)} already exists in ${to}`);
+  if (!fs.existsSync(src.dir)) throw new SessionNotFoundError(`no ${from === "archived" ? "archived " : ""}session ${JSON.stringify(sessionId)}`);
+  if (fs.existsSync(dst.dir)) throw new Error(`session ${JSON.stringify(sessionId)} already exists in ${to}`);
+  await assertNoLinks(ctx, src);
   const lock = await lockForOperation(ctx, src);
   try {
     await fs.mkdir(areaDir(ctx.root, agentId, to));

@@ -7,7 +7,8 @@ export const StoredDraft = z.looseObject({
   blocks: z.array(ContentBlock),
   provider: z.string().optional(),
   model: z.string().optional(),
-  time: z.number(),
+  /** Becomes the recovered event's time: the same rule as every event's. */
+  time: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   /** Last seq of the log when the draft was written. */
   afterSeq: z.number().int().nonnegative(),
 });

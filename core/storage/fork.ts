@@ -13,6 +13,7 @@ import { encodeMeta, localTimeZone, parseMeta, type SessionMeta } from "./meta";
 import { encodeRecord } from "./records";
 import { listSegments, readSegment } from "./segments-dir";
 import { readIfExists } from "./atomic";
+import { SessionRefusedError } from "./errors";
 
 /**
  * Copies a session's history through `atSeq` into a new session id. Whole segments are
@@ -20,19 +21,24 @@ import { readIfExists } from "./atomic";
  * straddling `atSeq` is not split: its events up to `atSeq` start the fork's Active.
  * The fork is assembled in a hidden directory and published by one rename.
  */
-export async function forkSession(ctx: StorageContext, source: SessionPaths, newId: string, atSeq: number | undefined, hot?: Session): Promise<SessionMeta> {
+export async function forkSession(ctx: StorageContext, source: SessionPaths, newId: string, atSeq: number | undefined, hot?: Session, validPrefix = false): Promise<SessionMeta> {
   const { fs } = ctx;
   const segments = await listSegments(ctx, source);
   let active: readonly SessionEvent[];
   let lastSeq: number;
+  let prefixOnly = validPrefix && hot !== undefined;
   if (hot) {
     active = hot.events();
     lastSeq = hot.lastSeq;
   } else {
     const log = await loadLog(ctx, source);
-    if (log.damage) throw new Error(`cannot fork a damaged session: ${log.damage}`);
+    if (log.damage && (!validPrefix || log.segmentDamage)) {
+      const hint = log.segmentDamage ? "" : ` (fork its valid prefix, through seq ${log.events.at(-1)?.seq ?? log.baseSeq}, with validPrefix)`;
+      throw new SessionRefusedError(`cannot fork damaged session ${JSON.stringify(source.sessionId)}: ${log.damage}${hint}`);
+    }
     active = log.events;
     lastSeq = log.events.at(-1)?.seq ?? log.baseSeq;
+    prefixOnly = log.damage !== undefined;
   }
   const at = atSeq ?? lastSeq;
   if (!Number.isSafeInteger(at) || at < 1 || at > lastSeq) throw new RangeError(`fork point ${at} is outside 1..${lastSeq}`);
@@ -88,7 +94,7 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
       historyBytes: bytes + activeData.length,
       segmentBytes: bytes,
       timeZone: sourceMeta?.timeZone ?? localTimeZone(),
-      forkedFrom: { sessionId: source.sessionId, agentId: source.agentId, atSeq: at },
+      forkedFrom: { sessionId: source.sessionId, agentId: source.agentId, atSeq: at, ...(prefixOnly && { validPrefix: true as const }) },
       lastSeq: at,
     };
     if (title.title !== undefined) meta.title = title.title;

@@ -1,5 +1,5 @@
 import * as fsp from "node:fs/promises";
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync, openSync, readFileSync, readSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 
 /** The part of a `FileHandle` the store uses: positional writes, fsync, truncation. */
@@ -18,7 +18,9 @@ export interface FileHandleSeam {
  * segment") without mocking the store itself.
  */
 export interface FsSeam {
-  open(path: string, flags: string): Promise<FileHandleSeam>;
+  /** Never follows a symbolic link in the last component (`O_NOFOLLOW` where the platform has it). */
+  open(path: string, flags: OpenFlags): Promise<FileHandleSeam>;
+  /** Whole-file read; like `open`, refuses a symbolic link. */
   readFile(path: string): Promise<Buffer>;
   /**
    * Small-file read on the calling thread. Lists use it in short chunks between which
@@ -26,6 +28,9 @@ export interface FsSeam {
    * several times more than the read itself.
    */
   readFileSync(path: string): Buffer;
+  /** Synchronous existence check (cheap: no Stats object; follows links, so pair it with `lstat` where that matters). */
+  existsSync(path: string): boolean;
+  lstat(path: string): Promise<Stats>;
   readdir(path: string): Promise<Dirent[]>;
   mkdir(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -37,6 +42,17 @@ export interface FsSeam {
   utimes(path: string, time: Date): Promise<void>;
 }
 
+export type OpenFlags = "r" | "r+" | "wx" | "w+";
+
+/** 0 where the platform has no O_NOFOLLOW (Windows: the lstat checks of `no-links.ts` still apply). */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const FLAGS: Record<OpenFlags, number> = {
+  r: constants.O_RDONLY | NOFOLLOW,
+  "r+": constants.O_RDWR | NOFOLLOW,
+  wx: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW,
+  "w+": constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | NOFOLLOW,
+};
+
 const small = Buffer.allocUnsafe(16 * 1024);
 
 /**
@@ -44,20 +60,33 @@ const small = Buffer.allocUnsafe(16 * 1024);
  * fstat), which is a fifth of a 10,000-session list. Larger files take the usual path.
  */
 function readSmallFileSync(path: string): Buffer {
-  const fd = openSync(path, "r");
-  let length: number;
+  const fd = openSync(path, FLAGS.r);
   try {
-    length = readSync(fd, small, 0, small.length, 0);
+    const length = readSync(fd, small, 0, small.length, 0);
+    // A positional read leaves the offset at 0, so a larger file is read whole from the same fd.
+    return length < small.length ? Buffer.from(small.subarray(0, length)) : readFileSync(fd);
   } finally {
     closeSync(fd);
   }
-  return length < small.length ? Buffer.from(small.subarray(0, length)) : readFileSync(path);
 }
 
+async function readFileNoFollow(path: string): Promise<Buffer> {
+  const handle = await fsp.open(path, FLAGS.r);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+
+
 export const nodeFs: FsSeam = {
-  open: (path, flags) => fsp.open(path, flags),
-  readFile: (path) => fsp.readFile(path),
+  open: (path, flags) => fsp.open(path, FLAGS[flags]),
+  readFile: readFileNoFollow,
   readFileSync: readSmallFileSync,
+  existsSync,
+  lstat: (path) => fsp.lstat(path),
   readdir: (path) => fsp.readdir(path, { withFileTypes: true }),
   mkdir: async (path) => {
     await fsp.mkdir(path, { recursive: true });

@@ -1,6 +1,6 @@
 export { Sessions, type SessionsOptions } from "./sessions";
-export { JsonlSessionPersistence, SessionNotFoundError, type JsonlPersistenceOptions } from "./jsonl-persistence";
-export { nodeFs, type FsSeam, type FileHandleSeam } from "./fs-seam";
+export { JsonlSessionPersistence, SessionNotFoundError, SessionRefusedError, type JsonlPersistenceOptions } from "./jsonl-persistence";
+export { nodeFs, type FsSeam, type FileHandleSeam, type OpenFlags } from "./fs-seam";
 export { encodeId, decodeId } from "./id-codec";
 export { sessionPaths, DOWNCITY_DIR, type SessionPaths } from "./layout";
 export { decodeSegment, encodeSegment, parseSegmentName, segmentFileName, SegmentError } from "./segment-codec";

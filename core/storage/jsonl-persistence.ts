@@ -1,46 +1,40 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import {
   DEFAULT_AGENT_ID,
-  EMPTY_TITLE,
-  foldTitle,
   ReadOnlySessionError,
   Session,
-  SessionEventError,
   type DraftInput,
   type ForkOptions,
   type HistoryPage,
   type ListFilter,
   type RepairReport,
   type SessionChange,
-  type SessionInit,
   type SessionListItem,
   type SessionPersistence,
   type SessionRef,
   type SessionStore,
-  type SessionSummary,
 } from "../session";
 import { Emitter, type Unsubscribe } from "../util/emitter";
 import { ActiveLogWriter } from "./active-writer";
 import { fsyncDir, publishNew, readIfExists, writeAtomic } from "./atomic";
+import { closePrefixToSegment } from "./close-prefix";
 import type { StorageContext } from "./context";
-import { parseDraft } from "./draft";
 import { ActiveFollower } from "./follower";
 import { deleteSessionDir, moveSessionDir } from "./directory-ops";
-import { SessionNotFoundError } from "./errors";
+import { SessionNotFoundError, SessionRefusedError } from "./errors";
 import { forkSession } from "./fork";
 import { isErrno, nodeFs, type FileHandleSeam, type FsSeam } from "./fs-seam";
 import { isHashedName } from "./id-codec";
 import { sessionPaths, type Area, type SessionPaths } from "./layout";
-import { itemFromMeta, listStored, rebuildMeta } from "./list";
-import { footerSummary, loadLog } from "./load-log";
+import { itemFromMeta, listStored } from "./list";
+import { loadLog } from "./load-log";
 import { describeOwner, WriterLock } from "./lock";
-import { eventModel, metaFromLog } from "./log-summary";
-import { encodeMeta, localTimeZone, parseMeta, type SessionMeta } from "./meta";
-import { encodeRecord, type SummaryFooter } from "./records";
-import { closeOpenTransactions, closeToolCalls, draftCommitted, recoverDraft } from "./recover";
-import { encodeSegment, segmentFileName } from "./segment-codec";
+import { eventModel } from "./log-summary";
+import { localTimeZone, type SessionMeta } from "./meta";
+import { MetaWriter } from "./meta-writer";
+import { assertNoLinks } from "./no-links";
+import { applyOpen, planOpen, writePlannedMeta } from "./open-session";
 import { listSegments, readSegment } from "./segments-dir";
 
 export interface JsonlPersistenceOptions {
@@ -59,7 +53,7 @@ export interface JsonlPersistenceOptions {
   retryMs?: number;
 }
 
-export { SessionNotFoundError };
+export { SessionNotFoundError, SessionRefusedError };
 
 /** Per-session state of a hot session. */
 interface Entry {
@@ -74,9 +68,9 @@ interface Entry {
   segmentBytes: number;
   /** Serialised bytes of the events held in memory (Active). */
   activeBytes: number;
-  metaDirty: boolean;
-  lastMetaWrite: number;
-  metaTimer?: NodeJS.Timeout;
+  meta: MetaWriter;
+  /** Why the stored log is damaged (the session is then read-only). */
+  damage?: { reason: string; inSegments: boolean };
   detach: Unsubscribe[];
 }
 
@@ -136,12 +130,20 @@ export class JsonlSessionPersistence implements SessionPersistence {
 
   existsSync(ref: SessionRef): boolean {
     const agentId = refAgent(ref);
-    return (["sessions", "archived"] as const).some((area) => existsSync(sessionPaths(this.ctx.root, agentId, ref.sessionId, area).dir));
+    return (["sessions", "archived"] as const).some((area) => this.ctx.fs.existsSync(sessionPaths(this.ctx.root, agentId, ref.sessionId, area).dir));
   }
 
   // ---------------------------------------------------------------- write path
 
   private register(session: Session, paths: SessionPaths, init: { fresh: boolean; handle?: FileHandleSeam; size?: number; meta?: SessionMeta; segmentBytes?: number; lock?: WriterLock }): Entry {
+    const meta = new MetaWriter(
+      this.ctx,
+      paths,
+      () => this.metaOf(entry),
+      (fn) => (entry.writer ? entry.writer.exclusive(fn) : fn()),
+      (error) => this.emitter.emit("error", error, session),
+      init.fresh,
+    );
     const entry: Entry = {
       session,
       paths,
@@ -149,8 +151,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
       timeZone: init.meta?.timeZone ?? localTimeZone(),
       segmentBytes: init.segmentBytes ?? 0,
       activeBytes: init.size ?? 0,
-      metaDirty: false,
-      lastMetaWrite: init.fresh ? 0 : this.ctx.clock(),
+      meta,
       detach: [],
     };
     if (init.meta?.forkedFrom) entry.forkedFrom = init.meta.forkedFrom;
@@ -184,6 +185,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
   private async materialise(entry: Entry, batch: Buffer): Promise<FileHandleSeam> {
     const { fs } = this.ctx;
     const { paths, session } = entry;
+    // mkdir follows links: a linked `.downcity/` part would send the session elsewhere.
+    await assertNoLinks(this.ctx, paths);
     await fs.mkdir(paths.messages);
     if (!entry.lock) {
       const result = await WriterLock.acquire(fs, paths.lock, this.ctx.lock, (reason) => this.lockLost(entry, reason));
@@ -204,7 +207,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     }
     for (const dir of [paths.dir, dirname(paths.dir), dirname(dirname(paths.dir))]) await fsyncDir(fs, dir);
     const handle = await fs.open(paths.active, "r+");
-    await this.writeMeta(entry).catch((error) => this.emitter.emit("error", error as Error, session));
+    await entry.meta.tryWrite();
     return handle;
   }
 
@@ -214,15 +217,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   }
 
   private afterBatch(entry: Entry): void {
-    entry.metaDirty = true;
-    const wait = entry.lastMetaWrite + this.ctx.metaIntervalMs - this.ctx.clock();
-    if (!entry.metaTimer) {
-      entry.metaTimer = setTimeout(() => {
-        entry.metaTimer = undefined;
-        if (entry.metaDirty) void entry.writer?.exclusive(() => this.writeMeta(entry)).catch((e) => this.emitter.emit("error", e as Error, entry.session));
-      }, Math.max(0, wait));
-      entry.metaTimer.unref();
-    }
+    entry.meta.touched();
     this.emitChange("updated", entry.session.agentId, entry.session.id, this.describe(entry.session));
   }
 
@@ -246,13 +241,6 @@ export class JsonlSessionPersistence implements SessionPersistence {
     if (entry.model !== undefined) meta.model = entry.model;
     if (entry.forkedFrom) meta.forkedFrom = entry.forkedFrom;
     return meta;
-  }
-
-  /** Counts of a meta snapshot refer to durable events only when written after a flush; good enough for an accelerator. */
-  private async writeMeta(entry: Entry): Promise<void> {
-    entry.metaDirty = false;
-    entry.lastMetaWrite = this.ctx.clock();
-    await writeAtomic(this.ctx.fs, entry.paths.meta, encodeMeta(this.metaOf(entry)));
   }
 
   async flush(session: Session): Promise<void> {
@@ -293,43 +281,14 @@ export class JsonlSessionPersistence implements SessionPersistence {
     await entry.writer.exclusive(() => this.ctx.fs.unlink(entry.paths.draft).catch((e) => (isErrno(e, "ENOENT") ? undefined : Promise.reject(e))));
   }
 
-  /**
-   * Compaction's durable half: the prefix through `throughSeq` becomes an immutable
-   * segment (created atomically), then Active is rewritten atomically with the rest,
-   * then memory drops the prefix. A crash between the two steps leaves the events in
-   * both places; the next open trims Active's overlap.
-   */
+  /** Compaction's durable half (see `closePrefixToSegment`); meta.json follows, best-effort. */
   async closePrefix(session: Session, throughSeq: number, summaryText: string): Promise<void> {
     const entry = this.writable(session);
-    const { fs } = this.ctx;
     await entry.writer.flush();
     await entry.writer.exclusive(async (handle) => {
-      const writer = entry.writer;
-      if (throughSeq <= session.baseSeq || throughSeq > writer.durableSeq) {
-        throw new SessionEventError(`cannot close prefix through ${throughSeq}: open range is ${session.baseSeq + 1}..${writer.durableSeq}`);
-      }
-      const closing = session.events().filter((e) => e.seq <= throughSeq);
-      const after = session.events(throughSeq + 1);
-      let title = session.summary?.title ?? EMPTY_TITLE;
-      for (const e of closing) title = foldTitle(title, e);
-      const afterMessages = after.filter((e) => e.type === "user/message" || e.type === "assistant/message").length;
-      const summary: SessionSummary = { throughSeq, text: summaryText, messageCount: session.stats.messageCount - afterMessages, title };
-      const footer: SummaryFooter = { kind: "summary", throughSeq, text: summaryText, messageCount: summary.messageCount!, createdAt: session.createdAt };
-      footer.title = { pinned: title.pinned, ...(title.title !== undefined && { title: title.title }), ...(title.source && { source: title.source }), ...(title.seq !== undefined && { seq: title.seq }) };
-      if (entry.model) footer.model = entry.model;
-      const segment = await encodeSegment(closing, footer);
-      const created = !existsSync(entry.paths.segments);
-      await fs.mkdir(entry.paths.segments);
-      if (created) await fsyncDir(fs, entry.paths.messages);
-      await publishNew(fs, join(entry.paths.segments, segmentFileName(session.baseSeq + 1, throughSeq)), segment);
-      const kept = Buffer.concat(after.filter((e) => e.seq <= writer.durableSeq).map((e) => encodeRecord(e)));
-      await writeAtomic(fs, entry.paths.active, kept, true);
-      await handle?.close().catch(() => {});
-      writer.replaceHandle(await fs.open(entry.paths.active, "r+"), kept.length);
-      entry.segmentBytes += segment.length;
-      entry.activeBytes = kept.length + writer.pendingBytes;
-      session.closePrefix(summary);
-      await this.writeMeta(entry);
+      entry.segmentBytes += await closePrefixToSegment(this.ctx, entry.paths, session, entry.writer, handle, throughSeq, summaryText, entry.model);
+      entry.activeBytes = entry.writer.size + entry.writer.pendingBytes;
+      await entry.meta.tryWrite();
     });
     this.emitChange("updated", session.agentId, session.id, this.describe(session));
   }
@@ -349,145 +308,47 @@ export class JsonlSessionPersistence implements SessionPersistence {
   }
 
   /**
-   * The one open path (cold open, after a crash or not): lock, load summary + Active,
-   * cut a torn tail, finish an interrupted compaction, recover the draft, close open
-   * tool calls and turns, rebuild a bad meta.json. Damage opens read-only, bytes kept.
+   * The one open path (cold open, after a crash or not): refuse links, lock, plan the
+   * whole recovery from what is on disk, then apply it under the lock (see
+   * `open-session.ts`). Damage opens read-only with every byte kept; a failed open
+   * changes nothing and registers nothing.
    */
   async open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }> {
-    const { fs } = this.ctx;
     const agentId = refAgent(ref);
     const paths = await this.findDir(ref);
     if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)} for agent ${JSON.stringify(agentId)}`);
+    await assertNoLinks(this.ctx, paths);
     const actions: string[] = [];
     const reasons: string[] = [];
     let lock: WriterLock | undefined;
     let entryRef: Entry | undefined;
     if (paths.area === "archived") reasons.push("archived (unarchive it to continue)");
     else {
-      const result = await WriterLock.acquire(fs, paths.lock, this.ctx.lock, (reason) => entryRef && this.lockLost(entryRef, reason));
+      const result = await WriterLock.acquire(this.ctx.fs, paths.lock, this.ctx.lock, (reason) => entryRef && this.lockLost(entryRef, reason));
       if ("lock" in result) {
         lock = result.lock;
         if (result.tookOver) actions.push(result.tookOver);
       } else reasons.push(`open for writing elsewhere (${describeOwner(result.heldBy)})`);
     }
     try {
-      const log = await loadLog(this.ctx, paths);
-      if (!log.activeExists && log.segments.length === 0) throw new SessionNotFoundError(`session ${JSON.stringify(ref.sessionId)} has no stored events`);
-      const damaged = log.damage !== undefined;
-      if (damaged) reasons.unshift(`damaged storage, nothing was changed: ${log.damage}`);
-      const oldMeta = parseMeta(await readIfExists(fs, paths.meta).catch(() => undefined));
-      const init: SessionInit = {
-        id: ref.sessionId,
-        agentId,
-        createdAt: oldMeta?.createdAt ?? log.footer?.createdAt ?? log.latest?.events[0]?.time ?? log.events[0]?.time ?? this.ctx.clock(),
-      };
-      if (log.footer) init.summary = footerSummary(log.footer);
-      else if (log.baseSeq > 0) init.summary = { throughSeq: log.baseSeq, text: "[summary unavailable: the latest segment is damaged]" };
-
-      // Seed through the same validation as hot appends; an invalid record counts like an unparsable one.
-      let events = log.events;
-      let validEnd = log.parsed.validEnd;
-      let tornReason = log.parsed.tornTail;
-      let seeded: Session;
-      try {
-        seeded = Session.seed(init, events);
-      } catch (error) {
-        const partial = new Session(init);
-        let k = 0;
-        for (; k < events.length; k++) {
-          try {
-            partial.applyExternal(events[k]);
-          } catch {
-            break;
-          }
-        }
-        const reason = `seq ${events[k]?.seq} is invalid: ${(error as Error).message}`;
-        if (k < events.length - 1) reasons.unshift(`damaged storage, nothing was changed: ${reason}`);
-        else tornReason = reason;
-        validEnd = log.overlap.bytes + log.parsed.sizes.slice(log.overlap.count, log.overlap.count + k).reduce((a, b) => a + b, 0);
-        events = events.slice(0, k);
-        seeded = Session.seed(init, events);
-      }
-      const readOnly = reasons.length > 0 ? reasons.join("; ") : undefined;
-
-      if (readOnly !== undefined) {
+      const plan = await planOpen(this.ctx, paths, reasons, actions);
+      const { session } = plan;
+      if (plan.readOnly !== undefined) {
         await lock?.release();
-        const session = Session.seed({ ...init, readOnly }, events);
-        const entry = this.register(session, paths, { fresh: false, ...(oldMeta && { meta: oldMeta }), segmentBytes: oldMeta?.segmentBytes ?? 0, size: log.parsed.validEnd });
-        if (!damaged && paths.area === "sessions") {
-          const ino = await fs.stat(paths.active).then((s) => s.ino, () => undefined);
-          entry.follower = new ActiveFollower(this.ctx, paths, session, log.parsed.validEnd, ino, (e) => this.emitter.emit("error", e, session));
+        lock = undefined;
+        const entry = this.register(session, paths, { fresh: false, ...(plan.oldMeta && { meta: plan.oldMeta }), segmentBytes: plan.oldMeta?.segmentBytes ?? 0, size: plan.validEnd });
+        if (plan.damage) entry.damage = { reason: plan.damage, inSegments: plan.segmentDamage === true };
+        else if (paths.area === "sessions") {
+          const ino = await this.ctx.fs.stat(paths.active).then((s) => s.ino, () => undefined);
+          entry.follower = new ActiveFollower(this.ctx, paths, session, plan.validEnd, ino, (e) => this.emitter.emit("error", e, session));
           entry.follower.start();
         }
-        return { session, report: { repaired: false, actions, readOnly } };
+        return { session, report: { repaired: false, actions, readOnly: plan.readOnly } };
       }
-
-      // Physical repairs, under the writer lock.
-      const fileEnd = log.active.length;
-      if (validEnd < fileEnd) {
-        const h = await fs.open(paths.active, "r+");
-        try {
-          await h.truncate(validEnd);
-          await h.sync();
-        } finally {
-          await h.close();
-        }
-        actions.push(`truncated torn tail: ${fileEnd - validEnd} bytes after seq ${seeded.lastSeq} (${tornReason})`);
-      }
-      let size = validEnd;
-      if (log.overlap.count > 0) {
-        const rest = log.active.subarray(log.overlap.bytes, validEnd);
-        await writeAtomic(fs, paths.active, Buffer.from(rest), true);
-        size = rest.length;
-        actions.push(`finished an interrupted compaction: dropped ${log.overlap.count} Active event(s) already in segment ${log.segments.at(-1)?.file}`);
-      }
-      const handle = log.activeExists || log.overlap.count > 0 ? await fs.open(paths.active, "r+") : undefined;
-      let segmentBytes = oldMeta?.segmentBytes;
-      const metaFresh = oldMeta !== undefined && oldMeta.lastSeq === seeded.lastSeq && oldMeta.sessionId === ref.sessionId && segmentBytes !== undefined;
-      if (segmentBytes === undefined || !metaFresh) {
-        segmentBytes = 0;
-        for (const s of log.segments) segmentBytes += (await fs.stat(join(paths.segments, s.file))).size;
-      }
-      const rebuilt = metaFromLog({ ...log, events }, { sessionId: ref.sessionId, agentId }, {
-        timeZone: oldMeta?.timeZone ?? localTimeZone(),
-        segmentBytes,
-        fallbackTime: this.ctx.clock(),
-        ...(oldMeta?.forkedFrom && { forkedFrom: oldMeta.forkedFrom }),
-      });
-      const entry = this.register(seeded, paths, { fresh: false, ...(handle && { handle }), size, meta: rebuilt, segmentBytes, lock: lock! });
+      const { handle, size } = await applyOpen(this.ctx, paths, plan);
+      const entry = this.register(session, paths, { fresh: false, ...(handle && { handle }), size, meta: plan.meta, segmentBytes: plan.segmentBytes, lock: lock! });
       entryRef = entry;
-      const session = seeded;
-      const before = session.lastSeq;
-
-      // Draft, then orphaned tool calls, then the open turn: the order a provider expects.
-      let draftToDelete = false;
-      closeToolCalls(session, actions);
-      const draftBuf = await readIfExists(fs, paths.draft);
-      if (draftBuf) {
-        const draft = parseDraft(draftBuf);
-        if (typeof draft === "string") {
-          const aside = `${paths.draft}.corrupt-${this.ctx.clock()}`;
-          await fs.rename(paths.draft, aside);
-          actions.push(`kept an unreadable draft as ${aside.slice(paths.dir.length + 1)} (${draft})`);
-        } else if (draftCommitted(draft.draftId, session.events(), log.latest?.events ?? [])) {
-          draftToDelete = true;
-          actions.push(`deleted leftover draft ${draft.draftId}: its final message is already in the log`);
-        } else if (draft.blocks.length === 0) {
-          draftToDelete = true;
-          actions.push(`deleted empty draft ${draft.draftId}`);
-        } else {
-          const event = recoverDraft(session, draft);
-          draftToDelete = true;
-          actions.push(`recovered draft ${draft.draftId} as interrupted assistant message seq ${event.seq} (${draft.blocks.map((b) => b.type).join(", ")})`);
-        }
-      }
-      closeOpenTransactions(session, log.latest?.events ?? [], actions);
-      if (session.lastSeq > before) await entry.writer!.flush();
-      if (draftToDelete) await fs.unlink(paths.draft).catch(() => {});
-      if (!metaFresh || session.lastSeq > before) {
-        if (!metaFresh) actions.push(oldMeta ? `rebuilt stale meta.json (seq ${oldMeta.lastSeq} vs log ${seeded.lastSeq})` : "rebuilt missing or corrupt meta.json");
-        await entry.writer!.exclusive(() => this.writeMeta(entry));
-      }
+      await writePlannedMeta(this.ctx, paths, plan, (e) => this.emitter.emit("error", e, session));
       const repaired = actions.some((a) => !a.startsWith("took over"));
       return { session, report: { repaired, actions } };
     } catch (error) {
@@ -560,13 +421,22 @@ export class JsonlSessionPersistence implements SessionPersistence {
 
   // ---------------------------------------------------------------- operations
 
+  /**
+   * A damaged session (hot and read-only, or cold) is refused unless `validPrefix` asks
+   * for its valid prefix; then the fork says so in its `forkedFrom.validPrefix`.
+   */
   async fork(ref: SessionRef, options: ForkOptions = {}, hot?: Session): Promise<SessionListItem> {
     if (hot) await this.flush(hot);
-    const source = hot ? this.entries.get(hot)?.paths : await this.findDir(ref);
+    const entry = hot ? this.entries.get(hot) : undefined;
+    const source = entry ? entry.paths : await this.findDir(ref);
     if (!source) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)}`);
+    await assertNoLinks(this.ctx, source);
+    if (entry?.damage && (!options.validPrefix || entry.damage.inSegments)) {
+      throw new SessionRefusedError(`cannot fork damaged session ${JSON.stringify(ref.sessionId)}: ${entry.damage.reason}${entry.damage.inSegments ? "" : ` (fork its valid prefix, through seq ${hot!.lastSeq}, with validPrefix)`}`);
+    }
     const newId = options.newId ?? `session-${randomUUID()}`;
     if (this.existsSync({ agentId: source.agentId, sessionId: newId })) throw new Error(`session ${JSON.stringify(newId)} already exists`);
-    const meta = await forkSession(this.ctx, source, newId, options.atSeq, hot);
+    const meta = await forkSession(this.ctx, source, newId, options.atSeq, hot, options.validPrefix === true && (!hot || entry?.damage !== undefined));
     const item = itemFromMeta(meta, false);
     this.emitChange("created", item.agentId, item.sessionId, item);
     return item;
@@ -588,6 +458,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async delete(ref: SessionRef): Promise<void> {
     const paths = await this.findDir(ref);
     if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)}`);
+    await assertNoLinks(this.ctx, paths);
     await deleteSessionDir(this.ctx, paths);
     this.emitChange("removed", paths.agentId, paths.sessionId);
   }
@@ -612,11 +483,11 @@ export class JsonlSessionPersistence implements SessionPersistence {
       await entry.lock?.beat();
       if (entry.writer && session.readOnly === undefined) {
         await entry.writer.flush();
-        if (entry.metaDirty) await entry.writer.exclusive(() => this.writeMeta(entry));
+        if (entry.meta.dirty) await entry.writer.exclusive(() => entry.meta.write());
       }
     } finally {
       this.entries.delete(session);
-      if (entry.metaTimer) clearTimeout(entry.metaTimer);
+      entry.meta.stop();
       entry.follower?.stop();
       entry.detach.forEach((off) => off());
       await entry.writer?.close();

@@ -1,10 +1,13 @@
-import { join, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
 import type { ListFilter, SessionListItem } from "../session";
 import { readIfExists } from "./atomic";
 import type { StorageContext } from "./context";
 import { isErrno } from "./fs-seam";
 import { decodeId, encodeId, isHashedName } from "./id-codec";
-import { agentsDir, areaDir, ID_FILE, META_FILE, sessionPaths, type Area } from "./layout";
+import { ACTIVE_FILE, agentsDir, areaDir, DOWNCITY_DIR, ID_FILE, META_FILE, sessionPaths, type Area, type SessionPaths } from "./layout";
+import { assertNoLinks } from "./no-links";
+
+const ACTIVE_SUFFIX = `${sep}messages${sep}${ACTIVE_FILE}`;
 import { loadLog } from "./load-log";
 import { localTimeZone, parseMeta, type SessionMeta } from "./meta";
 import { metaFromLog } from "./log-summary";
@@ -28,6 +31,24 @@ export function itemFromMeta(meta: SessionMeta, archived: boolean): SessionListI
   };
   if (meta.forkedFrom) item.forkedFrom = meta.forkedFrom;
   return item;
+}
+
+/** A list item for a folder that cannot be listed as the session it claims (the tree shows it as damaged). */
+function damagedItem(agentId: string, sessionId: string, archived: boolean, damaged: string, meta?: SessionMeta): SessionListItem {
+  const item: SessionListItem = meta
+    ? itemFromMeta(meta, archived)
+    : { sessionId, agentId, title: undefined, titleSource: undefined, model: undefined, createdAt: 0, updatedAt: 0, messageCount: 0, historyBytes: 0, timeZone: localTimeZone(), archived, hot: false };
+  item.damaged = damaged;
+  return item;
+}
+
+/** Whether `path` is a real directory (a linked `.downcity` part is never listed through). */
+async function isRealDir(ctx: StorageContext, path: string): Promise<boolean> {
+  try {
+    return (await ctx.fs.lstat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Subdirectory names; dot-names are the store's temporaries and never sessions. */
@@ -77,6 +98,7 @@ export async function dirSessionId(ctx: StorageContext, dir: string, name: strin
  */
 export async function rebuildMeta(ctx: StorageContext, agentId: string, sessionId: string, area: Area, old?: SessionMeta): Promise<SessionMeta | undefined> {
   const paths = sessionPaths(ctx.root, agentId, sessionId, area);
+  await assertNoLinks(ctx, paths);
   const log = await loadLog(ctx, paths);
   if (!log.activeExists && log.segments.length === 0) return undefined;
   let segmentBytes = 0;
@@ -95,6 +117,7 @@ export async function rebuildMeta(ctx: StorageContext, agentId: string, sessionI
 export async function listStored(ctx: StorageContext, filter: ListFilter = {}): Promise<SessionListItem[]> {
   const area: Area = filter.archived ? "archived" : "sessions";
   const agents: { agentId: string; name: string }[] = [];
+  if (!(await isRealDir(ctx, join(ctx.root, DOWNCITY_DIR))) || !(await isRealDir(ctx, agentsDir(ctx.root)))) return [];
   if (filter.agentId !== undefined) agents.push({ agentId: filter.agentId, name: encodeId(filter.agentId) });
   else {
     for (const name of await readdirNames(ctx, agentsDir(ctx.root))) {
@@ -106,6 +129,7 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   const leftovers: string[] = [];
   for (const agent of agents) {
     const base = areaDir(ctx.root, agent.agentId, area);
+    if (!(await isRealDir(ctx, dirname(base))) || !(await isRealDir(ctx, base))) continue;
     // Plain concatenation: path.join per entry is measurable at 10,000 sessions.
     for (const name of await readdirNames(ctx, base, leftovers)) dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
   }
@@ -125,19 +149,33 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
       metas.push(meta && meta.agentId === agentId && encodeId(meta.sessionId) === name ? meta : undefined);
     }
   }
+  const archived = area === "archived";
   const items: SessionListItem[] = [];
   const missing: typeof dirs = [];
+  const logless: { meta: SessionMeta; dir: string }[] = [];
   dirs.forEach((d, i) => {
     const meta = metas[i];
-    if (meta) items.push(itemFromMeta(meta, area === "archived"));
+    // On request, one existence check per session: a meta.json whose log is gone must not list as healthy.
+    if (meta && (!filter.verifyLogs || ctx.fs.existsSync(d.dir + ACTIVE_SUFFIX))) items.push(itemFromMeta(meta, archived));
+    else if (meta) logless.push({ meta, dir: d.dir });
     else missing.push(d);
   });
+  for (const { meta, dir } of logless) {
+    const segments = await listSegments(ctx, { segments: join(dir, "messages", "segments") } as SessionPaths).catch(() => []);
+    items.push(segments.length > 0 ? itemFromMeta(meta, archived) : damagedItem(meta.agentId, meta.sessionId, archived, "its event log is gone (messages/active.jsonl)", meta));
+  }
   // Sessions without a usable meta.json (rare) are rebuilt from their logs, a few at a time.
-  const rebuilt = await mapLimit(missing, 8, async ({ agentId, dir, name }) => {
-    const sessionId = await dirSessionId(ctx, dir, name);
-    if (sessionId === undefined) return undefined;
-    const meta = await rebuildMeta(ctx, agentId, sessionId, area).catch(() => undefined);
-    return meta ? itemFromMeta(meta, area === "archived") : undefined;
+  const rebuilt = await mapLimit(missing, 8, async ({ agentId, dir, name }): Promise<SessionListItem | undefined> => {
+    const sessionId = await dirSessionId(ctx, dir, name).catch(() => undefined);
+    if (sessionId === undefined) return isHashedName(name) ? damagedItem(agentId, name, archived, `its ${ID_FILE} file is missing or unreadable`) : undefined;
+    // A folder stands only for the id that encodes to its name, never for another session.
+    if (encodeId(sessionId) !== name) return damagedItem(agentId, name, archived, `its ${ID_FILE} file names another session`);
+    try {
+      const meta = await rebuildMeta(ctx, agentId, sessionId, area);
+      return meta ? itemFromMeta(meta, archived) : damagedItem(agentId, sessionId, archived, "its event log is gone (messages/active.jsonl)");
+    } catch (error) {
+      return damagedItem(agentId, sessionId, archived, (error as Error).message);
+    }
   });
   for (const item of rebuilt) if (item) items.push(item);
   return items;

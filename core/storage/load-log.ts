@@ -3,7 +3,7 @@ import type { SessionSummary } from "../session";
 import { readIfExists } from "./atomic";
 import type { StorageContext } from "./context";
 import type { SessionPaths } from "./layout";
-import { parseEventLog, type ParsedLog, type SummaryFooter } from "./records";
+import { encodeRecord, parseEventLog, type ParsedLog, type SummaryFooter } from "./records";
 import { findSegmentGap, type DecodedSegment, type SegmentName } from "./segment-codec";
 import { listSegments, readSegment } from "./segments-dir";
 
@@ -23,6 +23,8 @@ export interface LoadedLog {
   events: SessionEvent[];
   /** Damage before the last valid record: the session must open read-only. */
   damage?: string;
+  /** Whether the damage is in segments (then not even the valid prefix of Active can be forked). */
+  segmentDamage?: boolean;
 }
 
 export function footerSummary(footer: SummaryFooter): SessionSummary {
@@ -59,6 +61,10 @@ export async function loadLog(ctx: StorageContext, paths: SessionPaths): Promise
   let count = 0;
   let bytes = 0;
   while (count < parsed.events.length && parsed.events[count]!.seq <= baseSeq) bytes += parsed.sizes[count++]!;
+  if (count > 0 && latest) {
+    const differs = overlapDiffers(active, parsed, count, latest, last!);
+    if (differs) damages.push(differs);
+  }
   const events = count > 0 ? parsed.events.slice(count) : parsed.events;
   const first = events[0];
   if (first && first.seq !== baseSeq + 1) {
@@ -78,5 +84,26 @@ export async function loadLog(ctx: StorageContext, paths: SessionPaths): Promise
     loaded.footer = latest.footer;
   }
   if (damages.length > 0) loaded.damage = damages.join("; ");
+  if (gap || (last && !latest)) loaded.segmentDamage = true;
   return loaded;
+}
+
+/**
+ * Active's leading events already in the latest segment are the leftovers of a
+ * compaction interrupted between its two steps only when they are byte for byte the
+ * segment's own records; anything else is damage and both copies are kept.
+ */
+function overlapDiffers(active: Buffer, parsed: ParsedLog, count: number, latest: DecodedSegment, name: SegmentName): string | undefined {
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const event = parsed.events[i]!;
+    const size = parsed.sizes[i]!;
+    const stored = event.seq >= name.first ? latest.events[event.seq - name.first] : undefined;
+    if (!stored) return `active.jsonl starts at seq ${event.seq}, before segment ${name.file} (seq ${name.first}..${name.last})`;
+    if (!encodeRecord(stored).equals(active.subarray(offset, offset + size))) {
+      return `active.jsonl seq ${event.seq} (byte ${offset}) differs from the same seq in segment ${name.file}; both kept`;
+    }
+    offset += size;
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { basename } from "node:path";
 import { z } from "zod";
 import { readIfExists, writeTemp } from "./atomic";
 import { isErrno, type FsSeam } from "./fs-seam";
@@ -53,6 +54,14 @@ export class WriterLock {
   ): Promise<{ lock: WriterLock; tookOver?: string } | { heldBy: LockOwner | undefined }> {
     const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), startedAt: options.clock() };
     let tookOver: string | undefined;
+    // A lock that is not a file (a directory in a cloned repository) can never be
+    // taken or released: it would block an intact log forever. Moved aside instead.
+    const kind = await fs.lstat(path).then((s) => (s.isFile() ? "file" : "other"), () => undefined);
+    if (kind === "other") {
+      const aside = `${path}.corrupt-${options.clock()}`;
+      await fs.rename(path, aside);
+      tookOver = `moved aside a writer.lock that is not a file (now ${basename(aside)})`;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await WriterLock.tryCreate(fs, path, owner)) {
         const lock = new WriterLock(fs, path, owner, options, onLost);

@@ -1,9 +1,16 @@
 import { z } from "zod";
 
+/** Bounds of what a list shows: an event title is at most 500 characters; meta obeys the same. */
+export const META_TEXT_MAX = 500;
+const MAX_ID = 4096;
+const text = z.string().max(META_TEXT_MAX);
+
 export const ForkOrigin = z.object({
-  sessionId: z.string(),
-  agentId: z.string(),
+  sessionId: z.string().max(MAX_ID),
+  agentId: z.string().max(MAX_ID),
   atSeq: z.number().int().nonnegative(),
+  /** Forked from a damaged session's valid prefix only. */
+  validPrefix: z.literal(true).optional(),
 });
 export type ForkOrigin = z.infer<typeof ForkOrigin>;
 
@@ -13,17 +20,17 @@ export type ForkOrigin = z.infer<typeof ForkOrigin>;
  */
 export const SessionMeta = z.looseObject({
   version: z.literal(1),
-  sessionId: z.string(),
-  agentId: z.string(),
-  title: z.string().optional(),
+  sessionId: z.string().max(MAX_ID),
+  agentId: z.string().max(MAX_ID),
+  title: text.optional(),
   titleSource: z.enum(["fallback", "llm", "user"]).optional(),
-  model: z.string().optional(),
+  model: text.optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   messageCount: z.number().int().nonnegative(),
   /** On-disk bytes of the history (segments + Active). */
   historyBytes: z.number().int().nonnegative(),
-  timeZone: z.string(),
+  timeZone: text,
   forkedFrom: ForkOrigin.optional(),
   /** On-disk bytes of the closed segments (historyBytes minus Active). */
   segmentBytes: z.number().int().nonnegative().optional(),
@@ -34,7 +41,8 @@ export type SessionMeta = z.infer<typeof SessionMeta>;
 
 const isNum = (v: unknown) => typeof v === "number" && Number.isFinite(v);
 const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
-const isOptStr = (v: unknown) => v === undefined || typeof v === "string";
+const isOptText = (v: unknown) => v === undefined || (typeof v === "string" && v.length <= META_TEXT_MAX);
+const isId = (v: unknown) => typeof v === "string" && v.length <= MAX_ID;
 
 /**
  * The same rules as `SessionMeta`, checked by hand: lists parse one meta per session and
@@ -45,19 +53,20 @@ function fastMeta(v: Record<string, unknown>): boolean {
   const f = v.forkedFrom as Record<string, unknown> | undefined;
   return (
     v.version === 1 &&
-    typeof v.sessionId === "string" &&
-    typeof v.agentId === "string" &&
-    isOptStr(v.title) &&
+    isId(v.sessionId) &&
+    isId(v.agentId) &&
+    isOptText(v.title) &&
     (v.titleSource === undefined || v.titleSource === "fallback" || v.titleSource === "llm" || v.titleSource === "user") &&
-    isOptStr(v.model) &&
+    isOptText(v.model) &&
     isNum(v.createdAt) &&
     isNum(v.updatedAt) &&
     isCount(v.messageCount) &&
     isCount(v.historyBytes) &&
     (v.segmentBytes === undefined || isCount(v.segmentBytes)) &&
     typeof v.timeZone === "string" &&
+    v.timeZone.length <= META_TEXT_MAX &&
     isCount(v.lastSeq) &&
-    (f === undefined || (typeof f === "object" && f !== null && typeof f.sessionId === "string" && typeof f.agentId === "string" && isCount(f.atSeq) && Object.keys(f).length === 3))
+    (f === undefined || (typeof f === "object" && f !== null && isId(f.sessionId) && isId(f.agentId) && isCount(f.atSeq) && (f.validPrefix === undefined ? Object.keys(f).length === 3 : f.validPrefix === true && Object.keys(f).length === 4)))
   );
 }
 

@@ -22,6 +22,12 @@ export const SummaryFooter = z.looseObject({
   model: z.string().optional(),
   /** Session creation time, so meta.json can be rebuilt without reading the first segment. */
   createdAt: z.number().optional(),
+  /**
+   * `sha256-<hex>` of the segment's plain text with this field left out of the footer:
+   * zstd frames carry no checksum through the pinned binding, and a flipped bit can
+   * decode to different, valid events. Segments written before it have none.
+   */
+  checksum: z.string().optional(),
 });
 export type SummaryFooter = z.infer<typeof SummaryFooter>;
 
@@ -52,7 +58,7 @@ export interface ParsedLog {
 /**
  * Splits a JSONL event log into its valid, seq-contiguous prefix and what follows.
  * A bad record followed only by more bad bytes is a torn tail (a crash mid-write);
- * a bad record followed by a good event is damage in the middle.
+ * a bad record or a gap followed by a good event is damage in the middle.
  */
 export function parseEventLog(buf: Buffer): ParsedLog {
   const events: SessionEvent[] = [];
@@ -81,21 +87,19 @@ export function parseEventLog(buf: Buffer): ParsedLog {
       continue;
     }
     const last = events[events.length - 1];
-    const expected = last ? last.seq + 1 : value.seq;
-    if (problem !== undefined || value.seq !== expected) {
-      if (problem === undefined) {
-        problem = `seq ${value.seq} at byte ${start} does not follow ${last?.seq}`;
-        continue;
-      }
-      // A well-formed event after a bad record: real data sits behind the damage.
-      if (value.seq > (last?.seq ?? 0)) {
-        return { events, sizes, validEnd, damage: `${problem}, followed by seq ${value.seq} at byte ${start}` };
-      }
+    if (problem === undefined && (!last || value.seq === last.seq + 1)) {
+      events.push(value);
+      sizes.push(pos - start);
+      validEnd = pos;
       continue;
     }
-    events.push(value);
-    sizes.push(pos - start);
-    validEnd = pos;
+    // A complete event beyond the valid prefix is real data behind a gap or bad record:
+    // damage, never a torn tail (a torn tail is cut).
+    if (value.seq > (last?.seq ?? 0)) {
+      const before = problem ?? `seq ${last!.seq + 1}${value.seq > last!.seq + 2 ? `..${value.seq - 1}` : ""} missing`;
+      return { events, sizes, validEnd, damage: `${before}, followed by seq ${value.seq} at byte ${start}` };
+    }
+    problem ??= `seq ${value.seq} at byte ${start} repeats an earlier seq`;
   }
   const parsed: ParsedLog = { events, sizes, validEnd };
   if (problem !== undefined) parsed.tornTail = problem;

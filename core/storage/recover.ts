@@ -31,35 +31,51 @@ export function closeOpenTransactions(session: Session, earlier: readonly Sessio
   closeTurn(session, earlier, actions);
 }
 
-/** Synthetic results for Surface tool calls that have none (call before and after recovering a draft). */
+/**
+ * Synthetic results for Surface tool calls that have none (call before and after
+ * recovering a draft). Calls and results pair within their turn, in order: local
+ * providers reuse ids (`call_0` in every turn), so a result of an earlier turn never
+ * answers a later call of the same id. A synthetic result may also answer a call of an
+ * earlier turn (an older recovery put it after that turn), which keeps this idempotent.
+ */
 export function closeToolCalls(session: Session, actions: string[]): void {
-  const events = session.events();
-  const results = new Set<string>();
-  const started = new Set<string>();
-  for (const e of events) {
-    if (e.type === "tool/result") results.add((e.data as ToolResultData).toolCallId);
-    if (e.type === "tool/call") started.add((e.data as { toolCallId: string }).toolCallId);
-    if (e.type === "tool/approval" && (e.data as { decision: string }).decision === "approved") {
-      started.add((e.data as { toolCallId: string }).toolCallId);
-    }
-  }
-  const orphans: { id: string; name: string }[] = [];
   const onSurface = new Set(session.surface.nodes);
-  for (const e of events) {
-    if (e.type !== "assistant/message" || !onSurface.has(e.seq)) continue;
-    for (const block of (e.data as AssistantMessageData).content) {
-      if (block.type === "tool-call" && !results.has(block.id)) orphans.push({ id: block.id, name: block.name });
+  const orphans: { id: string; name: string; started: boolean }[] = [];
+  let open: { id: string; name: string; started: boolean }[] = [];
+  const endTurn = () => {
+    orphans.push(...open);
+    open = [];
+  };
+  for (const e of session.events()) {
+    if (e.type === "turn/start") endTurn();
+    else if (e.type === "assistant/message" && onSurface.has(e.seq)) {
+      for (const block of (e.data as AssistantMessageData).content) {
+        if (block.type === "tool-call") open.push({ id: block.id, name: block.name, started: false });
+      }
+    } else if (e.type === "tool/call" || (e.type === "tool/approval" && (e.data as { decision: string }).decision === "approved")) {
+      const id = (e.data as { toolCallId: string }).toolCallId;
+      const call = open.find((c) => c.id === id && !c.started);
+      if (call) call.started = true;
+    } else if (e.type === "tool/result") {
+      const data = e.data as ToolResultData;
+      const i = open.findIndex((c) => c.id === data.toolCallId);
+      if (i >= 0) open.splice(i, 1);
+      // An earlier recovery's answer to a call of a turn that had already ended.
+      else if (data.synthetic !== undefined) {
+        const j = orphans.findIndex((c) => c.id === data.toolCallId);
+        if (j >= 0) orphans.splice(j, 1);
+      }
     }
   }
+  endTurn();
   for (const orphan of orphans) {
-    const kind = started.has(orphan.id) ? "outcome-unknown" : "not-started";
+    const kind = orphan.started ? "outcome-unknown" : "not-started";
     const text =
       kind === "not-started"
         ? "The session was interrupted before this tool call ran. It was not executed."
         : "The session was interrupted while this tool call was running. Its outcome is unknown; check before retrying.";
     const data: ToolResultData = { toolCallId: orphan.id, toolName: orphan.name, content: [{ type: "text", text }], isError: true, synthetic: kind };
     session.append("tool/result", data, { surface: "append" });
-    results.add(orphan.id);
   }
   if (orphans.length > 0) actions.push(`added ${orphans.length} synthetic tool result(s) for tool calls without a result (${orphans.map((o) => o.id).join(", ")})`);
 }

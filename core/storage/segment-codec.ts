@@ -2,6 +2,7 @@
 // opens of uncompacted sessions never need to pay.
 let zstdModule: typeof import("@mongodb-js/zstd") | undefined;
 const zstd = () => (zstdModule ??= require("@mongodb-js/zstd") as typeof import("@mongodb-js/zstd"));
+import { createHash } from "node:crypto";
 import type { SessionEvent } from "../protocol";
 import { encodeRecord, looksLikeEvent, SummaryFooter } from "./records";
 
@@ -62,6 +63,7 @@ export async function encodeSegment(events: readonly SessionEvent[], footer: Sum
   const frames: Buffer[] = [];
   let chunk: Buffer[] = [];
   let size = 0;
+  const hash = createHash("sha256");
   const cut = async () => {
     if (chunk.length === 0) return;
     frames.push(await zstd().compress(Buffer.concat(chunk, size), ZSTD_LEVEL));
@@ -70,12 +72,15 @@ export async function encodeSegment(events: readonly SessionEvent[], footer: Sum
   };
   for (const event of events) {
     const line = encodeRecord(event);
+    hash.update(line);
     if (size > 0 && size + line.length > FRAME_BYTES) await cut();
     chunk.push(line);
     size += line.length;
   }
   await cut();
-  chunk.push(encodeRecord(footer));
+  const { checksum: _old, ...plainFooter } = footer;
+  hash.update(encodeRecord(plainFooter));
+  chunk.push(encodeRecord({ ...plainFooter, checksum: `sha256-${hash.digest("hex")}` }));
   size = chunk[0]!.length;
   await cut();
   return Buffer.concat(frames);
@@ -103,6 +108,7 @@ export async function decodeSegment(data: Buffer, name: SegmentName): Promise<De
   const lines = text.slice(0, -1).split("\n");
   const events: SessionEvent[] = [];
   let footer: SummaryFooter | undefined;
+  let raw: Record<string, unknown> = {};
   for (let i = 0; i < lines.length; i++) {
     let value: unknown;
     try {
@@ -114,6 +120,7 @@ export async function decodeSegment(data: Buffer, name: SegmentName): Promise<De
       const parsed = SummaryFooter.safeParse(value);
       if (!parsed.success) throw new SegmentError(`segment ${name.file} has no summary footer`);
       footer = parsed.data;
+      raw = value as Record<string, unknown>;
     } else {
       const expected = name.first + i;
       if (!looksLikeEvent(value) || value.seq !== expected) {
@@ -127,6 +134,12 @@ export async function decodeSegment(data: Buffer, name: SegmentName): Promise<De
   }
   if (footer!.throughSeq !== name.last) {
     throw new SegmentError(`segment ${name.file}: footer covers 1..${footer!.throughSeq}, expected 1..${name.last}`);
+  }
+  if (footer!.checksum !== undefined) {
+    const { checksum, ...plainFooter } = raw;
+    const body = plain.subarray(0, plain.length - Buffer.byteLength(lines[lines.length - 1]!, "utf8") - 1);
+    const actual = `sha256-${createHash("sha256").update(body).update(encodeRecord(plainFooter)).digest("hex")}`;
+    if (actual !== checksum) throw new SegmentError(`segment ${name.file}: checksum mismatch, its content changed after it was written`);
   }
   return { events, footer: footer! };
 }

@@ -1,6 +1,6 @@
-import type { ContentBlock } from "../protocol";
 import {
   DEFAULT_AGENT_ID,
+  type Draft,
   SessionStore,
   type HistoryPage,
   type ListFilter,
@@ -22,9 +22,9 @@ export interface SessionsOptions<P extends SessionPersistence = JsonlSessionPers
 }
 
 /**
- * The façade hosts use: the hot `SessionStore` joined to the JSONL backend. Lists merge
- * hot (memory) and cold (meta.json) by id, hot winning; every operation that touches a
- * hot session flushes or disposes it first.
+ * The façade hosts use: the hot `SessionStore` joined to a persistence backend (the
+ * JSONL store unless another is passed). Lists merge hot (memory) and cold by id, hot
+ * winning; every operation that touches a hot session flushes or disposes it first.
  */
 export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   readonly store: SessionStore;
@@ -88,7 +88,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
     return this.persistence.messages(ref, options, this.hot(ref));
   }
 
-  writeDraft(session: Session, draft: { draftId: string; blocks: readonly ContentBlock[]; provider?: string; model?: string }): Promise<void> {
+  writeDraft(session: Session, draft: Draft): Promise<void> {
     return this.persistence.writeDraft(session, draft);
   }
 
@@ -107,7 +107,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
     await this.flush(session);
   }
 
-  fork(ref: SessionRef, options: { atSeq?: number; newId?: string } = {}): Promise<SessionListItem> {
+  fork(ref: SessionRef, options: { atSeq?: number; newId?: string; validPrefix?: boolean } = {}): Promise<SessionListItem> {
     return this.persistence.fork(ref, options, this.hot(ref));
   }
 

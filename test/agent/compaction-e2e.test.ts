@@ -79,17 +79,20 @@ test("usage ≥ 95 % closes a prefix into a segment whose footer summary is cumu
 });
 
 test("usage above 50 % after a compaction deep-compacts before the next step", async (t) => {
-  const plan = [6000, 6000, 6000, 9600, 7000, 3000];
+  const plan = [6000, 6000, 6000, 9600, 7000, 3000, 3000];
   const { h, turn, compactions } = await setup(t, (n) => plan[n] ?? 3000);
   for (let i = 0; i < 4; i++) await turn(`task ${i}`);
   assert.deepEqual(compactions(), ["usage"]);
-  await turn("task 4"); // usage 70 % → verification fails → deep compaction
-  assert.deepEqual(compactions(), ["usage", "verify-failed"]);
-  const session = h.agent.session;
-  // A deep compaction keeps only the newest exchange verbatim.
-  const kept = session.surface.nodes.map((s) => session.event(s)!.type);
-  assert.deepEqual(kept, ["assistant/message"]);
+  await turn("task 4"); // usage 70 % → verification fails → deep compaction before the next step
+  assert.deepEqual(compactions(), ["usage"], "a deep compaction waits for the next step's user message");
   await turn("task 5");
+  assert.deepEqual(compactions(), ["usage", "verify-failed"]);
+  // A deep compaction keeps only the newest user message: the request is system, summary, task 5.
+  const request = h.bodies().filter((b) => !isSummaryRequest(b)).at(-1);
+  assert.equal(request.messages.length, 3);
+  assert.match(JSON.stringify(request.messages[1]), /conversation-summary/);
+  assert.match(JSON.stringify(request.messages[2]), /task 5/);
+  await turn("task 6");
   assert.deepEqual(compactions(), ["usage", "verify-failed"], "30 % passes");
 });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DraftWriter, type Draft } from "../../core/agent";
-import { Session } from "../../core/session";
+import { DraftWriter } from "../../core/agent";
+import { Session, type Draft } from "../../core/session";
 
 function recorder() {
   const writes: Draft[] = [];

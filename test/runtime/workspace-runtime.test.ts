@@ -176,6 +176,13 @@ test("the typed event stream: a previewed, approved edit and a command's live ou
   assert.equal(usage.ratio, 0.105);
   const logged = h.events.filter((e) => e.type === "session-event").map((e) => (e as { event: { seq: number } }).event.seq);
   assert.deepEqual(logged, h.agent.session.events().map((e) => e.seq), "every log event is forwarded once, in order");
+  // Each final answer names the request it came from (DESIGN §3 sources).
+  const log = h.agent.session.events();
+  for (const message of log.filter((e) => e.type === "assistant/message")) {
+    const header = log.filter((e) => e.type === "request/header" && e.seq < message.seq).at(-1)!;
+    assert.deepEqual(message.sources, [header.seq]);
+    assert.equal(typeof (message.data as { draftId?: string }).draftId, "string");
+  }
 });
 
 test("an edit whose text is not in the file fails before anyone is asked", async (t) => {

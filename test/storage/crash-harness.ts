@@ -18,6 +18,8 @@ export async function bundleChild(): Promise<{ file: string; cleanup: () => void
 
 export interface TrialResult {
   ok: boolean;
+  /** The kill landed mid-work: after the first acknowledged flush, by our SIGKILL (not an exit or the guard). */
+  counted: boolean;
   problems: string[];
   acked: number;
   lastSeq: number;
@@ -39,8 +41,13 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
       if (!timer && out.includes("ACK ")) timer = setTimeout(() => child.kill("SIGKILL"), killMs);
     });
     child.stderr.on("data", (d) => (out += d));
-    const guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    await new Promise<void>((res) => child.on("close", () => res()));
+    let guarded = false;
+    const guard = setTimeout(() => {
+      guarded = true;
+      child.kill("SIGKILL");
+    }, 20_000);
+    const signal = await new Promise<NodeJS.Signals | null>((res) => child.on("close", (_code, sig) => res(sig)));
+    const counted = timer !== undefined && !guarded && signal === "SIGKILL";
     clearTimeout(timer);
     clearTimeout(guard);
     const lines = out.split("\n");
@@ -51,7 +58,7 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
       if (l.startsWith("ACK ")) acked = Math.max(acked, Number(l.slice(4)));
       if (l.startsWith("DRAFT ")) drafts.push(l.slice(6));
     }
-    if (!lines.includes("READY") || !lines.some((l) => l.startsWith("ACK"))) return { ok: problems.length === 0, problems, acked, lastSeq: 0, actions: [] };
+    if (!lines.includes("READY") || !lines.some((l) => l.startsWith("ACK"))) return { ok: problems.length === 0, counted, problems, acked, lastSeq: 0, actions: [] };
 
     const sessions = new Sessions({ root });
     try {
@@ -98,7 +105,7 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
       if (turns.at(-1)?.type === "turn/start") problems.push("turn left open");
       const actions = report.actions;
       await sessions.close();
-      if (!deepCheck) return { ok: problems.length === 0, problems, acked, lastSeq: session.lastSeq, actions };
+      if (!deepCheck) return { ok: problems.length === 0, counted, problems, acked, lastSeq: session.lastSeq, actions };
       // Recovery is complete: a second open repairs nothing.
       const again = new Sessions({ root });
       const second = await again.open({ sessionId: "crash" });
@@ -111,7 +118,7 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
         }
       }
       await again.close();
-      return { ok: problems.length === 0, problems, acked, lastSeq: session.lastSeq, actions };
+      return { ok: problems.length === 0, counted, problems, acked, lastSeq: session.lastSeq, actions };
     } finally {
       await sessions.close().catch(() => {});
     }
@@ -120,18 +127,22 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
   }
 }
 
-/** Runs `trials` with `parallel` at a time; kill times spread over `maxKillMs`. */
-export async function crashTrials(bundle: string, trials: number, parallel: number, maxKillMs: number, firstSeed = 1) {
+/**
+ * Runs `trials` with `parallel` at a time; kill times spread over `maxKillMs`. Every
+ * `deepEvery`-th trial also checks that a second open repairs nothing and forks open.
+ */
+export async function crashTrials(bundle: string, trials: number, parallel: number, maxKillMs: number, firstSeed = 1, deepEvery = 4) {
   const failures: { seed: number; killMs: number; problems: string[] }[] = [];
-  const stats = { trials: 0, repaired: 0, draftsRecovered: 0, tornTails: 0, compactionsFinished: 0, maxAcked: 0 };
+  const stats = { trials: 0, counted: 0, repaired: 0, draftsRecovered: 0, tornTails: 0, compactionsFinished: 0, maxAcked: 0 };
   let next = 0;
   const worker = async () => {
     while (next < trials) {
       const i = next++;
       const seed = firstSeed + i;
       const killMs = (seed * 7919) % maxKillMs;
-      const r = await crashTrial(bundle, seed, killMs, seed % 4 === 0);
+      const r = await crashTrial(bundle, seed, killMs, seed % deepEvery === 0);
       stats.trials++;
+      if (r.counted) stats.counted++;
       if (r.actions.length) stats.repaired++;
       if (r.actions.some((a) => a.startsWith("recovered draft"))) stats.draftsRecovered++;
       if (r.actions.some((a) => a.startsWith("truncated torn tail"))) stats.tornTails++;

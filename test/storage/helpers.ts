@@ -1,5 +1,5 @@
 import type { Session } from "../../core/session";
-import { nodeFs, type FsSeam } from "../../core/storage";
+import { nodeFs, type FsSeam, type OpenFlags } from "../../core/storage";
 import { tempDir } from "../support/temp";
 
 export function tempRoot(t: { after(fn: () => void): void }): string {
@@ -22,7 +22,7 @@ export function countingFs(): FsSeam & { reads: string[]; fail: { write: number;
       seam.reads.push(path);
       return nodeFs.readFileSync(path);
     },
-    async open(path: string, flags: string) {
+    async open(path: string, flags: OpenFlags) {
       const handle = await nodeFs.open(path, flags);
       return {
         write: async (buffer: Buffer, offset: number, length: number, position: number) => {

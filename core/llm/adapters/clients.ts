@@ -1,6 +1,7 @@
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
 import type { ProviderProfile } from "../types";
+import { loadAnthropicSdk, loadOpenAISdk } from "./sdks";
 
 type Fetch = typeof fetch;
 
@@ -12,9 +13,10 @@ type Fetch = typeof fetch;
 const openaiClients = new WeakMap<ProviderProfile, OpenAI>();
 const anthropicClients = new WeakMap<ProviderProfile, Anthropic>();
 
-export function openaiClient(profile: ProviderProfile, fetchImpl?: Fetch): OpenAI {
+export async function openaiClient(profile: ProviderProfile, fetchImpl?: Fetch): Promise<OpenAI> {
   let client = openaiClients.get(profile);
   if (!client) {
+    const { default: OpenAI } = await loadOpenAISdk();
     const headers: Record<string, string | null> = { ...profile.headers };
     // A keyless local server: the SDK insists on a key, so give a placeholder and drop the header.
     if (!profile.apiKey) headers.Authorization = null;
@@ -35,16 +37,21 @@ export function openaiClient(profile: ProviderProfile, fetchImpl?: Fetch): OpenA
   return client;
 }
 
-/** Never falls back to the SDK's default credential chain (files under the user's home). */
-class ProfileAnthropic extends Anthropic {
-  protected override _shouldResolveDefaultCredentials(): boolean {
-    return false;
-  }
-}
+let profileAnthropic: (new (options: ConstructorParameters<typeof Anthropic>[0]) => Anthropic) | undefined;
 
-export function anthropicClient(profile: ProviderProfile, fetchImpl?: Fetch): Anthropic {
+export async function anthropicClient(profile: ProviderProfile, fetchImpl?: Fetch): Promise<Anthropic> {
   let client = anthropicClients.get(profile);
   if (!client) {
+    if (!profileAnthropic) {
+      const { default: Base } = await loadAnthropicSdk();
+      /** Never falls back to the SDK's default credential chain (files under the user's home). */
+      profileAnthropic = class ProfileAnthropic extends Base {
+        protected override _shouldResolveDefaultCredentials(): boolean {
+          return false;
+        }
+      };
+    }
+    const ProfileAnthropic = profileAnthropic;
     const headers: Record<string, string | null> = { ...profile.headers };
     if (!profile.apiKey) headers.Authorization = null;
     client = new ProfileAnthropic({

@@ -4,55 +4,70 @@ import { ToolError } from "../errors";
 import { looksBinary } from "../text";
 import { TimeSlicer } from "../time-slice";
 import { walkWorkspace } from "../walk";
+import { RegexMatcher, type MatchFile } from "./grep-matcher";
 import { GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, type GrepQuery, type GrepResult } from "./grep-types";
+
+/** Text sent to the matcher per round trip: large enough that messaging costs little. */
+const BATCH_CHARS = 4 * 1024 * 1024;
+/** Default time the regular expression may run over one search. */
+export const GREP_JS_TIME_LIMIT_MS = 10_000;
 
 /**
  * The JavaScript grep used when ripgrep is not on PATH: walks the tree honouring
- * .gitignore (nested files included), skips binary and huge files, matches line by line.
+ * .gitignore (nested files included), skips binary and huge files, and matches line by
+ * line on a worker thread with a time limit (the pattern is the model's).
  */
-export async function grepJs(query: GrepQuery, signal: AbortSignal): Promise<GrepResult> {
-  const regex = compile(query);
+export async function grepJs(query: GrepQuery, signal: AbortSignal, timeLimitMs = GREP_JS_TIME_LIMIT_MS): Promise<GrepResult> {
+  const { source, flags } = compile(query);
   const include = query.include ? picomatch(query.include, { dot: true, basename: true }) : undefined;
   const lines: string[] = [];
   let limited = false;
   let filesSearched = 0;
   const slicer = new TimeSlicer();
+  const matcher = new RegexMatcher({ source, flags, maxLineChars: GREP_MAX_LINE_CHARS, timeLimitMs });
+  let batch: MatchFile[] = [];
+  let batchChars = 0;
+  const send = async () => {
+    const { lines: found, more } = await matcher.match(batch, query.maxResults - lines.length, signal);
+    lines.push(...found);
+    limited = more;
+    batch = [];
+    batchChars = 0;
+  };
 
   const files: AsyncIterable<{ abs: string; rel: string; kind: string }> = query.isFile
     ? single(query.start, query.startRel)
     : walkWorkspace({ root: query.root, start: query.start, signal });
-
-  for await (const file of files) {
-    if (file.kind !== "file") continue; // never follow links out of the tree
-    if (include && !query.isFile && !include(file.rel)) continue;
-    await slicer.tick(signal);
-    const text = readText(file.abs);
-    if (text === undefined) continue;
-    filesSearched++;
-    let lineNo = 0;
-    for (const raw of text.split("\n")) {
-      lineNo++;
-      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      if (!regex.test(line)) continue;
-      if (lines.length === query.maxResults) {
-        limited = true;
-        break;
-      }
-      const shown = line.length > GREP_MAX_LINE_CHARS ? `${line.slice(0, GREP_MAX_LINE_CHARS)}…` : line;
-      lines.push(`${file.rel}:${lineNo}:${shown}`);
+  try {
+    for await (const file of files) {
+      if (file.kind !== "file") continue; // never follow links out of the tree
+      if (include && !query.isFile && !include(file.rel)) continue;
+      await slicer.tick(signal);
+      const text = readText(file.abs);
+      if (text === undefined) continue;
+      filesSearched++;
+      batch.push({ rel: file.rel, text });
+      batchChars += text.length;
+      if (batchChars >= BATCH_CHARS) await send();
+      if (limited) break;
     }
-    if (limited) break;
+    if (!limited && batch.length > 0) await send();
+  } finally {
+    await matcher.close();
   }
   return { lines, limited, filesSearched, engine: "js" };
 }
 
-function compile(query: GrepQuery): RegExp {
+/** Validates the pattern here, so a bad one is a clear error before any worker starts. */
+function compile(query: GrepQuery): { source: string; flags: string } {
   const source = query.fixedStrings ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : query.pattern;
+  const flags = query.ignoreCase ? "i" : "";
   try {
-    return new RegExp(source, query.ignoreCase ? "i" : "");
+    new RegExp(source, flags);
   } catch (err) {
     throw new ToolError(`invalid regular expression ${JSON.stringify(query.pattern)}: ${(err as Error).message}`);
   }
+  return { source, flags };
 }
 
 async function* single(abs: string, rel: string) {

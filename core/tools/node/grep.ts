@@ -13,6 +13,8 @@ const DEFAULT_MAX_RESULTS = 200;
 export interface GrepToolOptions {
   /** Path of the ripgrep binary; `false` forces the JS scan; undefined looks for `rg` on PATH. */
   ripgrep?: string | false;
+  /** How long the JS scan's regular expression may run per call (default 10 s). */
+  jsTimeLimitMs?: number;
 }
 
 /** grep for Node: ripgrep when available, else the JS scan; same output either way. */
@@ -39,7 +41,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> 
       };
       if (args.include !== undefined) query.include = args.include;
       const binary = ripgrep();
-      const result = binary ? await grepRipgrep(binary, query, ctx.signal) : await grepJs(query, ctx.signal);
+      const result = binary ? await grepRipgrep(binary, query, ctx.signal) : await grepJs(query, ctx.signal, options.jsTimeLimitMs);
       if (result.lines.length === 0) return textOutput(`no matches for /${args.pattern}/ in ${startRel}`);
       const note = result.limited
         ? `\n[stopped after ${query.maxResults} matching lines; there are more. Narrow the pattern, path or include]`

@@ -10,13 +10,18 @@ import { createWriteFileTool } from "./write-file";
 export interface NodeToolsOptions {
   /** ripgrep binary for grep; `false` forces the JS scan; undefined looks for `rg` on PATH. */
   ripgrep?: string | false;
+  /** How long the JS grep's regular expression may run per call (default 10 s). */
+  grepTimeLimitMs?: number;
   /** run_command defaults (timeout, kill grace). */
   command?: RunCommandOptions;
 }
 
 /** The Node implementations of the built-in tools, used by the CLI and tests. */
 export function createNodeTools(options: NodeToolsOptions = {}): Tool[] {
-  const grep = options.ripgrep === undefined ? {} : { ripgrep: options.ripgrep };
+  const grep = {
+    ...(options.ripgrep === undefined ? {} : { ripgrep: options.ripgrep }),
+    ...(options.grepTimeLimitMs === undefined ? {} : { jsTimeLimitMs: options.grepTimeLimitMs }),
+  };
   return [
     createReadFileTool(),
     createListDirTool(),

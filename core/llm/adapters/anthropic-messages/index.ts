@@ -25,7 +25,7 @@ export class AnthropicMessagesAdapter implements LlmAdapter {
   }
 
   async *stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk> {
-    const client = anthropicClient(profile, this.fetchImpl);
+    const client = await anthropicClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.messages.create(body, options.signal ? { signal: options.signal } : {});
     yield* translateStream(wire as AsyncIterable<RawMessageStreamEvent>, new AnthropicTranslator(replayAdapterId(profile), options.model), options.signal);

@@ -24,7 +24,7 @@ export class OpenAIChatAdapter implements LlmAdapter {
   }
 
   async *stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk> {
-    const client = openaiClient(profile, this.fetchImpl);
+    const client = await openaiClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.chat.completions.create(body, options.signal ? { signal: options.signal } : {});
     yield* translateStream(wire as AsyncIterable<ChatCompletionChunk>, new ChatTranslator(), options.signal);

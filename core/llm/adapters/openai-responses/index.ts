@@ -21,7 +21,7 @@ export class OpenAIResponsesAdapter implements LlmAdapter {
   }
 
   async *stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk> {
-    const client = openaiClient(profile, this.fetchImpl);
+    const client = await openaiClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.responses.create(body, options.signal ? { signal: options.signal } : {});
     yield* translateStream(wire as AsyncIterable<ResponseStreamEvent>, new ResponsesTranslator(replayAdapterId(profile), options.model), options.signal);

@@ -1,0 +1,70 @@
+// Whole-process start-up of the built CLI (dist/cli.js) against node's own start, in the
+// same run: `--help`, and `sessions list --json` over a generated workspace of 10,000
+// sessions. Prints medians and peak RSS (from /usr/bin/time when present).
+//   npm run build && node --import tsx bench/cli-startup.ts [sessions]
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Sessions } from "../core/storage";
+import { encodeId } from "../core/storage/id-codec";
+import { fmt, median } from "./stats";
+
+const SESSIONS = Number(process.argv[2] ?? 10_000);
+const RUNS = 15;
+const cli = join(__dirname, "..", "dist", "cli.js");
+if (!existsSync(cli)) throw new Error("build first: npm run build");
+const root = realpathSync(mkdtempSync(join(tmpdir(), "downcity-startup-")));
+// One session written by the real store, then its folder copied with each id swapped in.
+async function seed(): Promise<void> {
+  const sessions = new Sessions({ root });
+  const template = sessions.create({ agentId: "code", id: "session-template" });
+  template.append("user/message", { content: [{ type: "text", text: "Explain the build." }] }, { surface: "append" });
+  template.append("assistant/message", { content: [{ type: "text", text: "It uses esbuild." }] }, { surface: "append" });
+  await sessions.close();
+  const area = join(root, ".downcity", "agents", "code", "sessions");
+  const from = join(area, encodeId("session-template"));
+  const meta = readFileSync(join(from, "meta.json"), "utf8");
+  const log = readFileSync(join(from, "messages", "active.jsonl"));
+  rmSync(from, { recursive: true });
+  for (let i = 0; i < SESSIONS; i++) {
+    const id = `session-${String(i).padStart(8, "0")}`;
+    const dir = join(area, encodeId(id));
+    mkdirSync(join(dir, "messages"), { recursive: true });
+    writeFileSync(join(dir, "meta.json"), meta.replace('"session-template"', JSON.stringify(id)));
+    writeFileSync(join(dir, "messages", "active.jsonl"), log);
+  }
+}
+
+const hasTime = existsSync("/usr/bin/time");
+function measure(args: string[]): { ms: number; rssMiB: number } {
+  const ms: number[] = [];
+  let rss = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    const r = hasTime
+      ? spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], { encoding: "utf8", maxBuffer: 1 << 28 })
+      : spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 28 });
+    ms.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (r.status !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+    if (hasTime) rss = Math.max(rss, Number(r.stderr.trim().split("\n").at(-1)) / 1024);
+  }
+  return { ms: median(ms), rssMiB: rss };
+}
+
+async function main(): Promise<void> {
+  await seed();
+  const node = measure(["-e", "0"]);
+  const help = measure([cli, "--help"]);
+  const list = measure([cli, "sessions", "list", "--json", "--cwd", root]);
+  const listed = JSON.parse(execFileSync(process.execPath, [cli, "sessions", "list", "--json", "--cwd", root], { encoding: "utf8", maxBuffer: 1 << 28 })).length;
+  if (listed !== SESSIONS) throw new Error(`listed ${listed} of ${SESSIONS}`);
+  console.log(`## CLI start-up (whole process, median of ${RUNS})\n`);
+  console.log("| command | time | × node -e 0 | peak RSS |\n|---|---|---|---|");
+  for (const [name, m] of [["node -e 0", node], ["downcity --help", help], [`downcity sessions list --json (${SESSIONS.toLocaleString("en-US")} sessions)`, list]] as const) {
+    console.log(`| ${name} | ${fmt(m.ms / 1000, 3)} s | ${fmt(m.ms / node.ms)} | ${hasTime ? `${fmt(m.rssMiB, 0)} MiB` : "n/a"} |`);
+  }
+  rmSync(root, { recursive: true, force: true });
+}
+
+void main();

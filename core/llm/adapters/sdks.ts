@@ -1,0 +1,20 @@
+import type * as AnthropicSdk from "@anthropic-ai/sdk";
+import type * as OpenAISdk from "openai";
+
+/*
+ * The provider SDKs load on first use (they are most of a host's start-up cost):
+ * `--help`, lists and the extension's activation never pay for them. Error
+ * normalisation asks what is loaded; an SDK that never loaded threw nothing.
+ */
+let openai: typeof OpenAISdk | undefined;
+let anthropic: typeof AnthropicSdk | undefined;
+
+export async function loadOpenAISdk(): Promise<typeof OpenAISdk> {
+  return (openai ??= await import("openai"));
+}
+export async function loadAnthropicSdk(): Promise<typeof AnthropicSdk> {
+  return (anthropic ??= await import("@anthropic-ai/sdk"));
+}
+export function loadedSdks(): { openai?: typeof OpenAISdk; anthropic?: typeof AnthropicSdk } {
+  return { ...(openai ? { openai } : {}), ...(anthropic ? { anthropic } : {}) };
+}
