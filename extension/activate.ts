@@ -20,6 +20,8 @@ export interface ActivateOptions {
   factory?: RuntimeFactory;
   hooks?: RuntimeHooks;
   env?: NodeJS.ProcessEnv;
+  /** The tree's coalescing window (benchmarks measure every event on its own). */
+  coalesceMs?: number;
   /** The chat feature's "show this session"; until it is wired, the chat view is focused. */
   openInChat?: (folder: vscode.WorkspaceFolder, ref: SessionRef) => Promise<void>;
 }
@@ -39,7 +41,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     void vscode.window.showWarningMessage(`Downcity: ${problems.length === 1 ? problems[0] : `${problems.length} settings are invalid (see the Downcity output)`}.`);
   });
   const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks, log);
-  const tree = new SessionsTree(runtimes, { log });
+  const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const status = new ModelStatus(config, runtimes);
   const show = options.openInChat ?? (async () => void (await vscode.commands.executeCommand("downcity.chat.focus")));

@@ -31,6 +31,9 @@ export async function readStoredItemAt(root: string, metaPath: string, fs: FsSea
   const sessionId = isHashedName(name) ? (await readIfExists(fs, dir + sep + ID_FILE).catch(() => undefined))?.toString("utf8") : decodeId(name);
   if (sessionId === undefined) return undefined;
   const archived = area === "archived";
+  // A linked session folder is never followed (the store may come from a cloned repository).
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (!stat?.isDirectory()) return { agentId, sessionId, archived };
   const meta = parseMeta(await readIfExists(fs, dir + sep + META_FILE).catch(() => undefined));
   if (!meta || meta.agentId !== agentId || meta.sessionId !== sessionId) return { agentId, sessionId, archived };
   return { agentId, sessionId, archived, item: itemFromMeta(meta, archived) };

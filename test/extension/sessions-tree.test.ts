@@ -65,6 +65,10 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   hot.append("user/message", { content: [{ type: "text", text: "live one" }] }, { surface: "append" });
 
   const rows = (await tree.getChildren()) as SessionNode[];
+  // Its write-behind flush now, so it cannot land amid the checks of single-row refreshes below.
+  const flushed = nextFire();
+  await (runtime as unknown as { sessions: { flush(s: unknown): Promise<void> } }).sessions.flush(hot);
+  await flushed;
   assert.equal(rows.length, 4, "3 cold + 1 hot, merged by id");
   assert.equal(rows.filter((r) => r.item.hot).length, 1);
   assert.ok(rows.every((r, i) => i === 0 || rows[i - 1]!.item.updatedAt >= r.item.updatedAt), "newest first");
