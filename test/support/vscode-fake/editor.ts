@@ -9,7 +9,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import picomatch from "picomatch";
-import { Disposable, EventEmitter, Uri, commands, window, workspace } from "./index";
+import { Disposable, EventEmitter, RelativePattern, Uri, commands, window, workspace } from "./index";
 
 export class Position {
   constructor(readonly line: number, readonly character: number) {}
@@ -65,12 +65,6 @@ export class DocumentSymbol {
 }
 export class Hover {
   constructor(readonly contents: ({ value: string } | string)[]) {}
-}
-export class RelativePattern {
-  readonly baseUri: Uri;
-  constructor(base: Uri | string | { uri: Uri }, readonly pattern: string) {
-    this.baseUri = typeof base === "string" ? Uri.file(base) : base instanceof Uri ? base : base.uri;
-  }
 }
 export class TabInputTextDiff {
   constructor(readonly original: Uri, readonly modified: Uri) {}

@@ -170,10 +170,13 @@ export enum QuickPickItemKind {
 }
 
 export class RelativePattern {
+  readonly baseUri: Uri;
   constructor(
     readonly base: { uri: Uri } | Uri | string,
     readonly pattern: string,
-  ) {}
+  ) {
+    this.baseUri = typeof base === "string" ? Uri.file(base) : base instanceof Uri ? base : base.uri;
+  }
 }
 
 /** A file watcher the code under test created; tests fire its events. */
@@ -220,6 +223,8 @@ export const window: Record<string, Fn> = {
   showInputBox: unset("window.showInputBox"),
   showSaveDialog: unset("window.showSaveDialog"),
   withProgress: async (_options: unknown, task: Fn) => task({ report() {} }, new CancellationTokenSource().token),
+  registerWebviewViewProvider: () => new Disposable(() => {}),
+  registerWebviewPanelSerializer: () => new Disposable(() => {}),
   createOutputChannel: () => ({
     appendLine: (line: string) => void created.output.push(line),
     append: (text: string) => void created.output.push(text),
@@ -241,6 +246,7 @@ export const window: Record<string, Fn> = {
 export const workspace: Record<string, any> = {
   workspaceFolders: undefined,
   isTrusted: true,
+  registerTextDocumentContentProvider: () => new Disposable(() => {}),
   getConfiguration: (section = "") => ({
     get: (key: string, fallback?: unknown) => settings[section ? `${section}.${key}` : key] ?? fallback,
     has: (key: string) => (section ? `${section}.${key}` : key) in settings,
