@@ -1,9 +1,9 @@
-import type { AgentEvent, ApprovalDecision, ApprovalPreview, ContentBlock } from "../protocol";
+import type { AgentEvent, ApprovalDecision, ContentBlock } from "../protocol";
 import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
-import type { ApprovalSettings } from "../agent/approval";
+import type { ApprovalRequest, ApprovalSettings } from "../agent/approval";
 import type { RetryPolicy } from "../agent/retry";
 import type { LlmClient } from "../llm/types";
 import type { SessionsOptions } from "../storage/sessions";
@@ -30,15 +30,10 @@ export interface AgentProfile {
 /** Per-kind approval ("ask" | "auto") and the command allow-list; the policy logic lives in core/agent. */
 export type { ApprovalSettings } from "../agent/approval";
 
-export interface RuntimeApprovalRequest {
+/** The loop's approval request, with the session it comes from. */
+export interface RuntimeApprovalRequest extends ApprovalRequest {
   sessionId: string;
   agentId: string;
-  toolCallId: string;
-  toolName: string;
-  kind: ToolKind;
-  arguments: Record<string, unknown>;
-  summary: string;
-  preview?: ApprovalPreview;
 }
 
 export interface ModelSelection {
