@@ -18,10 +18,11 @@ async function main(argv: string[], output: Output): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     // Commands load on use (each its own bundle, see esbuild.config.mjs): `--help` loads neither.
+    // `require`, not `import()`: the ESM loader would lex the whole CJS bundle for its exports.
     case "run":
-      return (await import("./commands/run")).runCommand(rest, output);
+      return (require("./commands/run") as typeof import("./commands/run")).runCommand(rest, output);
     case "sessions":
-      return (await import("./commands/sessions")).sessionsCommand(rest, output);
+      return (require("./commands/sessions") as typeof import("./commands/sessions")).sessionsCommand(rest, output);
     case "--version":
     case "-v":
       output.out(`${version}\n`);
