@@ -2,20 +2,33 @@
 // external) and the webview (browser IIFE) are added here as their issues land.
 import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { resolve } from "node:path";
 
 // Native addons cannot be bundled; they are resolved from node_modules at run time.
 const nodeExternal = ["@mongodb-js/zstd"];
 
-const bundles = [
-  {
-    entryPoints: ["cli/main.ts"],
-    outfile: "dist/cli.js",
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    banner: { js: "#!/usr/bin/env node" },
-    external: nodeExternal,
+// The CLI's entry is tiny: each command is a bundle of its own, required only when it runs,
+// so `--help` compiles a few KiB instead of the store, zod and the provider SDKs; `sessions`
+// requires the runtime (agent, SDKs) only for `compact`, so `list` never compiles it.
+const CLI_SPLITS = [
+  { importer: "cli/main.ts", path: "./commands/run", entry: "cli/commands/run.ts", out: "cli-run.js" },
+  { importer: "cli/main.ts", path: "./commands/sessions", entry: "cli/commands/sessions.ts", out: "cli-sessions.js" },
+  { importer: "cli/commands/sessions.ts", path: "../../core/runtime/workspace-runtime", entry: "core/runtime/workspace-runtime.ts", out: "cli-runtime.js" },
+];
+const cliSplits = {
+  name: "cli-splits",
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      const split = CLI_SPLITS.find((s) => s.path === args.path && resolve(s.importer) === args.importer);
+      return split ? { path: `./${split.out}`, external: true } : undefined;
+    });
   },
+};
+const cliOptions = { platform: "node", format: "cjs", target: "node20", external: nodeExternal, plugins: [cliSplits] };
+
+const bundles = [
+  { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, ...cliOptions },
+  ...CLI_SPLITS.map(({ entry, out }) => ({ entryPoints: [entry], outfile: `dist/${out}`, ...cliOptions })),
   {
     entryPoints: ["extension/activate.ts"],
     outfile: "dist/extension.js",

@@ -17,11 +17,12 @@ Usage:
 async function main(argv: string[], output: Output): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    // Commands load on use: `--help` never pays for the provider SDKs or the store.
+    // Commands load on use (each its own bundle, see esbuild.config.mjs): `--help` loads neither.
+    // `require`, not `import()`: the ESM loader would lex the whole CJS bundle for its exports.
     case "run":
-      return (await import("./commands/run")).runCommand(rest, output);
+      return (require("./commands/run") as typeof import("./commands/run")).runCommand(rest, output);
     case "sessions":
-      return (await import("./commands/sessions")).sessionsCommand(rest, output);
+      return (require("./commands/sessions") as typeof import("./commands/sessions")).sessionsCommand(rest, output);
     case "--version":
     case "-v":
       output.out(`${version}\n`);
@@ -48,7 +49,7 @@ main(process.argv.slice(2).filter((a) => a !== "--verbose"), output).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof CliError) {
+    if (CliError.is(err)) {
       output.err(`${output.red("error:")} ${err.message}\n`);
       process.exitCode = err.exitCode;
     } else if (err instanceof Error && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS")) {

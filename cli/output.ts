@@ -27,10 +27,16 @@ export function createOutput(stdout: NodeJS.WriteStream = process.stdout, stderr
 
 /** A CLI failure with a message for the user and an exit code. */
 export class CliError extends Error {
+  override readonly name = "CliError";
   constructor(
     message: string,
     readonly exitCode = 2,
   ) {
     super(message);
+  }
+
+  /** By name, not `instanceof`: each command is its own bundle with its own copy of this class. */
+  static is(err: unknown): err is CliError {
+    return err instanceof Error && err.name === "CliError" && typeof (err as CliError).exitCode === "number";
   }
 }

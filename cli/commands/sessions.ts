@@ -142,7 +142,8 @@ async function exportHistory(sessions: Sessions, ref: { agentId: string; session
 
 async function compact(root: string, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, output: Output): Promise<void> {
   const provider = resolveProvider(flags);
-  const { WorkspaceRuntime } = await import("../../core/runtime/workspace-runtime");
+  // Its own bundle (esbuild.config.mjs): the list path never compiles the agent or the SDKs.
+  const { WorkspaceRuntime } = require("../../core/runtime/workspace-runtime") as typeof import("../../core/runtime/workspace-runtime");
   const runtime = new WorkspaceRuntime({
     root,
     agents: [{ id: ref.agentId, name: ref.agentId }],

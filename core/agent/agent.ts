@@ -16,6 +16,7 @@ import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
 import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
+import { ToolCallIds } from "./tool-call-ids";
 
 export interface ModelChoice {
   provider: string;
@@ -84,11 +85,13 @@ export class Agent {
   private readonly contextChars: ContextChars;
   private readonly events = new Emitter<{ event: [AgentEvent] }>();
   private readonly approvals: SessionApprovals;
+  private readonly toolCallIds: ToolCallIds;
 
   constructor(private readonly options: AgentOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.contextChars = new ContextChars(options.session);
     this.approvals = options.sessionApprovals ?? new SessionApprovals();
+    this.toolCallIds = new ToolCallIds(options.session);
   }
 
   /** The loop's typed events (drafts, tools, approvals, usage, turns, notices); several listeners may subscribe. */
@@ -321,7 +324,7 @@ export class Agent {
       this.emit({ type: "draft-cleared", draftId });
 
       if (failure === undefined && !signal.aborted) {
-        const message: AssistantMessageData = { ...assembler.message(), provider: model.provider, model: model.model, draftId };
+        const message = this.toolCallIds.unique({ ...assembler.message(), provider: model.provider, model: model.model, draftId });
         // An empty answer stays in the log but off the Surface: providers reject empty
         // assistant messages in history.
         session.append("assistant/message", message, message.content.length > 0 ? { surface: "append", sources: [header.seq] } : { sources: [header.seq] });

@@ -35,6 +35,8 @@ export const ToolCallBlock = z.object({
    * the tool must not run; the caller answers with an error result quoting `error`.
    */
   invalidArguments: z.object({ raw: z.string(), error: z.string() }).optional(),
+  /** The provider's own id when it reused one already in the session and `id` was made unique. */
+  providerId: z.string().min(1).optional(),
 });
 
 /** What a tool result may contain. */
