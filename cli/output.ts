@@ -13,6 +13,11 @@ export interface Output {
 export function createOutput(stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr, env = process.env): Output {
   const color = Boolean(stdout.isTTY) && env.NO_COLOR === undefined && env.TERM !== "dumb";
   const wrap = (code: string) => (text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  // A reader that stops early (`… | head`) closes the pipe: that ends the output, it is not a failure.
+  stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
   return {
     color,
     out: (text) => void stdout.write(text),
