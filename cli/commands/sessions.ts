@@ -1,10 +1,9 @@
 import { parseArgs } from "node:util";
-import type { SessionEvent } from "../../core/protocol";
 import type { Sessions } from "../../core/storage";
 import { CliError, type Output } from "../output";
 import { SESSIONS_HELP } from "../help";
 import { resolveProvider, type ProviderFlags } from "../provider-config";
-import { eventMarkdown, usageAfterCompactions } from "../render";
+import { eventMarkdown, renderTranscript, usageAfterCompactions, wholeHistory } from "../../core/session/transcript";
 import { openStore, workspaceRoot } from "../workspace";
 
 
@@ -122,22 +121,7 @@ async function openRecovered(sessions: Sessions, ref: { agentId: string; session
 /** Pages back one segment at a time, then prints oldest first. */
 async function exportHistory(sessions: Sessions, ref: { agentId: string; sessionId: string }, format: string, output: Output): Promise<void> {
   if (format !== "md" && format !== "jsonl") throw new CliError(`--format must be md or jsonl`);
-  const pages: SessionEvent[][] = [];
-  let page = await sessions.messages(ref);
-  pages.push(page.events);
-  while (page.hasOlder) {
-    page = await sessions.messages(ref, { beforeSequence: page.firstSeq });
-    pages.push(page.events);
-  }
-  for (const events of pages.reverse()) {
-    for (const event of events) {
-      if (format === "jsonl") output.out(`${JSON.stringify(event)}\n`);
-      else {
-        const text = eventMarkdown(event);
-        if (text) output.out(`${text}\n\n`);
-      }
-    }
-  }
+  output.out(renderTranscript(await wholeHistory((options) => sessions.messages(ref, options)), format));
 }
 
 async function compact(root: string, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, output: Output): Promise<void> {

@@ -1,5 +1,5 @@
-// Moved from cli/render.ts so the CLI and the VS Code host export one way (cli/ switches to it).
-import type { AssistantMessageData, ContentBlock, SessionEvent, ToolResultData, UserMessageData } from "../protocol";
+// The readable transcript of a session: `sessions show` / `export` in the CLI and Export Session in VS Code.
+import { CompactionEndData, contextTokens, type AssistantMessageData, type ContentBlock, type SessionEvent, type ToolResultData, type UserMessageData } from "../protocol";
 import type { HistoryPage } from "./persistence";
 
 const blockText = (b: ContentBlock): string => {
@@ -19,8 +19,41 @@ const blockText = (b: ContentBlock): string => {
   }
 };
 
-/** One event as Markdown for `sessions show` / `export --format md`; undefined for log-only events. */
-export function eventMarkdown(event: SessionEvent): string | undefined {
+const tokens = (n: number, window?: number) => `${n.toLocaleString("en-US")}${window ? ` of ${window.toLocaleString("en-US")} tokens (${Math.round((n / window) * 100)} %)` : " tokens"}`;
+
+/** Real usage (tokens) of the first answer after each `compaction/end` of `events`, by its seq. */
+export function usageAfterCompactions(events: readonly SessionEvent[]): Map<number, number> {
+  const after = new Map<number, number>();
+  let next: number | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    const usage = event.type === "assistant/message" ? (event.data as AssistantMessageData).usage : undefined;
+    if (usage) next = contextTokens(usage);
+    else if (event.type === "compaction/end" && next !== undefined) after.set(event.seq, next);
+  }
+  return after;
+}
+
+/** Where a compaction happened: what it closed, why not, its summary, the usage before and after. */
+function compactionMarkdown(event: SessionEvent, usageAfter: number | undefined): string {
+  const parsed = CompactionEndData.safeParse(event.data);
+  if (!parsed.success) return `*compaction (#${event.seq})*`;
+  const d = parsed.data;
+  const closed = d.closed ?? 0;
+  const what = closed > 0 ? `closed ${closed} message${closed === 1 ? "" : "s"}${d.throughSeq ? ` (history through #${d.throughSeq})` : ""}` : `nothing closed${d.note ? `: ${d.note}` : ""}`;
+  const usage = [
+    d.usageBefore !== undefined ? `usage before ${tokens(d.usageBefore, d.contextWindow)}` : "",
+    usageAfter !== undefined ? `after ${tokens(usageAfter, d.contextWindow)}` : "",
+  ].filter(Boolean);
+  const head = `*compaction (#${event.seq}, ${d.reason}${d.deep ? ", deep" : ""}) — ${what}${d.folded ? `; folded ${d.folded}` : ""}${usage.length ? `; ${usage.join(", ")}` : ""}*`;
+  return d.summary ? `${head}\n\n> ${d.summary.replace(/\n/g, "\n> ")}` : head;
+}
+
+/**
+ * One event as Markdown for `sessions show` / `export --format md`; undefined for log-only
+ * events. `usageAfter` (from `usageAfterCompactions`) completes a compaction's line.
+ */
+export function eventMarkdown(event: SessionEvent, usageAfter?: ReadonlyMap<number, number>): string | undefined {
   switch (event.type) {
     case "user/message": {
       const data = event.data as UserMessageData;
@@ -36,6 +69,12 @@ export function eventMarkdown(event: SessionEvent): string | undefined {
       const flags = [data.isError ? "error" : "", data.synthetic ?? ""].filter(Boolean).join(", ");
       const body = data.content.map((p) => (p.type === "text" ? p.text : "[image]")).join("\n");
       return `#### ${data.toolName} result (#${event.seq})${flags ? ` — ${flags}` : ""}\n\n\`\`\`\n${body.length > 4000 ? `${body.slice(0, 4000)}\n…` : body}\n\`\`\``;
+    }
+    case "compaction/end":
+      return compactionMarkdown(event, usageAfter?.get(event.seq));
+    case "compaction/error": {
+      const data = event.data as { reason?: string; message?: string };
+      return `*compaction failed (#${event.seq}, ${data.reason ?? "?"}): ${data.message ?? ""}*`;
     }
     case "session/title":
       return `*title: ${(event.data as { title: string }).title}*`;
@@ -70,8 +109,9 @@ export async function wholeHistory(
 export function renderTranscript(events: readonly SessionEvent[], format: TranscriptFormat, title?: string): string {
   if (format === "jsonl") return events.map((e) => `${JSON.stringify(e)}\n`).join("");
   const parts = title ? [`# ${title}`] : [];
+  const usageAfter = usageAfterCompactions(events);
   for (const event of events) {
-    const text = eventMarkdown(event);
+    const text = eventMarkdown(event, usageAfter);
     if (text) parts.push(text);
   }
   return `${parts.join("\n\n")}\n`;
