@@ -152,7 +152,10 @@ export class FakeHost {
 
   /** Anything at all, as the host's postMessage would deliver it. */
   postRaw(message: unknown): Promise<void> {
-    return this.page.evaluate((m) => window.postMessage(m, "*"), message as any);
+    // A reply still on its way when the test closed the page has no one to reach.
+    return this.page.evaluate((m) => window.postMessage(m, "*"), message as any).catch((error: unknown) => {
+      if (!this.page.isClosed()) throw error;
+    });
   }
 
   /** Waits for two animation frames, so coalesced renders have happened. */
@@ -190,7 +193,12 @@ export async function openChat(browser: Browser, setup: (host: FakeHost) => void
   const page = await context.newPage();
   const host = new FakeHost(page);
   setup(host);
-  await page.exposeFunction("__toHost", (m: Sent) => void host.receive(m));
+  // A failed reply is the test's failure while the page is open, nobody's after it closed.
+  await page.exposeFunction("__toHost", (m: Sent) =>
+    void host.receive(m).catch((e) => {
+      if (!page.isClosed()) host.sent.push({ id: -1, method: "pageerror" as ChatMethod, params: `host reply failed: ${String(e)}` });
+    }),
+  );
   // tsx compiles with keepNames: functions shipped to the page reference its `__name` helper.
   await page.addInitScript({ content: "window.__name = (f) => f;" });
   await page.addInitScript(initScript);
