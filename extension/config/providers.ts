@@ -41,7 +41,7 @@ export class ProviderConfig implements vscode.Disposable {
     this.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("downcity")) return;
-        this.settings = readSettings();
+        this.settings = readSettings(undefined, this.settings);
         this.onProblems(this.settings.problems);
         this.changed.fire();
       }),
