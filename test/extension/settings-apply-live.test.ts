@@ -8,16 +8,7 @@ import { activate, deactivate } from "../../extension/activate";
 import * as fake from "../support/vscode-fake";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { answer, fakeContext, folder, setFolders } from "./helpers";
-
-/** Sets `downcity.*` values and fires the change as VS Code does. */
-function configure(values: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) delete fake.settings[key];
-    else fake.settings[key] = value;
-  }
-  fake.fire.configuration.fire({ affectsConfiguration: (section: string) => section === "downcity" || Object.keys(values).some((k) => k.startsWith(section)) });
-}
+import { answer, configure, fakeContext, folder, setFolders } from "./helpers";
 
 test("settings changes reach the open folder's runtime without a reload; an invalid value warns by key and keeps the last valid one", async (t) => {
   const root = tempDir(t);
