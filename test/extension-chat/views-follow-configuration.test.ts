@@ -9,14 +9,10 @@ import { tempDir } from "../support/temp";
 import { configure, fakeContext, folder, setFolders } from "../extension/helpers";
 import { ChatController, recordingActions, view } from "./helpers";
 
-const PROFILE = { id: "local", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", model: "m1", contextWindow: 8000 };
-
-test("open chat views follow provider, model, agent and key changes, and are sent only what changed", async (t) => {
-  const root = tempDir(t);
-  t.after(() => ["downcity.providers", "downcity.agents", "downcity.defaultProvider"].forEach((k) => delete fake.settings[k]));
-  setFolders([folder(root, 0, "proj")]);
+/** The extension's real settings, folder runtimes and chat wiring over the vscode fake (the window's folders set first). */
+function chatOverSettings(t: { after(fn: () => unknown): void }, env: NodeJS.ProcessEnv) {
   const context = fakeContext();
-  const config = new ProviderConfig(context.secrets, context.workspaceState, {});
+  const config = new ProviderConfig(context.secrets, context.workspaceState, env);
   const runtimes = new Runtimes(createWorkspaceRuntime, config);
   const controller = new ChatController(chatRuntimes(runtimes, config));
   t.after(async () => {
@@ -25,6 +21,16 @@ test("open chat views follow provider, model, agent and key changes, and are sen
     runtimes.dispose();
     config.dispose();
   });
+  return { config, runtimes, controller };
+}
+
+const PROFILE = { id: "local", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", model: "m1", contextWindow: 8000 };
+
+test("open chat views follow provider, model, agent and key changes, and are sent only what changed", async (t) => {
+  const root = tempDir(t);
+  t.after(() => ["downcity.providers", "downcity.agents", "downcity.defaultProvider"].forEach((k) => delete fake.settings[k]));
+  setFolders([folder(root, 0, "proj")]);
+  const { config, runtimes, controller } = chatOverSettings(t, {});
   const v = view(controller, recordingActions());
   const second = view(controller, recordingActions());
 
@@ -99,16 +105,7 @@ test("granting workspace trust sends the open views only restricted: null", asyn
   setFolders([folder(root, 0, "proj")]);
   (fake.workspace as { isTrusted: boolean }).isTrusted = false;
   t.after(() => void ((fake.workspace as { isTrusted: boolean }).isTrusted = true));
-  const context = fakeContext();
-  const config = new ProviderConfig(context.secrets, context.workspaceState, { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_MODEL: "env-model", DOWNCITY_BASE_URL: "http://127.0.0.1:9/v1" });
-  const runtimes = new Runtimes(createWorkspaceRuntime, config);
-  const controller = new ChatController(chatRuntimes(runtimes, config));
-  t.after(async () => {
-    controller.dispose();
-    await runtimes.close();
-    runtimes.dispose();
-    config.dispose();
-  });
+  const { controller } = chatOverSettings(t, { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_MODEL: "env-model", DOWNCITY_BASE_URL: "http://127.0.0.1:9/v1" });
   const v = view(controller, recordingActions());
   const hello = await v.request("hello", {});
   assert.match(hello.config.restricted, /not trusted/);
