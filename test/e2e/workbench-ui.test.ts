@@ -12,7 +12,7 @@ import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, sess
 import { Sessions, sessionPaths } from "../../core/storage";
 import { assistant, user } from "../support/events";
 import { startProviderServer, wire } from "../support/provider-server";
-import { missingVsCode, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
+import { missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
@@ -272,21 +272,11 @@ function treeRowCount(page: Workbench["page"]): Promise<number> {
  * on (VS Code's outer frame forwards each to the inner document's window).
  */
 async function recordWebviewMessages(page: Workbench["page"]): Promise<() => Promise<string[]>> {
-  const frame = await withTimeout(
-    (async () => {
-      for (;;) {
-        const found = page.frames().find((f) => f.name() === "active-frame" && f.parentFrame()?.url().includes("purpose=webviewView"));
-        if (found) return found;
-        await page.waitForEvent("frameattached", { timeout: 10_000 });
-      }
-    })(),
-    15_000,
-    "the chat webview's frame",
-  );
-  await frame.evaluate(() => {
+  const body = chatFrame(page).locator("body");
+  await body.evaluate(() => {
     const w = window as unknown as { __downcityMessages: string[] };
     w.__downcityMessages = [];
     window.addEventListener("message", (e) => w.__downcityMessages.push(JSON.stringify(e.data)), true);
   });
-  return () => frame.evaluate(() => (window as unknown as { __downcityMessages: string[] }).__downcityMessages);
+  return () => body.evaluate(() => (window as unknown as { __downcityMessages: string[] }).__downcityMessages);
 }
