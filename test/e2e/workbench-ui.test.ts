@@ -9,8 +9,8 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, sessionRow, sessionRows } from "../../scripts/vscode/workbench";
-import { Sessions, sessionPaths } from "../../core/storage";
-import { assistant, user } from "../support/events";
+import { seedSessions } from "../../scripts/vscode/seed";
+import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
 
@@ -27,14 +27,23 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   assert.ok(installed, "the VSIX did not install");
   const native = join(out, "run", "extensions", installed, "node_modules", "@mongodb-js", `zstd-${process.platform}-${process.arch}-gnu`);
   assert.ok(readdirSync(native).some((f) => f.endsWith(".node")), "the native zstd addon is not in the installed extension");
+  // The Marketplace screenshots stay in the repository: the page shows them through the
+  // https links vsce rewrote from MARKETPLACE.md's relative ones.
+  const shipped = join(out, "run", "extensions", installed);
+  assert.ok(!existsSync(join(shipped, "media", "screenshots")), "the screenshots were shipped in the VSIX");
+  const images = [...readFileSync(join(shipped, "readme.md"), "utf8").matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]!);
+  assert.ok(images.length >= 2 && images.every((url) => url.startsWith(`${manifest.repository.url}/raw/`)), `readme images: ${images.join(", ")}`);
+  assert.ok(images.every((url) => existsSync(join(PROJECT_ROOT, url.replace(/^.*\/raw\/[^/]+\//, "")))), "a readme image is not in the repository");
 
   // A copy of the sample workspace (the extension writes .downcity/ into it), with one
   // session the core stored before VS Code started.
   const workspace = join(out, "sample-workspace");
   cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
-  await seedSession(workspace, "ui-seeded", "Explain the inventory module", ["What does src/inventory.ts do?", "It tracks stock levels."]);
-  await seedSession(workspace, "ui-two-turns", "Plan the release", ["List the open issues", "There are three.", "Which one first?", "The crash on save."]);
-  await seedSession(workspace, "ui-archivable", "Old experiment", ["Try a regex", "Done."]);
+  await seedSessions(workspace, [
+    { id: "ui-seeded", title: "Explain the inventory module", turns: ["What does src/inventory.ts do?", "It tracks stock levels."] },
+    { id: "ui-two-turns", title: "Plan the release", turns: ["List the open issues", "There are three.", "Which one first?", "The crash on save."] },
+    { id: "ui-archivable", title: "Old experiment", turns: ["Try a regex", "Done."] },
+  ]);
 
   // The loopback provider, configured only through code-server's DOWNCITY_* environment
   // (no key: Set API Key gives it one in step 09).
@@ -217,20 +226,6 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   );
   assert.ok(existsSync(join(out, "01-workbench-renders-with-the-sample-workspace.png")));
 });
-
-/** A stored session of agent "default": `turns` alternate user, assistant; its title pinned. */
-async function seedSession(root: string, id: string, title: string, turns: string[]): Promise<void> {
-  const sessions = new Sessions({ root });
-  const session = sessions.create({ id });
-  let first = 0;
-  turns.forEach((text, i) => {
-    const seq = i % 2 === 0 ? user(session, text) : assistant(session, text);
-    first ||= seq;
-  });
-  session.append("session/title", { title, messageSeqs: [first], source: { kind: "user" } });
-  await sessions.flush(session);
-  await sessions.close();
-}
 
 function readIfExists(file: string): string {
   return existsSync(file) ? readFileSync(file, "utf8") : "";
