@@ -91,7 +91,7 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
     const d = dirs[i]!;
     let meta: SessionMeta | undefined;
     try {
-      meta = parseMeta(ctx.fs.readFileSync(d.dir + META_SUFFIX));
+      meta = parseMeta(ctx.fs.readTextSync(d.dir + META_SUFFIX));
     } catch {
       meta = undefined;
     }

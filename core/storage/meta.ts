@@ -59,11 +59,11 @@ function checkMeta(v: Record<string, unknown>): SessionMeta | undefined {
   return v as SessionMeta;
 }
 
-export function parseMeta(data: Buffer | undefined): SessionMeta | undefined {
-  if (!data) return undefined;
+export function parseMeta(data: Buffer | string | undefined): SessionMeta | undefined {
+  if (data === undefined) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(data.toString("utf8"));
+    value = JSON.parse(typeof data === "string" ? data : data.toString("utf8"));
   } catch {
     return undefined;
   }
