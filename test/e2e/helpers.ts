@@ -107,3 +107,15 @@ export function extensionHostPid(rootPid: number): number {
   if (hosts.length !== 1) throw new Error(`expected one extension host under pid ${rootPid}, found ${hosts.length}: ${hosts.map((h) => h.args).join(" | ")}`);
   return hosts[0]!.pid;
 }
+
+/** Runs a command by its palette title (F1, type, Enter): unlike a toggle, the same result whatever is open. */
+export async function runPaletteCommand(page: Page, title: string, timeout = 15_000): Promise<void> {
+  // Keys reach the workbench only once it has focus: click an empty part of the editor area.
+  await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 }, timeout });
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor({ timeout });
+  await page.keyboard.press("Enter");
+}

@@ -11,7 +11,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire, type ProviderServer, type ScriptedReply } from "../support/provider-server";
-import { extensionHostPid, fileMatches, missingVsCode, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
+import { extensionHostPid, fileMatches, missingVsCode, runPaletteCommand, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
@@ -179,11 +179,10 @@ test("the chat in the real workbench: stream, edit, reload, crash recovery", { s
   });
 });
 
+/** Shows the Downcity chat view (the activity bar item would toggle a sidebar restored open). */
 async function openDowncity(page: Page): Promise<void> {
-  const item = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]');
-  await item.waitFor({ timeout: 30_000 });
-  // The sidebar may come back on Downcity already; clicking then would hide it.
-  if (!(await page.locator(".pane-header", { hasText: /sessions/i }).first().isVisible())) await item.click();
+  await runPaletteCommand(page, "Focus on Chat View", 30_000);
+  await page.locator(CHAT_FRAME).first().waitFor({ timeout: 30_000 });
 }
 
 async function send(chat: FrameLocator, text: string): Promise<void> {
