@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { FrameLocator, Page } from "playwright-core";
+import type { FrameLocator, Locator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire, type ProviderServer, type ScriptedReply } from "../support/provider-server";
@@ -93,6 +93,8 @@ test("the chat in the real workbench: stream, edit, reload, crash recovery", { s
   });
   t.after(() => workbench.close());
   const { page } = workbench;
+  // tsx compiles with keepNames: functions shipped to a frame (the webview's too) call its `__name` helper.
+  await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   const chat = () => page.frameLocator(CHAT_FRAME).first().frameLocator("iframe#active-frame");
   // Each step builds on the one before: after a failure the rest are skipped, not timed out.
   let failed = false;
@@ -175,12 +177,20 @@ test("the chat in the real workbench: stream, edit, reload, crash recovery", { s
     const body = await model.request(4, "the follow-up");
     const assistants = body.messages.filter((m: { role: string }) => m.role === "assistant").map((m: { content: unknown }) => JSON.stringify(m.content));
     assert.ok(assistants.some((c: string) => c.includes(partial)), `the follow-up does not carry the partial answer: ${assistants.join(" | ")}`);
-    await assistantMessages(chat()).filter({ hasText: FOLLOW_UP_ANSWER }).waitFor({ timeout: 30_000 });
+    const answer = assistantMessages(chat()).filter({ hasText: FOLLOW_UP_ANSWER });
+    await answer.waitFor({ timeout: 30_000 });
+    const inView = await scrolledIntoView(answer);
+    assert.equal(inView, true, `the follow-up's answer is not on screen (${inView}): the log did not follow it`);
+    // The turn ended: the tree stops showing the session as running.
+    await sessionRow(page, FIRST_PROMPT).and(page.locator(":not(:has(.codicon-loading))")).waitFor({ timeout: 30_000 });
   });
 });
 
 /** Shows the Downcity chat view (the activity bar item would toggle a sidebar restored open). */
 async function openDowncity(page: Page): Promise<void> {
+  // The palette lists only the commands known when it opens: wait until the extension is
+  // up (its model item in the status bar) so the view's focus command is among them.
+  await page.locator(".part.statusbar .statusbar-item", { hasText: "gpt-4o" }).first().waitFor({ timeout: 60_000 });
   await runPaletteCommand(page, "Focus on Chat View", 30_000);
   await page.locator(CHAT_FRAME).first().waitFor({ timeout: 30_000 });
 }
@@ -189,6 +199,24 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
   const box = chat.getByRole("textbox", { name: "Message", exact: true });
   await box.fill(text, { timeout: 30_000 });
   await chat.getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
+}
+
+/** Whether the message's text ends up inside the log's visible area (checked every frame, for at most 15 s). */
+function scrolledIntoView(message: Locator): Promise<string | true> {
+  return message.locator(".markdown").evaluate(
+    (el) =>
+      new Promise<string | true>((resolve) => {
+        const deadline = performance.now() + 15_000;
+        const check = () => {
+          const log = el.closest(".log-scroller")!.getBoundingClientRect();
+          const text = el.getBoundingClientRect();
+          if (text.top >= log.top - 4 && text.bottom <= log.bottom + 4) resolve(true);
+          else if (performance.now() > deadline) resolve(`text ${text.top}-${text.bottom}, log ${log.top}-${log.bottom}`);
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
 }
 
 function assistantMessages(chat: FrameLocator) {
