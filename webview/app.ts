@@ -281,10 +281,10 @@ export class ChatApp {
     return html`<header class="chat-header">
       ${titleView}
       <span class="spacer"></span>
-      <button type="button" class="icon-button" aria-label="Sessions" title="Sessions" aria-expanded=${this.sessions ? "true" : "false"} @click=${() => void this.toggleSessions()}><i class="codicon codicon-list-unordered"></i></button>
-      <button type="button" class="icon-button" aria-label="New session" title="New session" @click=${() => void this.newSession()}><i class="codicon codicon-add"></i></button>
-      <button type="button" class="icon-button" aria-label="Fork session" title="Fork session" ?disabled=${!ref} @click=${() => ref && void this.call("fork", { ref }).then((s) => s && this.show(s))}><i class="codicon codicon-repo-forked"></i></button>
-      <button type="button" class="icon-button" aria-label="Export session" title="Export session" ?disabled=${!ref} @click=${() => ref && void this.call("exportSession", { ref })}><i class="codicon codicon-export"></i></button>
+      <button type="button" class="icon-button" aria-label="Sessions" title="Sessions" aria-expanded=${this.sessions ? "true" : "false"} @click=${() => void this.toggleSessions()}><i aria-hidden="true" class="codicon codicon-list-unordered"></i></button>
+      <button type="button" class="icon-button" aria-label="New session" title="New session" @click=${() => void this.newSession()}><i aria-hidden="true" class="codicon codicon-add"></i></button>
+      <button type="button" class="icon-button" aria-label="Fork session" title="Fork session" ?disabled=${!ref} @click=${() => ref && void this.call("fork", { ref }).then((s) => s && this.show(s))}><i aria-hidden="true" class="codicon codicon-repo-forked"></i></button>
+      <button type="button" class="icon-button" aria-label="Export session" title="Export session" ?disabled=${!ref} @click=${() => ref && void this.call("exportSession", { ref })}><i aria-hidden="true" class="codicon codicon-export"></i></button>
     </header>
     ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
   }
@@ -293,7 +293,7 @@ export class ChatApp {
     return html`<nav class="session-list" aria-label="Sessions"><ul>
       ${sessions.map(
         (s) => html`<li><button type="button" class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""} @click=${() => void this.switchTo(s.ref)}>
-          ${s.running ? html`<i class="codicon codicon-loading codicon-modifier-spin"></i>` : nothing}${s.title ?? s.ref.sessionId}</button></li>`,
+          ${s.running ? html`<i aria-hidden="true" class="codicon codicon-loading codicon-modifier-spin"></i>` : nothing}${s.title ?? s.ref.sessionId}</button></li>`,
       )}
     </ul></nav>`;
   }
@@ -339,7 +339,7 @@ export class ChatApp {
     return html`<div class="history-bar">
       ${
         c.hasOlder
-          ? html`<button type="button" class="secondary" ?disabled=${this.loadingEarlier} @click=${() => void this.loadEarlier()}><i class="codicon codicon-fold-up"></i> Load earlier</button>`
+          ? html`<button type="button" class="secondary" ?disabled=${this.loadingEarlier} @click=${() => void this.loadEarlier()}><i aria-hidden="true" class="codicon codicon-fold-up"></i> Load earlier</button>`
           : html`<span class="history-start">Start of session</span>`
       }
       <span class="coverage">${c.firstSeq > 1 ? `Showing events ${c.firstSeq}–${c.lastSeq}` : ""}</span>
@@ -349,7 +349,7 @@ export class ChatApp {
   private emptyState(): TemplateResult | typeof nothing {
     if (this.config && !this.config.providerConfigured) {
       return html`<div class="empty-state" role="note">
-        <i class="codicon codicon-plug"></i>
+        <i aria-hidden="true" class="codicon codicon-plug"></i>
         <h2>Connect a model</h2>
         <p>Downcity needs a model provider. Add a profile in the <code>downcity.providers</code> setting (or set <code>DOWNCITY_BASE_URL</code> and <code>DOWNCITY_MODEL</code>), then store its key.</p>
         <div class="empty-buttons">
@@ -359,7 +359,7 @@ export class ChatApp {
       </div>`;
     }
     if (!this.snapshot) {
-      return html`<div class="empty-state"><i class="codicon codicon-comment-discussion"></i><h2>No session open</h2>
+      return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>No session open</h2>
         <p>Start a new session, or open one from the Sessions view.</p>
         <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
     }

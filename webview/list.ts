@@ -18,6 +18,8 @@ export class VirtualList<T extends ListRow> {
   private readonly dirty = new Set<string>();
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
   private frame = 0;
+  /** Whether the reader was at the bottom at the last scroll (read before a resize moves it). */
+  private atEnd = true;
   private readonly cleanup: () => void;
 
   constructor(
@@ -41,7 +43,18 @@ export class VirtualList<T extends ListRow> {
       indexAttribute: "data-index",
       onChange: () => this.schedule(),
     });
-    this.cleanup = this.virtualizer._didMount();
+    const unmount = this.virtualizer._didMount();
+    // The virtualizer follows growth of the content, not a shrinking viewport (a panel
+    // resized, a taller composer): re-pin a reader who was at the bottom.
+    const onScroll = () => (this.atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 24);
+    scroller.addEventListener("scroll", onScroll, { passive: true });
+    const resize = new ResizeObserver(() => this.atEnd && this.scrollToEnd());
+    resize.observe(scroller);
+    this.cleanup = () => {
+      unmount();
+      scroller.removeEventListener("scroll", onScroll);
+      resize.disconnect();
+    };
   }
 
   /** New row list (same keys keep their DOM; `changed` keys re-render). */

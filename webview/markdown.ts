@@ -42,8 +42,8 @@ md.renderer.rules.fence = (tokens, idx, options, env, self) => {
 function codeBlock(lang: string, pre: string): string {
   return (
     `<div class="code-block"><div class="code-toolbar"><span class="code-lang">${md.utils.escapeHtml(lang)}</span>` +
-    `<button type="button" class="icon-button" data-action="copy" aria-label="Copy code" title="Copy"><i class="codicon codicon-copy"></i></button>` +
-    `<button type="button" class="icon-button" data-action="insert" aria-label="Insert at cursor" title="Insert at cursor"><i class="codicon codicon-insert"></i></button>` +
+    `<button type="button" class="icon-button" data-action="copy" aria-label="Copy code" title="Copy"><i aria-hidden="true" class="codicon codicon-copy"></i></button>` +
+    `<button type="button" class="icon-button" data-action="insert" aria-label="Insert at cursor" title="Insert at cursor"><i aria-hidden="true" class="codicon codicon-insert"></i></button>` +
     `</div>${pre}</div>`
   );
 }

@@ -1,8 +1,9 @@
 // Shared by the real-VS-Code tests: an output folder per test file under test/.tmp/e2e/,
 // code-server + Chromium started together and stopped in reverse, bounded waits, and
 // failure artefacts (screenshot, logs) left in the output folder.
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, watch } from "node:fs";
+import { dirname, join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../scripts/vscode/chromium";
 import { CODE_SERVER_BIN, PROJECT_ROOT, startCodeServer, type CodeServer, type CodeServerOptions } from "../../scripts/vscode/code-server";
@@ -69,4 +70,52 @@ export async function openWorkbench(out: string, options: Omit<CodeServerOptions
       await server.stop();
     },
   };
+}
+
+/** Resolves once `file` matches, re-read on every change in its folder; rejects after `ms`. */
+export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<void> {
+  const matches = () => existsSync(file) && pattern.test(readFileSync(file, "utf8"));
+  return new Promise((ok, fail) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      watcher.close();
+      if (error) fail(error);
+      else ok();
+    };
+    const timer = setTimeout(() => done(new Error(`${file} did not match ${pattern} within ${ms} ms`)), ms);
+    const watcher = watch(dirname(file), () => matches() && done());
+    if (matches()) done();
+  });
+}
+
+/**
+ * The pid of the one extension host under code-server's process `rootPid` (VS Code forks
+ * it with `--type=extensionHost`); throws unless there is exactly one.
+ */
+export function extensionHostPid(rootPid: number): number {
+  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
+  const inTree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) if (!inTree.has(row.pid) && inTree.has(row.ppid)) grew = Boolean(inTree.add(row.pid));
+  }
+  const hosts = rows.filter((r) => inTree.has(r.pid) && /--type=extensionHost/.test(r.args));
+  if (hosts.length !== 1) throw new Error(`expected one extension host under pid ${rootPid}, found ${hosts.length}: ${hosts.map((h) => h.args).join(" | ")}`);
+  return hosts[0]!.pid;
+}
+
+/** Runs a command by its palette title (F1, type, Enter): unlike a toggle, the same result whatever is open. */
+export async function runPaletteCommand(page: Page, title: string, timeout = 15_000): Promise<void> {
+  // Keys reach the workbench only once it has focus: click an empty part of the editor area.
+  await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 }, timeout });
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor({ timeout });
+  await page.keyboard.press("Enter");
 }

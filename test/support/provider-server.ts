@@ -27,6 +27,8 @@ export interface ScriptedReply {
   cutAfter?: number;
   /** Stop writing after this many frames and keep the connection open until the client leaves. */
   stallAfter?: number;
+  /** Before writing frame `frame`, wait until `until` settles (or the client leaves): a stream the test releases. */
+  pauseAt?: { frame: number; until: Promise<unknown> };
   /** Pause before the response starts. */
   delayMs?: number;
   /** Pause between frames. */
@@ -137,6 +139,7 @@ async function respond(res: ServerResponse, reply: ScriptedReply, closed: Promis
     for (let i = 0; i < reply.sse.length; i++) {
       if (reply.cutAfter === i) return void res.socket?.destroy();
       if (reply.stallAfter === i) return closed; // hold until the client goes away (or close())
+      if (reply.pauseAt?.frame === i) await Promise.race([reply.pauseAt.until.catch(() => {}), closed]);
       if (res.destroyed || closing()) return;
       await new Promise<void>((resolve) => res.write(reply.sse![i]!, () => resolve()));
       if (reply.frameDelayMs) await sleep(reply.frameDelayMs, closed);

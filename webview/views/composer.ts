@@ -98,14 +98,14 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
   const c = host.composer;
   const modelKey = (m: ModelChoice) => `${m.provider}\u0000${m.model}`;
   return html`<footer class="composer">
-    ${p.readOnly ? html`<div class="read-only" role="status"><i class="codicon codicon-lock"></i> Read-only: ${p.readOnly}</div>` : nothing}
+    ${p.readOnly ? html`<div class="read-only" role="status"><i aria-hidden="true" class="codicon codicon-lock"></i> Read-only: ${p.readOnly}</div>` : nothing}
     ${
       c.attachments.length
         ? html`<ul class="attachments" aria-label="Attached files">${c.attachments.map(
-            (path) => html`<li class="chip"><i class="codicon codicon-file"></i>${path}<button type="button" class="icon-button" aria-label="Remove ${path}" @click=${() => {
+            (path) => html`<li class="chip"><i aria-hidden="true" class="codicon codicon-file"></i>${path}<button type="button" class="icon-button" aria-label="Remove ${path}" @click=${() => {
               c.attachments = c.attachments.filter((a) => a !== path);
               host.refresh();
-            }}><i class="codicon codicon-close"></i></button></li>`,
+            }}><i aria-hidden="true" class="codicon codicon-close"></i></button></li>`,
           )}</ul>`
         : nothing
     }
@@ -158,8 +158,8 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
       }
       ${p.meter}
       <span class="spacer"></span>
-      ${p.running ? html`<button type="button" class="secondary" @click=${() => host.cancel()}><i class="codicon codicon-debug-stop"></i> Stop</button>` : nothing}
-      <button type="button" class="primary" ?disabled=${p.disabled} @click=${() => void host.send()}><i class="codicon codicon-send"></i> Send</button>
+      ${p.running ? html`<button type="button" class="secondary" @click=${() => host.cancel()}><i aria-hidden="true" class="codicon codicon-debug-stop"></i> Stop</button>` : nothing}
+      <button type="button" class="primary" ?disabled=${p.disabled} @click=${() => void host.send()}><i aria-hidden="true" class="codicon codicon-send"></i> Send</button>
     </div>
   </footer>`;
 }

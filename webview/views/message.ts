@@ -58,16 +58,16 @@ function blocks(item: ItemOf<"user"> | ItemOf<"assistant">, ctx: RowContext): Te
         return details(
           ctx,
           `${item.key}:r${i}`,
-          html`<i class="codicon codicon-lightbulb"></i> ${b.redacted ? "Reasoning (redacted)" : "Reasoning"}`,
+          html`<i aria-hidden="true" class="codicon codicon-lightbulb"></i> ${b.redacted ? "Reasoning (redacted)" : "Reasoning"}`,
           html`<div class="reasoning-text">${b.text}</div>`,
           "reasoning",
         );
       case "tool-call":
         return toolCard(b as ToolCallBlock, ctx.conversation.tools.get(b.id), ctx, (k, s, body, c) => details(ctx, `${b.id}:${k}`, s, body, c));
       case "file":
-        return html`<div class="file-ref"><i class="codicon codicon-file"></i> <a href=${b.uri}>${b.title ?? b.uri}</a></div>`;
+        return html`<div class="file-ref"><i aria-hidden="true" class="codicon codicon-file"></i> <a href=${b.uri}>${b.title ?? b.uri}</a></div>`;
       case "image":
-        return html`<div class="image-ref"><i class="codicon codicon-file-media"></i> image (${b.mediaType})</div>`;
+        return html`<div class="image-ref"><i aria-hidden="true" class="codicon codicon-file-media"></i> image (${b.mediaType})</div>`;
       default:
         return nothing;
     }
@@ -78,29 +78,29 @@ export function renderItem(item: Item, ctx: RowContext): TemplateResult {
   switch (item.kind) {
     case "user":
       return html`<article class="message user" aria-label="You">
-        <div class="message-head"><i class="codicon codicon-account"></i><span class="who">You</span>${
+        <div class="message-head"><i aria-hidden="true" class="codicon codicon-account"></i><span class="who">You</span>${
           item.origin === "steer" ? html`<span class="badge">steer</span>` : nothing
         }<span class="spacer"></span>${
           ctx.readOnly
             ? nothing
-            : html`<button type="button" class="icon-button" aria-label="Fork from here" title="Fork from here" @click=${() => ctx.fork(item.seq)}><i class="codicon codicon-repo-forked"></i></button>`
+            : html`<button type="button" class="icon-button" aria-label="Fork from here" title="Fork from here" @click=${() => ctx.fork(item.seq)}><i aria-hidden="true" class="codicon codicon-repo-forked"></i></button>`
         }</div>
         ${blocks(item, ctx)}
       </article>`;
     case "assistant":
       return html`<article class="message assistant ${item.streaming ? "streaming" : ""}" aria-label="Assistant" aria-busy=${item.streaming ? "true" : "false"}>
-        <div class="message-head"><i class="codicon codicon-sparkle"></i><span class="who">Assistant</span>${
+        <div class="message-head"><i aria-hidden="true" class="codicon codicon-sparkle"></i><span class="who">Assistant</span>${
           item.model ? html`<span class="model">${item.model}</span>` : nothing
         }${item.interrupted ? html`<span class="badge">interrupted</span>` : nothing}</div>
         ${blocks(item, ctx)}
       </article>`;
     case "summary":
       return html`<section class="summary" aria-label="Summary of earlier history">
-        ${details(ctx, item.key, html`<i class="codicon codicon-history"></i> Summary of events 1–${item.throughSeq} (compacted)`, html`<div class="markdown">${unsafeHTML(finishedHtml(item.key, item.text))}</div>`, "summary-details")}
+        ${details(ctx, item.key, html`<i aria-hidden="true" class="codicon codicon-history"></i> Summary of events 1–${item.throughSeq} (compacted)`, html`<div class="markdown">${unsafeHTML(finishedHtml(item.key, item.text))}</div>`, "summary-details")}
       </section>`;
     case "compaction":
-      return html`<div class="compaction-marker" role="separator"><i class="codicon codicon-fold"></i> ${item.text}</div>`;
+      return html`<div class="compaction-marker" role="separator"><i aria-hidden="true" class="codicon codicon-fold"></i> ${item.text}</div>`;
     case "notice":
-      return html`<div class="notice ${item.level}" role=${item.level === "error" ? "alert" : "status"}><i class="codicon codicon-${item.level === "error" ? "error" : item.level === "warning" ? "warning" : "info"}"></i> ${item.text}</div>`;
+      return html`<div class="notice ${item.level}" role=${item.level === "error" ? "alert" : "status"}><i aria-hidden="true" class="codicon codicon-${item.level === "error" ? "error" : item.level === "warning" ? "warning" : "info"}"></i> ${item.text}</div>`;
   }
 }

@@ -42,14 +42,14 @@ export function toolCard(call: ToolCallBlock, state: ToolState | undefined, acti
   return html`<section class="tool-card status-${status}" role="group" aria-label="Tool ${call.name}: ${s.label}">
     ${details(
       "args",
-      html`<i class="codicon codicon-${s.icon}"></i><span class="tool-name">${call.name}</span><span class="tool-arg">${argSummary(call.arguments)}</span><span class="tool-status">${s.label}</span>`,
+      html`<i aria-hidden="true" class="codicon codicon-${s.icon}"></i><span class="tool-name">${call.name}</span><span class="tool-arg">${argSummary(call.arguments)}</span><span class="tool-status">${s.label}</span>`,
       html`<pre class="tool-args">${JSON.stringify(call.arguments, null, 2)}</pre>`,
       "tool-head",
     )}
-    ${command ? html`<div class="tool-command"><i class="codicon codicon-terminal"></i><code>${command.command}</code><span class="cwd">in ${command.cwd}</span></div>` : nothing}
+    ${command ? html`<div class="tool-command"><i aria-hidden="true" class="codicon codicon-terminal"></i><code>${command.command}</code><span class="cwd">in ${command.cwd}</span></div>` : nothing}
     ${
       edit
-        ? html`<div class="tool-edit"><div class="edit-head"><i class="codicon codicon-diff"></i><span>${edit.path}</span><span class="added">+${edit.added}</span><span class="removed">−${edit.removed}</span>
+        ? html`<div class="tool-edit"><div class="edit-head"><i aria-hidden="true" class="codicon codicon-diff"></i><span>${edit.path}</span><span class="added">+${edit.added}</span><span class="removed">−${edit.removed}</span>
             <button type="button" class="link-button" @click=${() => actions.openDiff(call.id)}>Open diff</button></div>${diffView(edit.diff)}</div>`
         : nothing
     }
@@ -67,6 +67,6 @@ export function toolCard(call: ToolCallBlock, state: ToolState | undefined, acti
     }
     ${state?.decision ? html`<div class="tool-decision">${state.decision}</div>` : nothing}
     ${state?.message ? html`<div class="tool-message">${state.message}</div>` : nothing}
-    ${output ? details("out", html`<i class="codicon codicon-output"></i> Output`, html`<pre class="tool-output">${output}</pre>`, "tool-out") : nothing}
+    ${output ? details("out", html`<i aria-hidden="true" class="codicon codicon-output"></i> Output`, html`<pre class="tool-output">${output}</pre>`, "tool-out") : nothing}
   </section>`;
 }
