@@ -26,8 +26,8 @@ export function editorExcludes(folder: vscode.WorkspaceFolder, root: string): Ed
   const excluded = settings.length > 0 ? picomatch(settings, { dot: true }) : () => false;
   const ignored = gitignoreChecker(root);
   // findFiles takes one exclude glob; VS Code's `{a,b}` does not nest, so alternatives are flattened.
-  const flat = new Set(["**/.git", "**/.downcity"]);
-  for (const glob of settings) {
+  const flat = new Set<string>();
+  for (const glob of ["**/.git", "**/.downcity", ...settings]) {
     for (const one of expand(glob)) if (!/[{},]/.test(one)) flat.add(one);
   }
   return {

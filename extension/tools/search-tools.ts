@@ -26,7 +26,11 @@ export function createEditorGlobTool(folder: vscode.WorkspaceFolder): Tool<GlobP
       if (!stat) throw new ToolError(`${base.shown}: no such file or directory`);
       if (!(stat.type & vscode.FileType.Directory)) throw new ToolError(`${base.shown} is not a directory`);
       const excludes = editorExcludes(folder, ctx.root);
-      const include = new vscode.RelativePattern(base.uri, pattern);
+      // findFiles matches the exclude against paths relative to the include's base: make the
+      // base the folder, so settings globs (`src/gen`, `**/out`) mean what they mean in the editor.
+      const include = /[*?[\]{}!]/.test(base.shown)
+        ? new vscode.RelativePattern(base.uri, pattern) // glob characters in the path: left to the exact check
+        : new vscode.RelativePattern(vscode.Uri.file(ctx.root), base.shown === "." ? pattern : `${base.shown}/${pattern}`);
       const kept = (uris: vscode.Uri[]) => {
         const out: string[] = [];
         for (const uri of uris) {
