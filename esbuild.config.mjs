@@ -8,27 +8,32 @@ import { resolve } from "node:path";
 const nodeExternal = ["@mongodb-js/zstd"];
 
 // The CLI's entry is tiny: each command is a bundle of its own, required only when it runs,
-// so `--help` compiles a few KiB instead of the store, zod and the provider SDKs; `sessions`
-// requires the runtime (agent, SDKs) only for `compact`, so `list` never compiles it.
+// so `--help` compiles a few KiB instead of the store, zod and the provider SDKs. `sessions list`
+// runs from `cli-sessions.js` alone (meta.json checked by hand, no zod): the other `sessions`
+// commands require the store (`cli-sessions-manage.js`), `compact` the runtime (agent, SDKs), and
+// a list meets an unusable meta.json only rarely, so it requires the log parser then.
 const CLI_SPLITS = [
   { importer: "cli/main.ts", path: "./commands/run", entry: "cli/commands/run.ts", out: "cli-run.js" },
   { importer: "cli/main.ts", path: "./commands/sessions", entry: "cli/commands/sessions.ts", out: "cli-sessions.js" },
-  { importer: "cli/commands/sessions.ts", path: "../../core/runtime/workspace-runtime", entry: "core/runtime/workspace-runtime.ts", out: "cli-runtime.js" },
+  { importer: "cli/commands/sessions.ts", path: "./sessions-manage", entry: "cli/commands/sessions-manage.ts", out: "cli-sessions-manage.js" },
+  { importer: "cli/commands/sessions-manage.ts", path: "../../core/runtime/workspace-runtime", entry: "core/runtime/workspace-runtime.ts", out: "cli-runtime.js" },
+  // Only out of the list's bundle: the others hold the log parser already.
+  { importer: "core/storage/list.ts", path: "./list-rebuild", entry: "core/storage/list-rebuild.ts", out: "cli-list-rebuild.js", within: "cli-sessions.js" },
 ];
-const cliSplits = {
+const cliSplits = (bundle) => ({
   name: "cli-splits",
   setup(b) {
     b.onResolve({ filter: /^\./ }, (args) => {
-      const split = CLI_SPLITS.find((s) => s.path === args.path && resolve(s.importer) === args.importer);
+      const split = CLI_SPLITS.find((s) => s.path === args.path && resolve(s.importer) === args.importer && (s.within ?? bundle) === bundle);
       return split ? { path: `./${split.out}`, external: true } : undefined;
     });
   },
-};
-const cliOptions = { platform: "node", format: "cjs", target: "node20", external: nodeExternal, plugins: [cliSplits] };
+});
+const cliOptions = (bundle) => ({ platform: "node", format: "cjs", target: "node20", external: nodeExternal, plugins: [cliSplits(bundle)] });
 
 const bundles = [
-  { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, ...cliOptions },
-  ...CLI_SPLITS.map(({ entry, out }) => ({ entryPoints: [entry], outfile: `dist/${out}`, ...cliOptions })),
+  { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, ...cliOptions("cli.js") },
+  ...CLI_SPLITS.map(({ entry, out }) => ({ entryPoints: [entry], outfile: `dist/${out}`, ...cliOptions(out) })),
   {
     entryPoints: ["extension/activate.ts"],
     outfile: "dist/extension.js",

@@ -1,7 +1,8 @@
 // Whole-process start-up of the built CLI (dist/cli.js) against node's own start, in the
 // same run: `--help`, and `sessions list --json` over a generated workspace of 10,000
-// sessions. Prints medians and peak RSS (from /usr/bin/time when present).
-//   npm run build && node --import tsx bench/cli-startup.ts [sessions]
+// sessions. Prints medians and peak RSS (from /usr/bin/time when present). A second build's
+// cli.js (e.g. main's) is measured in the same run, interleaved, for a before/after ratio.
+//   npm run build && node --import tsx bench/cli-startup.ts [sessions] [other/dist/cli.js]
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +14,8 @@ import { fmt, median } from "./stats";
 const SESSIONS = Number(process.argv[2] ?? 10_000);
 const RUNS = 15;
 const cli = join(__dirname, "..", "dist", "cli.js");
-if (!existsSync(cli)) throw new Error("build first: npm run build");
+const other = process.argv[3];
+if (!existsSync(cli) || (other && !existsSync(other))) throw new Error("build first: npm run build");
 const root = realpathSync(mkdtempSync(join(tmpdir(), "downcity-startup-")));
 // One session written by the real store, then its folder copied with each id swapped in.
 async function seed(): Promise<void> {
@@ -37,33 +39,43 @@ async function seed(): Promise<void> {
 }
 
 const hasTime = existsSync("/usr/bin/time");
-function measure(args: string[]): { ms: number; rssMiB: number } {
-  const ms: number[] = [];
-  let rss = 0;
+type Figure = { ms: number; rssMiB: number };
+/** Each command once per round, rounds interleaved, so load changes hit every command alike. */
+function measure(commands: string[][]): Figure[] {
+  const ms = commands.map(() => [] as number[]);
+  const rss = commands.map(() => 0);
   for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    const r = hasTime
-      ? spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], { encoding: "utf8", maxBuffer: 1 << 28 })
-      : spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 28 });
-    ms.push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (r.status !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
-    if (hasTime) rss = Math.max(rss, Number(r.stderr.trim().split("\n").at(-1)) / 1024);
+    commands.forEach((args, c) => {
+      const start = process.hrtime.bigint();
+      const r = hasTime
+        ? spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], { encoding: "utf8", maxBuffer: 1 << 28 })
+        : spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 28 });
+      ms[c]!.push(Number(process.hrtime.bigint() - start) / 1e6);
+      if (r.status !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+      if (hasTime) rss[c] = Math.max(rss[c]!, Number(r.stderr.trim().split("\n").at(-1)) / 1024);
+    });
   }
-  return { ms: median(ms), rssMiB: rss };
+  return commands.map((_, c) => ({ ms: median(ms[c]!), rssMiB: rss[c]! }));
 }
 
 async function main(): Promise<void> {
   await seed();
-  const node = measure(["-e", "0"]);
-  const help = measure([cli, "--help"]);
-  const list = measure([cli, "sessions", "list", "--json", "--cwd", root]);
-  const listed = JSON.parse(execFileSync(process.execPath, [cli, "sessions", "list", "--json", "--cwd", root], { encoding: "utf8", maxBuffer: 1 << 28 })).length;
-  if (listed !== SESSIONS) throw new Error(`listed ${listed} of ${SESSIONS}`);
-  console.log(`## CLI start-up (whole process, median of ${RUNS})\n`);
-  console.log("| command | time | × node -e 0 | peak RSS |\n|---|---|---|---|");
-  for (const [name, m] of [["node -e 0", node], ["downcity --help", help], [`downcity sessions list --json (${SESSIONS.toLocaleString("en-US")} sessions)`, list]] as const) {
-    console.log(`| ${name} | ${fmt(m.ms / 1000, 3)} s | ${fmt(m.ms / node.ms)} | ${hasTime ? `${fmt(m.rssMiB, 0)} MiB` : "n/a"} |`);
+  const builds = other ? [["", cli], [" (other build)", other]] : [["", cli]];
+  const rows: [string, string[]][] = [["node -e 0", ["-e", "0"]]];
+  for (const [tag, file] of builds) {
+    rows.push([`downcity --help${tag}`, [file!, "--help"]]);
+    rows.push([`downcity sessions list --json (${SESSIONS.toLocaleString("en-US")} sessions)${tag}`, [file!, "sessions", "list", "--json", "--cwd", root]]);
+    const listed = JSON.parse(execFileSync(process.execPath, [file!, "sessions", "list", "--json", "--cwd", root], { encoding: "utf8", maxBuffer: 1 << 28 })).length;
+    if (listed !== SESSIONS) throw new Error(`${file}: listed ${listed} of ${SESSIONS}`);
   }
+  const figures = measure(rows.map(([, args]) => args));
+  const node = figures[0]!;
+  console.log(`## CLI start-up (whole process, median of ${RUNS}, interleaved)\n`);
+  console.log("| command | time | × node -e 0 | peak RSS |\n|---|---|---|---|");
+  rows.forEach(([name], i) => {
+    const m = figures[i]!;
+    console.log(`| ${name} | ${fmt(m.ms / 1000, 3)} s | ${fmt(m.ms / node.ms)} | ${hasTime ? `${fmt(m.rssMiB, 0)} MiB` : "n/a"} |`);
+  });
   rmSync(root, { recursive: true, force: true });
 }
 

@@ -1,21 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Sessions } from "../core/storage";
 import type { Session } from "../core/session";
 import { CliError } from "./output";
-
-/** The workspace folder the CLI works on: realpath of --cwd (default: the current folder). */
-export async function workspaceRoot(cwd: string | undefined): Promise<string> {
-  const dir = cwd ?? process.cwd();
-  try {
-    const root = await realpath(dir);
-    if (!(await stat(root)).isDirectory()) throw new Error("not a directory");
-    return root;
-  } catch (err) {
-    throw new CliError(`--cwd ${dir}: ${(err as Error).message}`);
-  }
-}
 
 /** Opens the session store of a workspace. */
 export function openStore(root: string): Sessions {

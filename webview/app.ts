@@ -57,6 +57,8 @@ export class ChatApp {
       // Paint what the view had before it was hidden, then fetch only what it missed.
       this.show(saved.snapshot);
       const hello = await this.call("hello", { restore: saved.snapshot.ref });
+      // The model may have changed while the view was hidden.
+      if (hello?.snapshot && sameRef(hello.snapshot.ref, saved.snapshot.ref)) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
       const catchUp = await this.call("catchUp", { ref: saved.snapshot.ref, afterSeq: this.conversation.lastSeq });
       if (catchUp?.kind === "reset") this.show(catchUp.snapshot);
@@ -112,9 +114,16 @@ export class ChatApp {
       case "session-switched":
         this.show(event.snapshot);
         return;
-      case "config":
-        this.setConfig(event.config);
+      case "config": {
+        // Only what changed arrives; before hello there is nothing to apply it to.
+        if (!this.config) return;
+        const { restricted, ...rest } = event.changes;
+        const next: ChatConfig = { ...this.config, ...rest };
+        if (restricted === null) delete next.restricted;
+        else if (restricted !== undefined) next.restricted = restricted;
+        this.setConfig(next);
         return;
+      }
       case "sessions-changed":
         this.sessions = undefined;
         return;
@@ -360,12 +369,14 @@ export class ChatApp {
 
   private meter(): TemplateResult | typeof nothing {
     const u = this.usage;
-    if (!u || !u.contextWindow) return nothing;
+    // The window the next run is judged against: the selected model's, once settings name one.
+    const window = this.model?.contextWindow ?? u?.contextWindow;
+    if (!u || !window) return nothing;
     const used = contextTokens(u.usage);
-    const ratio = Math.min(1, u.ratio ?? used / u.contextWindow);
+    const ratio = Math.min(1, window === u.contextWindow && u.ratio !== undefined ? u.ratio : used / window);
     const marker = this.conversation.compactedAt;
-    return html`<div class="meter" role="meter" aria-label="Context used" aria-valuemin="0" aria-valuemax=${u.contextWindow} aria-valuenow=${used}
-      title="${used.toLocaleString()} of ${u.contextWindow.toLocaleString()} tokens (${Math.round(ratio * 100)}%)">
+    return html`<div class="meter" role="meter" aria-label="Context used" aria-valuemin="0" aria-valuemax=${window} aria-valuenow=${used}
+      title="${used.toLocaleString()} of ${window.toLocaleString()} tokens (${Math.round(ratio * 100)}%)">
       <div class="meter-bar"><div class="meter-fill ${ratio > 0.8 ? "high" : ""}" data-ratio=${ratio}></div>${marker !== undefined ? html`<div class="meter-marker" data-ratio=${Math.min(1, marker)} title="Compacted here"></div>` : nothing}</div>
       <span class="meter-text">${Math.round(ratio * 100)}%</span>
     </div>`;

@@ -8,7 +8,8 @@ import { RUN_HELP } from "../help";
 import { createPrinter } from "../printer";
 import { resolveProvider } from "../provider-config";
 import { ttyApproval } from "../tty-approval";
-import { workspaceNotes, workspaceRoot } from "../workspace";
+import { workspaceNotes } from "../workspace";
+import { workspaceRoot } from "../workspace-root";
 
 
 

@@ -1,14 +1,14 @@
 import { parseArgs } from "node:util";
-import type { Sessions } from "../../core/storage";
-import { CliError, type Output } from "../output";
+import { listStored, sortByUpdated } from "../../core/storage/list";
+import { createStorageContext } from "../../core/storage/context";
 import { SESSIONS_HELP } from "../help";
-import { resolveProvider, type ProviderFlags } from "../provider-config";
-import { eventMarkdown, renderTranscript, usageAfterCompactions, wholeHistory } from "../../core/session/transcript";
-import { openStore, workspaceRoot } from "../workspace";
+import type { Output } from "../output";
+import { workspaceRoot } from "../workspace-root";
 
+// `sessions list` runs from this bundle alone (no zod, no event-log parser: see
+// esbuild.config.mjs); every other command requires `sessions-manage` (the whole store).
 
-
-const OPTIONS = {
+export const OPTIONS = {
   cwd: { type: "string" },
   agent: { type: "string", default: "code" },
   archived: { type: "boolean", default: false },
@@ -22,13 +22,7 @@ const OPTIONS = {
   "context-window": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
-
-const seqOption = (name: string, value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`--${name} must be a positive whole number (a seq)`);
-  return n;
-};
+export type SessionsValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>["values"];
 
 export async function sessionsCommand(argv: string[], output: Output): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -37,111 +31,22 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
     output.out(`${SESSIONS_HELP}\n`);
     return values.help ? 0 : 2;
   }
-  const needId = () => {
-    if (!id) throw new CliError(`sessions ${command} needs a session id`);
-    return { agentId: values.agent, sessionId: id };
-  };
   const root = await workspaceRoot(values.cwd);
-  if (command === "compact") {
-    await compact(root, needId(), values, output);
+  if (command === "list") {
+    await list(root, values, output);
     return 0;
   }
-  const sessions = openStore(root);
-  try {
-    switch (command) {
-      case "list": {
-        const items = await sessions.list({ agentId: values.agent, archived: values.archived });
-        if (values.json) output.json(items);
-        else if (items.length === 0) output.out(`no ${values.archived ? "archived " : ""}sessions in ${root}\n`);
-        else for (const item of items) output.out(`${item.sessionId}  ${new Date(item.updatedAt).toISOString().replace("T", " ").slice(0, 16)}  ${String(item.messageCount).padStart(5)} msgs  ${item.title ?? output.dim("(untitled)")}\n`);
-        return 0;
-      }
-      case "show": {
-        const ref = needId();
-        const before = seqOption("before", values.before);
-        await openRecovered(sessions, ref, output);
-        const page = await sessions.messages(ref, before === undefined ? {} : { beforeSequence: before });
-        if (values.json) output.json(page);
-        else {
-          if (page.hasOlder) output.out(output.dim(`(older history: --before ${page.firstSeq})\n\n`));
-          if (page.summary && before === undefined) output.out(`${output.dim("summary of earlier history:")}\n${page.summary}\n\n`);
-          const usageAfter = usageAfterCompactions(page.events);
-          for (const event of page.events) {
-            const text = eventMarkdown(event, usageAfter);
-            if (text) output.out(`${text}\n\n`);
-          }
-        }
-        return 0;
-      }
-      case "rename": {
-        const title = rest.join(" ").trim();
-        if (!title) throw new CliError(`sessions rename needs a title`);
-        await sessions.rename(needId(), title);
-        return 0;
-      }
-      case "fork": {
-        const at = seqOption("at", values.at);
-        const item = await sessions.fork(needId(), at === undefined ? {} : { atSeq: at });
-        if (values.json) output.json(item);
-        else output.out(`${item.sessionId}\n`);
-        return 0;
-      }
-      case "archive":
-        await sessions.archive(needId());
-        return 0;
-      case "unarchive":
-        await sessions.unarchive(needId());
-        return 0;
-      case "delete":
-        await sessions.delete(needId());
-        return 0;
-      case "export":
-        await openRecovered(sessions, needId(), output);
-        await exportHistory(sessions, needId(), values.format, output);
-        return 0;
-      default:
-        throw new CliError(`unknown sessions command '${command}'\n\n${SESSIONS_HELP}`);
-    }
-  } finally {
-    await sessions.close();
-  }
+  const { manageCommand } = require("./sessions-manage") as typeof import("./sessions-manage");
+  return manageCommand(root, command, id, rest, values, output);
 }
 
 /**
- * Opens the session (the one path that recovers a crashed session: torn tail, draft,
- * open tool calls) and makes the repairs durable before anything is read.
+ * The stored sessions, newest first: the store's cold list (a CLI process holds no hot
+ * session, so this is what `Sessions.list()` returns), without opening the store.
  */
-async function openRecovered(sessions: Sessions, ref: { agentId: string; sessionId: string }, output: Output): Promise<void> {
-  const { session, report } = await sessions.open(ref);
-  for (const action of report.actions) output.err(output.dim(`repaired: ${action}\n`));
-  if (report.readOnly) output.err(output.yellow(`read-only: ${report.readOnly}\n`));
-  if (!session.readOnly) await sessions.flush(session);
-}
-
-/** Pages back one segment at a time, then prints oldest first. */
-async function exportHistory(sessions: Sessions, ref: { agentId: string; sessionId: string }, format: string, output: Output): Promise<void> {
-  if (format !== "md" && format !== "jsonl") throw new CliError(`--format must be md or jsonl`);
-  output.out(renderTranscript(await wholeHistory((options) => sessions.messages(ref, options)), format));
-}
-
-async function compact(root: string, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, output: Output): Promise<void> {
-  const provider = resolveProvider(flags);
-  // Its own bundle (esbuild.config.mjs): the list path never compiles the agent or the SDKs.
-  const { WorkspaceRuntime } = require("../../core/runtime/workspace-runtime") as typeof import("../../core/runtime/workspace-runtime");
-  const runtime = new WorkspaceRuntime({
-    root,
-    agents: [{ id: ref.agentId, name: ref.agentId }],
-    providers: () => [provider.profile],
-    model: () => ({ provider: provider.profile.id, model: provider.model, ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}) }),
-    approval: () => ({ reads: "ask", edits: "ask", commands: "ask" }),
-    tools: () => [],
-  });
-  try {
-    const { session } = await runtime.open(ref);
-    if (session.readOnly) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
-    const outcome = await runtime.compactNow(ref);
-    output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (${outcome.closed} messages, summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close${outcome.note ? `: ${outcome.note}` : ""}; folded ${outcome.folded}\n`);
-  } finally {
-    await runtime.close();
-  }
+async function list(root: string, values: SessionsValues, output: Output): Promise<void> {
+  const items = sortByUpdated(await listStored(createStorageContext({ root }), { agentId: values.agent, archived: values.archived }));
+  if (values.json) output.json(items);
+  else if (items.length === 0) output.out(`no ${values.archived ? "archived " : ""}sessions in ${root}\n`);
+  else for (const item of items) output.out(`${item.sessionId}  ${new Date(item.updatedAt).toISOString().replace("T", " ").slice(0, 16)}  ${String(item.messageCount).padStart(5)} msgs  ${item.title ?? output.dim("(untitled)")}\n`);
 }

@@ -87,6 +87,10 @@ export const ChatConfig = z.object({
 });
 export type ChatConfig = z.infer<typeof ChatConfig>;
 
+/** What changed in a view's config since it was last told: only those fields; `restricted: null` = no longer restricted. */
+export const ChatConfigChanges = ChatConfig.partial().extend({ restricted: z.string().nullable().optional() });
+export type ChatConfigChanges = z.infer<typeof ChatConfigChanges>;
+
 export const SessionSummary = z.object({
   ref: ChatRef,
   title: z.string().optional(),
@@ -157,8 +161,9 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("session-switched"), snapshot: ChatSnapshot }),
   z.object({ type: z.literal("agent"), folderKey: z.string(), event: AgentEvent }),
   z.object({ type: z.literal("sessions-changed") }),
-  z.object({ type: z.literal("config"), config: ChatConfig }),
-  /** The view's model choice changed from outside (status bar, command). */
+  /** Provider, model, agent or trust settings changed: only the fields that did (`ChatConfigChanges`). */
+  z.object({ type: z.literal("config"), changes: ChatConfigChanges }),
+  /** The model the shown session's next run uses changed from outside (settings, status bar, Select Model). */
   z.object({ type: z.literal("model"), ref: ChatRef, model: ModelChoice.optional() }),
 ]);
 export type ChatHostEvent = z.infer<typeof ChatHostEvent>;

@@ -73,6 +73,12 @@ export interface WorkspaceRuntimeOptions {
   retry?: Partial<RetryPolicy>;
 }
 
+/**
+ * The options a running runtime takes again when the host's settings change (see
+ * `WorkspaceRuntimeApi.updateOptions`). The rest are functions read per run already.
+ */
+export type LiveOptions = Pick<WorkspaceRuntimeOptions, "agents" | "compaction">;
+
 export interface RunResult {
   reason: "completed" | "cancelled" | "error" | "max-steps";
   error?: string;
@@ -91,7 +97,13 @@ export interface CompactNowResult {
 
 export interface WorkspaceRuntimeApi {
   readonly root: string;
+  /** The current agents (`updateOptions` may change them). */
   readonly agents: readonly AgentProfile[];
+  /**
+   * Settings changed: each idle session's next turn uses them; a running turn (and the
+   * input queued behind it) finishes on the ones it started with.
+   */
+  updateOptions(options: LiveOptions): void;
   /** Every agent event of every session of this folder. */
   onEvent(listener: (event: AgentEvent) => void): Unsubscribe;
   list(filter?: { agentId?: string; archived?: boolean }): Promise<SessionListItem[]>;

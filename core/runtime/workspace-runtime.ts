@@ -11,14 +11,14 @@ import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
 import { BUILTIN_AGENTS } from "./agents";
 import { RestrictedModeError, RuntimeError } from "./errors";
-import type { AgentProfile, CompactNowResult, ModelSelection, RunResult, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
+import type { AgentProfile, CompactNowResult, LiveOptions, ModelSelection, RunResult, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
 
 interface Entry {
   session: Session;
   profile: AgentProfile;
   agent?: Agent;
-  /** The model the agent was built for; another one builds a new agent between runs. */
-  modelKey?: string;
+  /** The model, agent profile and compaction settings the agent was built with; others build a new agent between runs. */
+  buildKey?: string;
   approvals: SessionApprovals;
   run?: Promise<RunResult[]>;
   detach: Unsubscribe[];
@@ -33,23 +33,34 @@ const keyOf = (agentId: string, sessionId: string) => JSON.stringify([agentId, s
  */
 export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   readonly root: string;
-  readonly agents: readonly AgentProfile[];
   readonly sessions: Sessions<SessionPersistence>;
   private readonly llm: LlmClient;
   private readonly llmRuntime: LlmRuntime | undefined;
   private readonly entries = new Map<string, Entry>();
   private readonly emitter = new Emitter<{ event: [AgentEvent] }>();
   private readonly profileSnapshots = new Map<string, string>();
-  private readonly registries = new Map<string, { tools: readonly Tool[]; registry: ToolRegistry }>();
+  private readonly registries = new Map<string, { profile: AgentProfile; tools: readonly Tool[]; registry: ToolRegistry }>();
+  /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
+  private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
-    this.agents = options.agents ?? BUILTIN_AGENTS;
-    if (this.agents.length === 0) throw new Error("a workspace runtime needs at least one agent");
+    this.live = { agents: checkedAgents(options.agents ?? BUILTIN_AGENTS), compaction: options.compaction };
     this.sessions = new Sessions({ root: options.root, ...options.storage, ...(options.persistence ? { persistence: options.persistence } : {}) });
     this.llmRuntime = options.llm ? undefined : new LlmRuntime();
     this.llm = options.llm ?? this.llmRuntime!;
+  }
+
+  get agents(): readonly AgentProfile[] {
+    return this.live.agents;
+  }
+
+  updateOptions(options: LiveOptions): void {
+    this.live = {
+      agents: "agents" in options ? checkedAgents(options.agents ?? BUILTIN_AGENTS) : this.live.agents,
+      compaction: "compaction" in options ? options.compaction : this.live.compaction,
+    };
   }
 
   onEvent(listener: (event: AgentEvent) => void): Unsubscribe {
@@ -218,15 +229,22 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     }
   }
 
-  /** The session's agent for this model, built (with the current providers and tools) when missing or the model changed. */
+  /**
+   * The session's agent, built (with the current providers and tools) when missing or
+   * when the model, the agent's profile or the compaction settings changed. Called only
+   * between turns: a running turn keeps the agent, and so the settings, it started with.
+   * (Approval settings are the exception: the loop reads them at every tool call, so
+   * turning "auto" back to "ask" stops the very next edit or command.)
+   */
   private async agentFor(entry: Entry, requested: ModelSelection | undefined): Promise<Agent> {
-    if (!this.agents.some((a) => a.id === entry.profile.id)) this.profile(entry.profile.id);
+    entry.profile = this.profile(entry.profile.id);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
     await this.syncProviders();
-    const modelKey = JSON.stringify(selection);
+    const { compaction } = this.live;
+    const buildKey = JSON.stringify([selection, entry.profile, compaction ?? null]);
     const tools = this.registryFor(entry.profile);
-    if (entry.agent && entry.modelKey === modelKey) {
+    if (entry.agent && entry.buildKey === buildKey) {
       entry.agent.setTools(tools);
       return entry.agent;
     }
@@ -248,14 +266,14 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       sessionApprovals: entry.approvals,
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       ...(selection.contextWindow ? { contextWindow: selection.contextWindow } : {}),
-      ...(options.compaction ? { compaction: options.compaction } : {}),
+      ...(compaction ? { compaction } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.env ? { env: options.env } : {}),
     });
     agent.onEvent((event) => this.emitter.emit("event", event));
     entry.agent = agent;
-    entry.modelKey = modelKey;
+    entry.buildKey = buildKey;
     return agent;
   }
 
@@ -265,9 +283,9 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const tools = this.options.tools().filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
     // The same tools keep their registry (and its cached JSON schemas).
     const cached = this.registries.get(profile.id);
-    if (cached && cached.tools.length === tools.length && cached.tools.every((tool, i) => tool === tools[i])) return cached.registry;
+    if (cached && cached.profile === profile && cached.tools.length === tools.length && cached.tools.every((tool, i) => tool === tools[i])) return cached.registry;
     const registry = new ToolRegistry(tools);
-    this.registries.set(profile.id, { tools, registry });
+    this.registries.set(profile.id, { profile, tools, registry });
     return registry;
   }
 
@@ -300,6 +318,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       this.entries.delete(key);
     }
   }
+}
+
+function checkedAgents(agents: readonly AgentProfile[]): readonly AgentProfile[] {
+  if (agents.length === 0) throw new Error("a workspace runtime needs at least one agent");
+  return agents;
 }
 
 function toResult(outcome: TurnOutcome): RunResult {

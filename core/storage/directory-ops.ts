@@ -4,7 +4,7 @@ import { ReadOnlySessionError } from "../session";
 import { fsyncDir, readIfExists } from "./atomic";
 import type { StorageContext } from "./context";
 import { areaDir, sessionPaths, type Area, type SessionPaths } from "./layout";
-import { rebuildMeta } from "./list";
+import { rebuildMeta } from "./list-rebuild";
 import { describeOwner, WriterLock } from "./lock";
 import { parseMeta, type SessionMeta } from "./meta";
 import { SessionNotFoundError } from "./errors";

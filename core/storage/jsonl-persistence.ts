@@ -19,15 +19,16 @@ import { Emitter, type Unsubscribe } from "../util/emitter";
 import { ActiveLogWriter } from "./active-writer";
 import { fsyncDir, publishNew, readIfExists, writeAtomic } from "./atomic";
 import { closePrefixToSegment } from "./close-prefix";
-import type { StorageContext } from "./context";
+import { createStorageContext, type StorageContext, type StorageOptions } from "./context";
 import { ActiveFollower } from "./follower";
 import { deleteSessionDir, moveSessionDir } from "./directory-ops";
 import { SessionNotFoundError, SessionRefusedError } from "./errors";
 import { forkSession } from "./fork";
-import { isErrno, nodeFs, type FileHandleSeam, type FsSeam } from "./fs-seam";
+import { isErrno, type FileHandleSeam } from "./fs-seam";
 import { isHashedName } from "./id-codec";
 import { sessionPaths, type Area, type SessionPaths } from "./layout";
-import { itemFromMeta, listStored } from "./list";
+import { listStored } from "./list";
+import { itemFromMeta } from "./list-item";
 import { loadLog } from "./load-log";
 import { describeOwner, WriterLock } from "./lock";
 import { eventModel } from "./log-summary";
@@ -37,21 +38,7 @@ import { assertNoLinks } from "./no-links";
 import { applyOpen, planOpen, writePlannedMeta } from "./open-session";
 import { listSegments, readSegment } from "./segments-dir";
 
-export interface JsonlPersistenceOptions {
-  /** Workspace folder; sessions live under `<root>/.downcity`. */
-  root: string;
-  fs?: FsSeam;
-  clock?: () => number;
-  batchWindowMs?: number;
-  metaIntervalMs?: number;
-  followMs?: number;
-  lockStaleMs?: number;
-  lockHeartbeatMs?: number;
-  listConcurrency?: number;
-  /** Attempts `flush()` makes before it rejects (the batch stays queued and is retried). */
-  flushAttempts?: number;
-  retryMs?: number;
-}
+export type JsonlPersistenceOptions = StorageOptions;
 
 export { SessionNotFoundError, SessionRefusedError };
 
@@ -90,22 +77,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
   private readonly releasing = new Map<Session, Promise<void>>();
 
   constructor(options: JsonlPersistenceOptions) {
-    const clock = options.clock ?? Date.now;
-    this.ctx = {
-      root: options.root,
-      fs: options.fs ?? nodeFs,
-      clock,
-      lock: { staleMs: options.lockStaleMs ?? 30_000, heartbeatMs: options.lockHeartbeatMs ?? 5_000, clock },
-      writer: {
-        batchWindowMs: options.batchWindowMs ?? 200,
-        retryMs: options.retryMs ?? 50,
-        maxRetryMs: 5_000,
-        flushAttempts: options.flushAttempts ?? 4,
-      },
-      metaIntervalMs: options.metaIntervalMs ?? 2_000,
-      followMs: options.followMs ?? 500,
-      listConcurrency: options.listConcurrency ?? 256,
-    };
+    this.ctx = createStorageContext(options);
   }
 
   onChange(listener: (change: SessionChange) => void): Unsubscribe {

@@ -1,57 +1,43 @@
-import { z } from "zod";
+import type { ForkOrigin, SessionMeta } from "./meta-schema";
+
+export type { ForkOrigin, SessionMeta };
 
 /** Bounds of what a list shows: an event title is at most 500 characters; meta obeys the same. */
 export const META_TEXT_MAX = 500;
-const MAX_ID = 4096;
-const text = z.string().max(META_TEXT_MAX);
-
-export const ForkOrigin = z.object({
-  sessionId: z.string().max(MAX_ID),
-  agentId: z.string().max(MAX_ID),
-  atSeq: z.number().int().nonnegative(),
-  /** Forked from a damaged session's valid prefix only. */
-  validPrefix: z.literal(true).optional(),
-});
-export type ForkOrigin = z.infer<typeof ForkOrigin>;
-
-/**
- * meta.json: the list attributes of one session. An accelerator only: when missing,
- * corrupt or behind the log it is rebuilt from the log, never trusted over it.
- */
-export const SessionMeta = z.looseObject({
-  version: z.literal(1),
-  sessionId: z.string().max(MAX_ID),
-  agentId: z.string().max(MAX_ID),
-  title: text.optional(),
-  titleSource: z.enum(["fallback", "llm", "user"]).optional(),
-  model: text.optional(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  messageCount: z.number().int().nonnegative(),
-  /** On-disk bytes of the history (segments + Active). */
-  historyBytes: z.number().int().nonnegative(),
-  timeZone: text,
-  forkedFrom: ForkOrigin.optional(),
-  /** On-disk bytes of the closed segments (historyBytes minus Active). */
-  segmentBytes: z.number().int().nonnegative().optional(),
-  /** Last seq the meta was computed at: lets an open tell a stale meta from a fresh one. */
-  lastSeq: z.number().int().nonnegative(),
-});
-export type SessionMeta = z.infer<typeof SessionMeta>;
+export const META_ID_MAX = 4096;
 
 const isNum = (v: unknown) => typeof v === "number" && Number.isFinite(v);
 const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
-const isOptText = (v: unknown) => v === undefined || (typeof v === "string" && v.length <= META_TEXT_MAX);
-const isId = (v: unknown) => typeof v === "string" && v.length <= MAX_ID;
+/** Within `max` Unicode code points, as the schema counts (a surrogate pair is one). */
+function fits(v: unknown, max: number): boolean {
+  if (typeof v !== "string") return false;
+  if (v.length <= max) return true;
+  let points = 0;
+  for (const _ of v) if (++points > max) return false;
+  return true;
+}
+const isText = (v: unknown) => fits(v, META_TEXT_MAX);
+const isOptText = (v: unknown) => v === undefined || isText(v);
+const isId = (v: unknown) => fits(v, META_ID_MAX);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `ForkOrigin` by hand: its known keys only (the schema strips the others), or undefined. */
+function forkOrigin(f: unknown): ForkOrigin | undefined {
+  if (!isRecord(f) || !isId(f.sessionId) || !isId(f.agentId) || !isCount(f.atSeq)) return undefined;
+  if (f.validPrefix !== undefined && f.validPrefix !== true) return undefined;
+  const origin: ForkOrigin = { sessionId: f.sessionId as string, agentId: f.agentId as string, atSeq: f.atSeq as number };
+  if (f.validPrefix) origin.validPrefix = true;
+  return origin;
+}
 
 /**
- * The same rules as `SessionMeta`, checked by hand: lists parse one meta per session and
- * at 10,000 sessions the schema walk is a third of the list's time. Anything the fast
- * check does not accept goes through the schema, so the two cannot disagree on a pass.
+ * The `SessionMeta` schema checked by hand (a list parses one meta per session, and at
+ * 10,000 sessions the schema walk and compiling zod were a third of the list's time).
+ * Unknown keys pass, as with the schema's loose object. Held equal to the schema by
+ * `test/storage/meta-validator.test.ts`.
  */
-function fastMeta(v: Record<string, unknown>): boolean {
-  const f = v.forkedFrom as Record<string, unknown> | undefined;
-  return (
+function checkMeta(v: Record<string, unknown>): SessionMeta | undefined {
+  const ok =
     v.version === 1 &&
     isId(v.sessionId) &&
     isId(v.agentId) &&
@@ -63,23 +49,25 @@ function fastMeta(v: Record<string, unknown>): boolean {
     isCount(v.messageCount) &&
     isCount(v.historyBytes) &&
     (v.segmentBytes === undefined || isCount(v.segmentBytes)) &&
-    typeof v.timeZone === "string" &&
-    v.timeZone.length <= META_TEXT_MAX &&
-    isCount(v.lastSeq) &&
-    (f === undefined || (typeof f === "object" && f !== null && isId(f.sessionId) && isId(f.agentId) && isCount(f.atSeq) && (f.validPrefix === undefined ? Object.keys(f).length === 3 : f.validPrefix === true && Object.keys(f).length === 4)))
-  );
+    isText(v.timeZone) &&
+    isCount(v.lastSeq);
+  if (!ok) return undefined;
+  if (v.forkedFrom === undefined) return v as SessionMeta;
+  const origin = forkOrigin(v.forkedFrom);
+  if (!origin) return undefined;
+  v.forkedFrom = origin;
+  return v as SessionMeta;
 }
 
-export function parseMeta(data: Buffer | undefined): SessionMeta | undefined {
-  if (!data) return undefined;
+export function parseMeta(data: Buffer | string | undefined): SessionMeta | undefined {
+  if (data === undefined) return undefined;
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(data.toString("utf8"));
-    if (typeof value === "object" && value !== null && !Array.isArray(value) && fastMeta(value as Record<string, unknown>)) return value as SessionMeta;
-    const parsed = SessionMeta.safeParse(value);
-    return parsed.success ? parsed.data : undefined;
+    value = JSON.parse(typeof data === "string" ? data : data.toString("utf8"));
   } catch {
     return undefined;
   }
+  return isRecord(value) ? checkMeta(value) : undefined;
 }
 
 export function encodeMeta(meta: SessionMeta): Buffer {

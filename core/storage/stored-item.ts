@@ -4,7 +4,7 @@ import { readIfExists } from "./atomic";
 import { nodeFs, type FsSeam } from "./fs-seam";
 import { decodeId, isHashedName } from "./id-codec";
 import { agentsDir, areaDir, ID_FILE, META_FILE } from "./layout";
-import { itemFromMeta } from "./list";
+import { itemFromMeta } from "./list-item";
 import { parseMeta } from "./meta";
 
 export interface StoredItemAt {

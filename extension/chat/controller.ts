@@ -46,14 +46,72 @@ export class ChatController implements Disposable {
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly watchers = new Set<Watched>();
   private readonly models = new Map<string, ModelChoice>();
-  private readonly folderChange: Disposable;
+  private readonly subscriptions: Disposable[] = [];
+  private readonly configListeners = new Set<(config: ChatConfig) => void>();
+  private configRefresh: Promise<void> | undefined;
+  private configStale = false;
 
   constructor(private readonly runtimes: ChatRuntimes) {
     this.approvals = new ChatApprovals((sessionId, agentId) =>
       [...this.watchers].some((w) => w.visible() && w.ref.sessionId === sessionId && w.ref.agentId === agentId),
     );
     this.syncFolders();
-    this.folderChange = runtimes.onDidChange(() => this.syncFolders());
+    this.subscriptions.push(
+      runtimes.onDidChange(() => {
+        this.syncFolders();
+        // Another folder may bring other agents.
+        void this.refreshConfig();
+      }),
+    );
+    const configChange = runtimes.onDidChangeConfig?.(() => void this.refreshConfig());
+    if (configChange) this.subscriptions.push(configChange);
+  }
+
+  /** Called with the new config whenever provider, model, agent or trust settings changed; each view sends its webview what differs. */
+  onDidChangeConfig(listener: (config: ChatConfig) => void): Disposable {
+    this.configListeners.add(listener);
+    return { dispose: () => this.configListeners.delete(listener) };
+  }
+
+  /**
+   * Recomputes the config once for every view. A burst of changes while one is being
+   * computed costs one more pass, not one per change. Resolves when the views were told.
+   */
+  refreshConfig(): Promise<void> {
+    if (this.configRefresh) {
+      this.configStale = true;
+      return this.configRefresh;
+    }
+    const pass = async () => {
+      try {
+        do {
+          this.configStale = false;
+          // A config that cannot be computed now (a secret store error) leaves the views as they are.
+          const config = await this.config().catch(() => undefined);
+          if (!config) continue;
+          this.dropUnknownModels(config);
+          for (const listener of this.configListeners) listener(config);
+        } while (this.configStale);
+      } finally {
+        // Cleared in the same tick as the last check, so a change after it starts a new pass.
+        this.configRefresh = undefined;
+      }
+    };
+    const running = pass();
+    this.configRefresh = running;
+    return running;
+  }
+
+  /** A view's own model choice goes when its profile does; a kept one takes the profile's current window. */
+  private dropUnknownModels(config: ChatConfig): void {
+    for (const [key, chosen] of this.models) {
+      if (!config.models.some((m) => m.provider === chosen.provider)) {
+        this.models.delete(key);
+        continue;
+      }
+      const configured = config.models.find((m) => m.provider === chosen.provider && m.model === chosen.model);
+      if (configured && configured.contextWindow !== chosen.contextWindow) this.models.set(key, configured);
+    }
   }
 
   async config(): Promise<ChatConfig> {
@@ -199,7 +257,8 @@ export class ChatController implements Disposable {
   }
 
   dispose(): void {
-    this.folderChange.dispose();
+    this.subscriptions.forEach((d) => d.dispose());
+    this.configListeners.clear();
     for (const off of this.unsubscribe.values()) off();
     this.unsubscribe.clear();
     this.watchers.clear();

@@ -28,7 +28,6 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
   const diffs = new DiffDocuments();
   const actions = new VscodeHostActions(diffs);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions);
-  const configChange = runtimes.onDidChangeConfig?.(() => undefined);
   const disposables: vscode.Disposable[] = [
     controller,
     provider,
@@ -44,7 +43,6 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
       },
     }),
   ];
-  if (configChange) disposables.push(configChange);
   context.subscriptions.push(...disposables);
   return {
     openInChat: (folderKey, ref) => provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }),

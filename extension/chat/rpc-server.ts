@@ -2,6 +2,8 @@ import {
   ChatMethods,
   parseChatRequest,
   type AgentEvent,
+  type ChatConfig,
+  type ChatConfigChanges,
   type ChatHostEvent,
   type ChatHostMessage,
   type ChatMethod,
@@ -12,6 +14,7 @@ import {
   type ChatSnapshot,
   type ContentBlock,
   type EditDetails,
+  type ModelChoice,
 } from "../../core/protocol";
 import { ChatError, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
@@ -30,6 +33,9 @@ export class ChatRpcServer implements Disposable {
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
   private readonly handlers: Handlers;
+  /** What the webview was last told (after hello): a config change sends only what differs. */
+  private told: { config?: ChatConfig; model?: ModelChoice | undefined } = {};
+  private readonly configChange: Disposable;
 
   constructor(
     private readonly controller: ChatController,
@@ -38,12 +44,14 @@ export class ChatRpcServer implements Disposable {
     private readonly visible: () => boolean,
   ) {
     const c = controller;
+    this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
     this.handlers = {
       hello: async ({ restore }) => {
         const config = await c.config();
         const ref = restore ?? this.shown;
         const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
-        if (snapshot) this.follow(snapshot.ref);
+        this.told.config = config;
+        if (snapshot) this.opened(snapshot);
         return snapshot ? { config, snapshot } : { config };
       },
       catchUp: async ({ ref, afterSeq }) => {
@@ -61,7 +69,11 @@ export class ChatRpcServer implements Disposable {
       rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
       exportSession: async ({ ref }) => (await actions.exportSession(ref), {}),
-      selectModel: async ({ ref, model }) => (c.selectModel(ref, model), {}),
+      selectModel: async ({ ref, model }) => {
+        c.selectModel(ref, model);
+        if (this.shown && sameRef(this.shown, ref)) this.told.model = model;
+        return {};
+      },
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
@@ -95,8 +107,7 @@ export class ChatRpcServer implements Disposable {
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
   async show(ref: ChatRef): Promise<void> {
-    const snapshot = await this.controller.open(ref);
-    this.follow(snapshot.ref);
+    const snapshot = this.opened(await this.controller.open(ref));
     this.event({ type: "session-switched", snapshot });
   }
 
@@ -105,6 +116,7 @@ export class ChatRpcServer implements Disposable {
   }
 
   dispose(): void {
+    this.configChange.dispose();
     this.watching?.dispose();
     this.watching = undefined;
   }
@@ -117,7 +129,26 @@ export class ChatRpcServer implements Disposable {
 
   private opened(snapshot: ChatSnapshot): ChatSnapshot {
     this.follow(snapshot.ref);
+    this.told.model = snapshot.model;
     return snapshot;
+  }
+
+  /** Tells the webview only what changed: the config fields that differ, and the shown session's model if it did. */
+  private configChanged(config: ChatConfig): void {
+    const before = this.told.config;
+    if (!before) return; // No hello yet: the webview gets the whole config then.
+    const changes: ChatConfigChanges = {};
+    if (before.providerConfigured !== config.providerConfigured) changes.providerConfigured = config.providerConfigured;
+    if (!sameJson(before.models, config.models)) changes.models = config.models;
+    if (!sameJson(before.agents, config.agents)) changes.agents = config.agents;
+    if (before.restricted !== config.restricted) changes.restricted = config.restricted ?? null;
+    this.told.config = config;
+    if (Object.keys(changes).length > 0) this.event({ type: "config", changes });
+    if (!this.shown) return;
+    const model = this.controller.model(this.shown);
+    if (sameJson(model, this.told.model)) return;
+    this.told.model = model;
+    this.event({ type: "model", ref: this.shown, ...(model ? { model } : {}) });
   }
 
   private follow(ref: ChatRef): void {
@@ -145,6 +176,8 @@ export class ChatRpcServer implements Disposable {
     return blocks;
   }
 }
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export function sameRef(a: ChatRef, b: ChatRef): boolean {
   return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;

@@ -117,7 +117,13 @@ export function sessionCommands(deps: SessionCommandDeps) {
           { location: vscode.ProgressLocation.Notification, title: "Downcity: reading the history", cancellable: true },
           (_p, token) => wholeHistory((o) => runtime.messages(ref, o), abortOn(token)),
         );
-        const chosen = await vscode.window.showQuickPick(userMessages(events), { placeHolder: "Fork before which message?", matchOnDetail: true });
+        const picks = userMessages(events);
+        if (picks.length === 0) {
+          // Only the first user message (nothing precedes it): an empty pick would just look broken.
+          void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" has no user message with history before it to fork from; fork the whole session instead.`);
+          return;
+        }
+        const chosen = await vscode.window.showQuickPick(picks, { placeHolder: "Fork before which message?", matchOnDetail: true });
         if (!chosen) return;
         atSeq = chosen.atSeq;
       }

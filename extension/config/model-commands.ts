@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { listServerModels } from "../../core/llm/list-models";
 import type { ModelSelection } from "../../core/runtime/types";
-import { ENV_PROFILE_ID, type ProviderConfig } from "./providers";
+import type { ProviderConfig } from "./providers";
 
 interface ModelPick extends vscode.QuickPickItem {
   selection?: ModelSelection;
@@ -13,10 +13,10 @@ export function modelCommands(config: ProviderConfig) {
 
   return {
     async setApiKey(profileId?: string) {
-      const choices = (await config.choices()).filter((c) => c.source === "settings");
+      // The environment's profile takes a key too: one set here wins over DOWNCITY_API_KEY.
+      const choices = await config.choices();
       if (choices.length === 0) {
-        const envNote = (await config.choices()).some((c) => c.id === ENV_PROFILE_ID) ? " The environment's provider reads its key from DOWNCITY_API_KEY." : "";
-        const answer = await vscode.window.showInformationMessage(`Downcity: add a provider profile to the downcity.providers setting first; its key is then stored here.${envNote}`, "Open Settings");
+        const answer = await vscode.window.showInformationMessage("Downcity: add a provider profile to the downcity.providers setting first (or set DOWNCITY_PROTOCOL and DOWNCITY_MODEL for the extension host); its key is then stored here.", "Open Settings");
         if (answer) await openSettings();
         return;
       }

@@ -41,7 +41,7 @@ export class ProviderConfig implements vscode.Disposable {
     this.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("downcity")) return;
-        this.settings = readSettings();
+        this.settings = readSettings(undefined, this.settings);
         this.onProblems(this.settings.problems);
         this.changed.fire();
       }),
@@ -68,14 +68,18 @@ export class ProviderConfig implements vscode.Disposable {
 
   async choices(): Promise<ProviderChoice[]> {
     const env = this.envProvider();
-    if (env) return [describe(env, "environment", true)];
+    if (env) return [describe(env, "environment", (await this.secrets.get(secretKey(ENV_PROFILE_ID))) !== undefined || envGivesKey(this.env, env))];
     return Promise.all(this.settings.providers.map(async (p) => describe(p, "settings", (await this.secrets.get(secretKey(p.profile.id))) !== undefined)));
   }
 
   /** Profiles with their keys, for the runtime only (called per run). */
   async profiles(): Promise<ProviderProfile[]> {
     const env = this.envProvider();
-    if (env) return [env.profile];
+    if (env) {
+      // A key set through Set API Key wins over the environment's (or its local-server placeholder).
+      const stored = await this.secrets.get(secretKey(ENV_PROFILE_ID));
+      return [stored ? { ...env.profile, apiKey: stored } : env.profile];
+    }
     return Promise.all(
       this.settings.providers.map(async ({ profile }) => {
         const apiKey = (await this.secrets.get(secretKey(profile.id))) ?? (profile.baseURL ? "not-needed" : undefined);
@@ -108,6 +112,11 @@ export class ProviderConfig implements vscode.Disposable {
     this.subscriptions.forEach((d) => d.dispose());
     this.changed.dispose();
   }
+}
+
+/** True when the environment itself names a key (not the placeholder local servers get). */
+function envGivesKey(env: NodeJS.ProcessEnv, provider: ResolvedProvider): boolean {
+  return Boolean(env.DOWNCITY_API_KEY ?? (provider.profile.protocol === "anthropic-messages" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY));
 }
 
 function describe(p: ProviderSetting | ResolvedProvider, source: ProviderChoice["source"], hasKey: boolean): ProviderChoice {

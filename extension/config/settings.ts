@@ -36,42 +36,39 @@ export interface Settings {
 
 const APPROVAL = z.enum(["ask", "auto"]);
 
-/** Reads `downcity.*`, keeping every valid entry and naming every invalid one. */
-export function readSettings(config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration("downcity")): Settings {
+/**
+ * Reads `downcity.*`, naming every invalid value. An invalid value never replaces a good
+ * one: the value `previous` (the settings in effect) had for that key is kept; on the
+ * first read, invalid entries are skipped and invalid scalars take their safe default.
+ */
+export function readSettings(config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration("downcity"), previous?: Settings): Settings {
   const problems: string[] = [];
-  const providers: ProviderSetting[] = [];
-  const rawProviders = config.get<unknown[]>("providers") ?? [];
-  (Array.isArray(rawProviders) ? rawProviders : []).forEach((raw, i) => {
-    const parsed = ProviderEntry.safeParse(raw);
-    if (!parsed.success) {
-      problems.push(`downcity.providers[${i}]: ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`);
-      return;
-    }
-    const { model, contextWindow, ...fields } = parsed.data;
-    if (providers.some((p) => p.profile.id === fields.id)) {
-      problems.push(`downcity.providers[${i}]: the id "${fields.id}" is used twice`);
-      return;
-    }
+  const kept = (key: string, fallback: string) => (previous ? `the last valid value of downcity.${key} is kept` : fallback);
+
+  const providers = readList(config, "providers", ProviderEntry, problems, previous?.providers, (entry, list, i) => {
+    const { model, contextWindow, ...fields } = entry;
+    if (list.some((p) => p.profile.id === fields.id)) return `downcity.providers[${i}]: the id "${fields.id}" is used twice`;
     const profile: ProviderProfile = { ...fields } as ProviderProfile;
     if (contextWindow) profile.models = { [model]: { contextWindow } };
-    providers.push(contextWindow ? { profile, model, contextWindow } : { profile, model });
+    list.push(contextWindow ? { profile, model, contextWindow } : { profile, model });
+    return undefined;
   });
 
-  const approvalKind = (key: string): "ask" | "auto" => {
+  const approvalKind = (key: "reads" | "edits" | "commands"): "ask" | "auto" => {
     const value = config.get<unknown>(`approval.${key}`);
     if (value === undefined) return key === "reads" ? "auto" : "ask";
     const parsed = APPROVAL.safeParse(value);
     if (parsed.success) return parsed.data;
-    problems.push(`downcity.approval.${key}: must be "ask" or "auto"; "ask" is used`);
-    return "ask";
+    problems.push(`downcity.approval.${key}: must be "ask" or "auto"; ${kept(`approval.${key}`, '"ask" is used')}`);
+    return previous?.approval[key] ?? "ask";
   };
   const allowed = z.array(z.string().min(1)).safeParse(config.get<unknown>("approval.allowedCommands") ?? []);
-  if (!allowed.success) problems.push("downcity.approval.allowedCommands: must be a list of commands");
+  if (!allowed.success) problems.push(`downcity.approval.allowedCommands: must be a list of commands; ${kept("approval.allowedCommands", "none is allowed")}`);
   const approval: ApprovalSettings = {
     reads: approvalKind("reads"),
     edits: approvalKind("edits"),
     commands: approvalKind("commands"),
-    allowedCommands: allowed.success ? allowed.data : [],
+    allowedCommands: allowed.success ? allowed.data : (previous?.approval.allowedCommands ?? []),
   };
 
   const compaction: CompactionSettings = {};
@@ -80,18 +77,52 @@ export function readSettings(config: vscode.WorkspaceConfiguration = vscode.work
     if (value === undefined || value === null) continue;
     const parsed = CompactionConfig.shape[key].safeParse(value);
     if (parsed.success) (compaction as Record<string, unknown>)[key] = parsed.data;
-    else problems.push(`downcity.compaction.${key}: ${parsed.error.issues[0]?.message ?? "invalid"}; the default is used`);
+    else {
+      problems.push(`downcity.compaction.${key}: ${parsed.error.issues[0]?.message ?? "invalid"}; ${kept(`compaction.${key}`, "the default is used")}`);
+      if (previous?.compaction[key] !== undefined) (compaction as Record<string, unknown>)[key] = previous.compaction[key];
+    }
   }
 
-  const agents: AgentProfile[] = [];
-  const rawAgents = config.get<unknown[]>("agents") ?? [];
-  (Array.isArray(rawAgents) ? rawAgents : []).forEach((raw, i) => {
-    const parsed = AgentEntry.safeParse(raw);
-    if (!parsed.success) problems.push(`downcity.agents[${i}]: ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`);
-    else agents.push(parsed.data as AgentProfile);
+  const agents = readList(config, "agents", AgentEntry, problems, previous?.agents, (entry, list) => {
+    list.push(entry as AgentProfile);
+    return undefined;
   });
 
-  const defaultProvider = config.get<string>("defaultProvider") || undefined;
-  if (defaultProvider && !providers.some((p) => p.profile.id === defaultProvider)) problems.push(`downcity.defaultProvider: no provider profile "${defaultProvider}" in downcity.providers`);
+  let defaultProvider = config.get<string>("defaultProvider") || undefined;
+  if (defaultProvider && !providers.some((p) => p.profile.id === defaultProvider)) {
+    const last = previous?.defaultProvider;
+    const keep = last !== undefined && providers.some((p) => p.profile.id === last);
+    problems.push(`downcity.defaultProvider: no provider profile "${defaultProvider}" in downcity.providers${keep ? `; "${last}" is kept` : ""}`);
+    if (keep) defaultProvider = last;
+  }
   return { providers, defaultProvider, approval, compaction, agents, problems };
+}
+
+/**
+ * A list setting: each entry parsed (and `add`ed, which may refuse it with a problem).
+ * With any entry wrong, the whole last valid list is kept, so a half-typed edit never
+ * drops a profile or an agent that worked.
+ */
+function readList<S extends z.ZodType, T>(
+  config: vscode.WorkspaceConfiguration,
+  key: string,
+  schema: S,
+  problems: string[],
+  previous: T[] | undefined,
+  add: (entry: z.infer<S>, list: T[], index: number) => string | undefined,
+): T[] {
+  const raw = config.get<unknown>(key) ?? [];
+  const list: T[] = [];
+  const found: string[] = [];
+  if (!Array.isArray(raw)) found.push(`downcity.${key}: must be a list`);
+  else
+    raw.forEach((value, i) => {
+      const parsed = schema.safeParse(value);
+      const problem = parsed.success ? add(parsed.data, list, i) : `downcity.${key}[${i}]: ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`;
+      if (problem) found.push(problem);
+    });
+  if (found.length === 0) return list;
+  const tail = previous ? `the last valid value of downcity.${key} is kept` : "the entry is skipped";
+  problems.push(...found.map((p) => `${p}; ${tail}`));
+  return previous ?? list;
 }

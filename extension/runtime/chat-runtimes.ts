@@ -15,6 +15,6 @@ export function chatRuntimes(runtimes: Runtimes, config: ProviderConfig): ChatRu
     defaultModel: () => config.selection(),
     restricted: () => runtimes.restricted(),
     onDidChangeConfig: (listener) =>
-      vscode.Disposable.from(config.onDidChange(() => listener()), vscode.workspace.onDidGrantWorkspaceTrust(() => listener())),
+      vscode.Disposable.from(runtimes.onDidApplyConfig(() => listener()), vscode.workspace.onDidGrantWorkspaceTrust(() => listener())),
   };
 }

@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
 import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
-import type { RuntimeApprovalRequest } from "../../core/runtime/types";
+import type { LiveOptions, RuntimeApprovalRequest } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
 import type { ProviderConfig } from "../config/providers";
 import type { HostRuntime, RuntimeFactory } from "./factory";
@@ -34,6 +34,9 @@ export class Runtimes implements vscode.Disposable {
   private readonly byUri = new Map<string, FolderRuntime>();
   private readonly changed = new vscode.EventEmitter<{ added: FolderRuntime[]; removed: FolderRuntime[] }>();
   readonly onDidChange = this.changed.event;
+  private readonly applied = new vscode.EventEmitter<void>();
+  /** Settings, keys or the selected model changed, and every folder's runtime has the new settings. */
+  readonly onDidApplyConfig = this.applied.event;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly closing = new Set<Promise<void>>();
 
@@ -43,7 +46,16 @@ export class Runtimes implements vscode.Disposable {
     private readonly hooks: RuntimeHooks = {},
     private readonly log: (line: string) => void = () => {},
   ) {
-    this.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders((e) => this.update(e.added, e.removed)));
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => this.update(e.added, e.removed)),
+      // Providers, the model, approvals and tools are read per run already; agents and
+      // compaction are handed over here, so open folders take them without a reload.
+      config.onDidChange(() => {
+        const options = this.liveOptions();
+        for (const { runtime } of this.byUri.values()) runtime.updateOptions(options);
+        this.applied.fire();
+      }),
+    );
     this.update(vscode.workspace.workspaceFolders ?? [], []);
   }
 
@@ -89,19 +101,22 @@ export class Runtimes implements vscode.Disposable {
 
   private create(folder: vscode.WorkspaceFolder, root: string): HostRuntime {
     const { approve, tools } = this.hooks;
-    const settings = () => this.config.current;
     return this.factory({
       root,
       providers: () => this.config.profiles(),
       model: () => this.config.selection(),
-      approval: () => settings().approval,
+      approval: () => this.config.current.approval,
       tools: () => tools?.(folder) ?? [],
-      // Built-in agents first; a setting may add agents, not replace `code` or `ask`.
-      agents: [...BUILTIN_AGENTS, ...settings().agents.filter((a) => !BUILTIN_AGENTS.some((b) => b.id === a.id))],
-      compaction: settings().compaction,
+      ...this.liveOptions(),
       restricted: () => this.restricted(),
       ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),
     });
+  }
+
+  private liveOptions(): Required<LiveOptions> {
+    const { agents, compaction } = this.config.current;
+    // Built-in agents first; a setting may add agents, not replace `code` or `ask`.
+    return { agents: [...BUILTIN_AGENTS, ...agents.filter((a) => !BUILTIN_AGENTS.some((b) => b.id === a.id))], compaction };
   }
 
   private track(pending: Promise<void>): void {
@@ -124,6 +139,7 @@ export class Runtimes implements vscode.Disposable {
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
     this.changed.dispose();
+    this.applied.dispose();
     void this.close();
   }
 }

@@ -4,13 +4,14 @@
 // Steps that need parts of the extension not built yet are skipped, and say so.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, watch } from "node:fs";
-import { dirname } from "node:path";
-import { join } from "node:path";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { Sessions, sessionPaths } from "../../core/storage";
-import { assistant, user } from "../support/events";
+import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, sessionRow, sessionRows } from "../../scripts/vscode/workbench";
+import { seedSessions } from "../../scripts/vscode/seed";
+import { sessionPaths } from "../../core/storage";
+import { startProviderServer, wire } from "../support/provider-server";
 import { missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
@@ -26,14 +27,33 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   assert.ok(installed, "the VSIX did not install");
   const native = join(out, "run", "extensions", installed, "node_modules", "@mongodb-js", `zstd-${process.platform}-${process.arch}-gnu`);
   assert.ok(readdirSync(native).some((f) => f.endsWith(".node")), "the native zstd addon is not in the installed extension");
+  // The Marketplace screenshots stay in the repository: the page shows them through the
+  // https links vsce rewrote from MARKETPLACE.md's relative ones.
+  const shipped = join(out, "run", "extensions", installed);
+  assert.ok(!existsSync(join(shipped, "media", "screenshots")), "the screenshots were shipped in the VSIX");
+  const images = [...readFileSync(join(shipped, "readme.md"), "utf8").matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]!);
+  assert.ok(images.length >= 2 && images.every((url) => url.startsWith(`${manifest.repository.url}/raw/`)), `readme images: ${images.join(", ")}`);
+  assert.ok(images.every((url) => existsSync(join(PROJECT_ROOT, url.replace(/^.*\/raw\/[^/]+\//, "")))), "a readme image is not in the repository");
 
   // A copy of the sample workspace (the extension writes .downcity/ into it), with one
   // session the core stored before VS Code started.
   const workspace = join(out, "sample-workspace");
   cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
-  await seedSession(workspace, "ui-seeded", "Explain the inventory module");
+  await seedSessions(workspace, [
+    { id: "ui-seeded", title: "Explain the inventory module", turns: ["What does src/inventory.ts do?", "It tracks stock levels."] },
+    { id: "ui-two-turns", title: "Plan the release", turns: ["List the open issues", "There are three.", "Which one first?", "The crash on save."] },
+    { id: "ui-archivable", title: "Old experiment", turns: ["Try a regex", "Done."] },
+  ]);
 
-  const workbench = await openWorkbench(out);
+  // The loopback provider, configured only through code-server's DOWNCITY_* environment
+  // (no key: Set API Key gives it one in step 09).
+  const provider = await startProviderServer(({ path }) =>
+    path.endsWith("/models") ? { json: { object: "list", data: [{ id: "e2e-model" }] } } : { sse: wire.openaiChat({ text: "Pong from the loopback provider." }) },
+  );
+  t.after(() => provider.close());
+  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "e2e-model" };
+
+  const workbench = await openWorkbench(out, { env });
   t.after(() => workbench.close());
   const { page } = workbench;
   const step = async (name: string, body: (w: Workbench) => Promise<void>, skip: string | false = false) =>
@@ -60,8 +80,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   await step(
     "03 the Downcity view opens from the activity bar",
     async () => {
-      await page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]').click({ timeout: 30_000 });
-      await page.locator(".pane-header", { hasText: /sessions/i }).first().waitFor({ timeout: 30_000 });
+      await openDowncityView(page);
       await sessionRow(page, "Explain the inventory module").waitFor({ timeout: 30_000 });
     },
     hasViews ? false : "the extension contributes no Downcity view yet",
@@ -70,7 +89,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   await step(
     "04 the palette lists the Downcity commands",
     async () => {
-      await paletteRow(page, "Downcity: New Session").waitFor({ timeout: 15_000 });
+      await paletteRow(page, "Downcity: New Session");
       await page.keyboard.press("Escape");
     },
     hasCommands ? false : "the extension contributes no commands yet",
@@ -79,65 +98,180 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   await step(
     "05 Rename Session from the palette renames it in the tree and on disk",
     async () => {
-      const row = await paletteRow(page, "Downcity: Rename Session…").waitFor({ timeout: 15_000 });
-      await row.click();
-      await page.locator(".quick-input-list .monaco-list-row", { hasText: "Explain the inventory module" }).first().click({ timeout: 15_000 });
+      await runCommand(page, "Downcity: Rename Session…");
+      await quickPickRow(page, "Explain the inventory module").click({ timeout: 15_000 });
       const input = page.locator(".quick-input-widget input");
       await input.fill("Renamed through the UI");
       await page.keyboard.press("Enter");
       await sessionRow(page, "Renamed through the UI").waitFor({ timeout: 15_000 });
       // On disk: the pinned title is appended to the session's log (written behind, so wait for it).
       const { active } = sessionPaths(workspace, "default", "ui-seeded");
-      await fileMatches(active, /"session\/title".*"Renamed through the UI".*"user"/, 15_000);
+      await diskMatches(dirname(active), () => /"session\/title".*"Renamed through the UI".*"user"/.test(readIfExists(active)), 15_000, `the pinned title in ${active}`);
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  const agentDir = join(workspace, ".downcity", "agents", "default");
+  const liveIds = () => readdirSync(join(agentDir, "sessions"));
+  /** Waits for a session folder not in `known` whose log matches `pattern`; returns its id. */
+  const newSession = async (known: string[], pattern: RegExp) => {
+    let found = "";
+    await diskMatches(agentDir, () => {
+      found = liveIds().find((id) => !known.includes(id) && pattern.test(readIfExists(sessionPaths(workspace, "default", id).active))) ?? "";
+      return found !== "";
+    }, 15_000, `a new session whose log matches ${pattern}`);
+    return found;
+  };
+
+  await step(
+    "06 Fork Session from the palette (whole session) adds a row and a session folder",
+    async () => {
+      const before = liveIds();
+      await runCommand(page, "Downcity: Fork Session…");
+      await quickPickRow(page, "Renamed through the UI").click({ timeout: 15_000 });
+      await quickPickRow(page, "Whole session").click({ timeout: 15_000 });
+      // The fork keeps the pinned title: two rows now carry it.
+      await sessionRows(page, "Renamed through the UI").nth(1).waitFor({ timeout: 15_000 });
+      const id = await newSession(before, /What does src\/inventory\.ts do\?[\s\S]*It tracks stock levels\./);
+      assert.notEqual(id, "ui-seeded");
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  await step(
+    "07 Fork Session from the tree's context menu, from a user message",
+    async () => {
+      const before = liveIds();
+      const rows = await treeRowCount(page);
+      await sessionRow(page, "Plan the release").click({ button: "right", timeout: 15_000 });
+      await contextMenuItem(page, "Fork Session…").click({ timeout: 15_000 });
+      await quickPickRow(page, "From a user message…").click({ timeout: 15_000 });
+      await quickPickRow(page, "Which one first?").click({ timeout: 15_000 });
+      const id = await newSession(before, /There are three\./);
+      const log = readFileSync(sessionPaths(workspace, "default", id).active, "utf8");
+      assert.doesNotMatch(log, /Which one first\?/, "the fork holds only the history before the chosen message");
+      await page.waitForFunction((n) => document.querySelectorAll('.monaco-list-row[role="treeitem"]').length > n, rows, { timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  const archived = sessionPaths(workspace, "default", "ui-archivable", "archived").dir;
+  const live = sessionPaths(workspace, "default", "ui-archivable").dir;
+  await step(
+    "08 Archive through the tree's inline action moves the row under Archived and the folder to archived/",
+    async () => {
+      const row = sessionRow(page, "Old experiment");
+      await row.hover({ timeout: 15_000 });
+      await row.locator('.action-label[aria-label="Archive Session"]').click({ timeout: 15_000 });
+      await diskMatches(agentDir, () => existsSync(archived) && !existsSync(live), 15_000, `${archived} to replace ${live}`);
+      await row.waitFor({ state: "detached", timeout: 15_000 });
+      // The Archived group is collapsed: expand it and find the row there.
+      await page.locator('.monaco-list-row[role="treeitem"][aria-expanded="false"]', { hasText: /^Archived/ }).first().click({ timeout: 15_000 });
+      await row.waitFor({ timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  await step(
+    "09 Unarchive from the archived row's context menu moves it back",
+    async () => {
+      await sessionRow(page, "Old experiment").click({ button: "right", timeout: 15_000 });
+      await contextMenuItem(page, "Unarchive Session").click({ timeout: 15_000 });
+      await diskMatches(agentDir, () => existsSync(live) && !existsSync(archived), 15_000, `${live} to replace ${archived}`);
+      assert.match(readFileSync(sessionPaths(workspace, "default", "ui-archivable").active, "utf8"), /Try a regex/);
+      await page.locator('.monaco-list-row[role="treeitem"][aria-expanded="true"]', { hasText: /^Archived/ }).first().waitFor({ state: "detached", timeout: 15_000 });
+      await sessionRow(page, "Old experiment").waitFor({ timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  const KEY = "sk-e2e-3b9d51f07c2a48e6";
+  await step(
+    "10 Set API Key stores the key typed into the password box",
+    async () => {
+      await runCommand(page, "Downcity: Set API Key…");
+      const input = page.locator('.quick-input-widget input[type="password"]');
+      await input.fill(KEY, { timeout: 15_000 });
+      await page.keyboard.press("Enter");
+      await page.locator(".notifications-toasts", { hasText: 'the API key for "env" is stored' }).first().waitFor({ timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  await step(
+    "11 a prompt in the chat reaches the provider with that key, and the key is written nowhere",
+    async () => {
+      await runCommand(page, "Downcity: New Session");
+      await quickPickRow(page, /^Code/).click({ timeout: 15_000 });
+      const chat = chatFrame(page);
+      await chat.getByRole("textbox", { name: "Message" }).waitFor({ timeout: 30_000 });
+      const messages = await recordWebviewMessages(page);
+      await chat.getByRole("textbox", { name: "Message" }).fill("ping");
+      await chat.getByRole("button", { name: "Send" }).click();
+      await chat.locator('article[aria-label="Assistant"]', { hasText: "Pong from the loopback provider." }).waitFor({ timeout: 30_000 });
+      const calls = provider.requests.filter((r) => r.path.endsWith("/chat/completions"));
+      assert.ok(calls.length > 0, "the provider saw the prompt");
+      assert.deepEqual([...new Set(calls.map((r) => r.headers.authorization))], [`Bearer ${KEY}`]);
+
+      const seen = await messages();
+      assert.ok(seen.some((m) => m.includes("Pong from the loopback provider.")), "the capture saw the run's messages to the webview");
+      const leaks = seen.filter((m) => m.includes(KEY)).map(() => "a message to the webview");
+      for (const dir of [join(workspace, ".downcity"), join(workbench.runDir, "user-data", "logs")]) {
+        for (const file of filesUnder(dir)) if (readFileSync(file).includes(KEY)) leaks.push(file);
+      }
+      if (readFileSync(workbench.server.logFile).includes(KEY)) leaks.push(workbench.server.logFile);
+      assert.deepEqual(leaks, []);
     },
     hasCommands ? false : "the extension contributes no commands yet",
   );
   assert.ok(existsSync(join(out, "01-workbench-renders-with-the-sample-workspace.png")));
 });
 
-/** Opens the command palette on `title` and returns its row (the list filters as it is typed). */
-function paletteRow(page: Workbench["page"], title: string) {
-  return {
-    async waitFor(options: { timeout: number }) {
-      // Keys reach the workbench only once it has focus: click an empty part of the editor area.
-      await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 } });
-      await page.keyboard.press("F1");
-      const input = page.locator(".quick-input-widget input");
-      await input.waitFor({ state: "visible", timeout: 10_000 });
-      await input.fill(`>${title}`);
-      const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
-      await row.waitFor(options);
-      return row;
-    },
-  };
+function readIfExists(file: string): string {
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
 }
 
-function sessionRow(page: Workbench["page"], title: string) {
-  return page.locator('.monaco-list-row[role="treeitem"]', { hasText: title }).first();
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile());
 }
 
-async function seedSession(root: string, id: string, title: string): Promise<void> {
-  const sessions = new Sessions({ root });
-  const session = sessions.create({ id });
-  const seq = user(session, "What does src/inventory.ts do?");
-  assistant(session, "It tracks stock levels.");
-  session.append("session/title", { title, messageSeqs: [seq], source: { kind: "user" } });
-  await sessions.flush(session);
-  await sessions.close();
-}
-
-/** Resolves once `file` matches, re-read on every change in its folder; rejects after `ms`. */
-function fileMatches(file: string, pattern: RegExp, ms: number): Promise<void> {
-  const matches = () => existsSync(file) && pattern.test(readFileSync(file, "utf8"));
+/** Resolves once `check()` holds, re-checked on every change under `dir`; rejects after `ms`. */
+function diskMatches(dir: string, check: () => boolean, ms: number, what: string): Promise<void> {
   return new Promise((ok, fail) => {
-    const done = (error?: Error) => {
+    const watcher = watch(dir, { recursive: true }, () => check() && done());
+    const timer = setTimeout(() => done(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+    function done(error?: Error) {
       clearTimeout(timer);
       watcher.close();
       if (error) fail(error);
       else ok();
-    };
-    const timer = setTimeout(() => done(new Error(`${file} did not match ${pattern} within ${ms} ms`)), ms);
-    const watcher = watch(dirname(file), () => matches() && done());
-    if (matches()) done();
+    }
+    if (check()) done();
   });
+}
+
+/** An entry of the open context menu. */
+function contextMenuItem(page: Workbench["page"], label: string) {
+  return page.locator(".context-view .monaco-menu .action-item", { hasText: label }).first();
+}
+
+function treeRowCount(page: Workbench["page"]): Promise<number> {
+  return page.locator('.monaco-list-row[role="treeitem"]').count();
+}
+
+/**
+ * Records, as JSON text, every message the extension posts to the chat webview from now
+ * on (VS Code's outer frame forwards each to the inner document's window).
+ */
+async function recordWebviewMessages(page: Workbench["page"]): Promise<() => Promise<string[]>> {
+  const body = chatFrame(page).locator("body");
+  await body.evaluate(() => {
+    const w = window as unknown as { __downcityMessages: string[] };
+    w.__downcityMessages = [];
+    window.addEventListener("message", (e) => w.__downcityMessages.push(JSON.stringify(e.data)), true);
+  });
+  return () => body.evaluate(() => (window as unknown as { __downcityMessages: string[] }).__downcityMessages);
 }

@@ -64,7 +64,15 @@ export function view(controller: ChatController, actions: HostActions, visible =
       const check = () => (agentEvents().some(match) ? (clearTimeout(timer), resolve()) : waiters.push(check));
       check();
     });
-  return { server, posted, request, agentEvents, until };
+  const hostEvents = () => posted.flatMap((m) => (m.kind === "event" && m.event.type !== "agent" ? [m.event] : []));
+  /** Resolves once `count` posted non-agent events match (bounded). */
+  const untilHostEvent = (match: (e: ReturnType<typeof hostEvents>[number]) => boolean, count = 1, timeoutMs = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`host event not posted in time; posted: ${JSON.stringify(hostEvents().map((e) => e.type))}`)), timeoutMs);
+      const check = () => (hostEvents().filter(match).length >= count ? (clearTimeout(timer), resolve()) : waiters.push(check));
+      check();
+    });
+  return { server, posted, request, agentEvents, until, hostEvents, untilHostEvent };
 }
 
 export { ChatController };

@@ -59,6 +59,16 @@ test("every command works from the palette (a quick pick of sessions, newest fir
   assert.ok(node(forkId), "the fork is in the tree");
   assert.ok(existsSync(join(root, ".downcity", "agents", "code", "sessions", forkId)));
 
+  // Fork from a user message of a one-message session: nothing precedes it, so it says so
+  // instead of showing an empty pick, and makes no session.
+  const how = answer("showQuickPick", async (items: any[]) => items.find((i) => i.whole === false));
+  const told = answer("showInformationMessage", async () => undefined);
+  const sessionsBefore = opened.length;
+  await vscode.commands.executeCommand("downcity.forkSession", node("session-1"));
+  assert.equal(how.length, 1, "no second (empty) pick of messages");
+  assert.match(told[0]![0], /no user message with history before it/);
+  assert.equal(opened.length, sessionsBefore);
+
   // Archive / unarchive from the tree; unarchive from the palette offers archived ones only.
   await vscode.commands.executeCommand("downcity.archiveSession", node("session-0"));
   assert.equal(node("session-0")!.item.archived, true);

@@ -99,3 +99,13 @@ export function answer(name: "showQuickPick" | "showInputBox" | "showSaveDialog"
   fake.window[name] = async (...args: any[]) => (calls.push(args), fn(...args));
   return calls;
 }
+
+/** Sets `downcity.*` values (undefined removes one) and fires the change as VS Code does. */
+export function configure(values: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) delete fake.settings[key];
+    else fake.settings[key] = value;
+  }
+  const keys = Object.keys(values);
+  fake.fire.configuration.fire({ affectsConfiguration: (section: string) => keys.some((k) => k === section || k.startsWith(`${section}.`)) });
+}

@@ -83,3 +83,40 @@ test("API keys live only in SecretStorage: never in session files, logs, setting
   assert.deepEqual(leaks, []);
   assert.ok(forwarded.length > 3 && filesUnder(join(root, ".downcity")).length > 1, "the scan saw a real run's events and files");
 });
+
+test("Set API Key gives the environment's provider a key: the next request carries it instead of the placeholder", async (t) => {
+  const root = tempDir(t);
+  const auth: (string | undefined)[] = [];
+  const server = await startProviderServer(({ headers }) => {
+    auth.push(headers.authorization);
+    return { sse: wire.openaiChat({ text: "ok" }) };
+  });
+  t.after(() => server.close());
+  setFolders([folder(root, 0, "proj")]);
+  const context = fakeContext();
+  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: server.baseURL, DOWNCITY_MODEL: "m1" };
+  const host = activate(context, { env, openInChat: async () => {} });
+  t.after(async () => {
+    await deactivate();
+    context.subscriptions.forEach((d) => d.dispose());
+  });
+  await host.tree.ready;
+  const { runtime } = host.runtimes.all()[0]!;
+  const run = async () => {
+    const session = runtime.create("code");
+    const [result] = await runtime.prompt({ agentId: "code", sessionId: session.id }, "hi");
+    assert.equal(result?.reason, "completed", result?.error);
+  };
+
+  await run();
+  assert.deepEqual(auth, ["Bearer not-needed"], "without a key, local servers get the placeholder");
+  assert.equal((await host.config.choices())[0]?.hasKey, false);
+  answer("showInputBox", async () => ` ${KEY} `);
+  await vscode.commands.executeCommand("downcity.setApiKey");
+  assert.equal(context.secrets.values.get(secretKey("env")), KEY);
+  assert.equal((await host.config.choices())[0]?.hasKey, true);
+  await run();
+  assert.equal(auth[1], `Bearer ${KEY}`);
+  await host.runtimes.close();
+  for (const file of filesUnder(join(root, ".downcity"))) assert.ok(!readFileSync(file).includes(KEY), `${file} holds the key`);
+});

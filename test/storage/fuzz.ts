@@ -37,7 +37,7 @@ export interface CaseResult {
 const ID = "s";
 const LONG_ID = "l".repeat(300);
 
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0 || 1;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

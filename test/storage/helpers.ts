@@ -18,9 +18,9 @@ export function countingFs(): FsSeam & { reads: string[]; fail: { write: number;
       seam.reads.push(path);
       return nodeFs.readFile(path);
     },
-    readFileSync(path: string) {
+    readTextSync(path: string) {
       seam.reads.push(path);
-      return nodeFs.readFileSync(path);
+      return nodeFs.readTextSync(path);
     },
     async open(path: string, flags: OpenFlags) {
       const handle = await nodeFs.open(path, flags);

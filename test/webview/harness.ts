@@ -33,7 +33,10 @@ export interface Served {
 }
 
 /** Serves `/` (the chat document) plus dist/ and media/; everything else is a 404 that is still recorded. */
-export async function serve(theme: "light" | "dark" = "light"): Promise<Served> {
+export type Theme = "light" | "dark" | "high-contrast";
+const THEMES: readonly Theme[] = ["light", "dark", "high-contrast"];
+
+export async function serve(theme: Theme = "light"): Promise<Served> {
   const hits: string[] = [];
   let origin = "";
   const server: Server = createServer((req, res) => {
@@ -41,14 +44,19 @@ export async function serve(theme: "light" | "dark" = "light"): Promise<Served> 
     hits.push(url.pathname);
     if (url.pathname === "/") {
       const nonce = makeNonce();
+      const asked = url.searchParams.get("theme") as Theme | null;
+      const name = asked && THEMES.includes(asked) ? asked : theme;
       const html = chatHtml({ cspSource: origin, nonce, scriptUri: `${origin}/dist/webview.js`, styleUri: `${origin}/media/chat.css`, codiconsUri: `${origin}/media/codicons/codicon.css` })
         // VS Code injects its theme variables; the harness links a stylesheet with the same names.
-        .replace("</head>", `<link rel="stylesheet" href="${origin}/theme/${url.searchParams.get("theme") ?? theme}.css">\n</head>`);
+        .replace("</head>", `<link rel="stylesheet" href="${origin}/theme/${name}.css">\n</head>`)
+        // ...and marks the body with the theme's kind, as VS Code does.
+        .replace("<body>", `<body class="vscode-${name}">`);
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
       return;
     }
     if (url.pathname.startsWith("/theme/")) {
-      res.writeHead(200, { "content-type": "text/css" }).end(readFileSync(join(__dirname, `theme-${url.pathname.includes("dark") ? "dark" : "light"}.css`)));
+      const name = THEMES.find((t) => url.pathname === `/theme/${t}.css`) ?? "light";
+      res.writeHead(200, { "content-type": "text/css" }).end(readFileSync(join(__dirname, `theme-${name}.css`)));
       return;
     }
     const file = normalize(join(ROOT, url.pathname));
@@ -187,7 +195,7 @@ export interface Chat {
   close(): Promise<void>;
 }
 
-export async function openChat(browser: Browser, setup: (host: FakeHost) => void, options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}): Promise<Chat> {
+export async function openChat(browser: Browser, setup: (host: FakeHost) => void, options: { theme?: Theme; viewport?: { width: number; height: number } } = {}): Promise<Chat> {
   const served = await serve(options.theme);
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 420, height: 720 } });
   const page = await context.newPage();

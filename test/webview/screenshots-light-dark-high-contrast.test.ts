@@ -3,7 +3,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { ChatSnapshot } from "../../core/protocol";
-import { assistantEv, CONFIG, ev, openChat, OUT, REF, skipReason, snapshot, userEv, violations, useBrowser } from "./harness";
+import type { Page } from "playwright-core";
+import { assistantEv, CONFIG, ev, openChat, OUT, REF, skipReason, snapshot, userEv, violations, useBrowser, type Theme } from "./harness";
 
 const browserOf = useBrowser();
 mkdirSync(OUT, { recursive: true });
@@ -43,7 +44,35 @@ const STATES: Record<string, { hello: unknown; after?: (chat: Awaited<ReturnType
   "read-only": { hello: { config: CONFIG, snapshot: snapshot([userEv(1, "Hello"), assistantEv(2, "Hi! How can I help?")], { readOnly: "open in another window (pid 4242)" }) } },
 };
 
-for (const theme of ["light", "dark"] as const) {
+const CONTRAST_BORDER = "rgb(111, 195, 223)";
+const ACTIVE_BORDER = "rgb(243, 133, 24)";
+
+/** Computed style properties of the first element matching `selector`. */
+function styleOf(page: Page, selector: string, props: string[]): Promise<Record<string, string>> {
+  return page.evaluate(
+    ({ selector, props }) => {
+      const style = getComputedStyle(document.querySelector(selector)!);
+      return Object.fromEntries(props.map((p) => [p, style.getPropertyValue(p)]));
+    },
+    { selector, props },
+  );
+}
+
+/** High contrast: every surface edged with contrastBorder, focus and hover drawn with the active border. */
+async function checkHighContrast(page: Page): Promise<void> {
+  assert.equal(await page.evaluate(() => document.body.className), "vscode-high-contrast");
+  for (const selector of [".composer textarea", "select[aria-label=Model]", "button.primary", ".tool-card", ".code-block"]) {
+    assert.equal((await styleOf(page, selector, ["border-top-color"]))["border-top-color"], CONTRAST_BORDER, `${selector} border`);
+  }
+  assert.equal((await styleOf(page, ".composer", ["border-top-color"]))["border-top-color"], CONTRAST_BORDER);
+  await page.getByRole("button", { name: "Send" }).focus();
+  assert.deepEqual(await styleOf(page, "button.primary:focus-visible", ["outline-style", "outline-color"]), { "outline-style": "solid", "outline-color": ACTIVE_BORDER });
+  await page.getByRole("button", { name: "New session" }).hover();
+  assert.deepEqual(await styleOf(page, "button[aria-label='New session']", ["outline-style", "outline-color"]), { "outline-style": "dashed", "outline-color": ACTIVE_BORDER });
+  await page.mouse.move(0, 0);
+}
+
+for (const theme of ["light", "dark", "high-contrast"] as const satisfies readonly Theme[]) {
   test(`screenshots of the main states, ${theme} theme`, { skip: skipReason }, async () => {
     for (const [name, state] of Object.entries(STATES)) {
       const chat = await openChat(browserOf(), (host) => host.on("hello", () => state.hello as never), { theme });
@@ -53,6 +82,13 @@ for (const theme of ["light", "dark"] as const) {
         await chat.host.frames();
         await chat.page.evaluate(() => document.fonts.ready);
         await chat.page.screenshot({ path: join(OUT, `${name}-${theme}.png`) });
+        if (name === "conversation" && theme === "high-contrast") await checkHighContrast(chat.page);
+        if (name === "conversation" && theme !== "high-contrast") {
+          // The high-contrast edges stay invisible in the other themes.
+          await chat.page.getByRole("button", { name: "New session" }).hover();
+          assert.equal((await styleOf(chat.page, "button[aria-label='New session']", ["outline-color"]))["outline-color"], "rgba(0, 0, 0, 0)");
+          await chat.page.mouse.move(0, 0);
+        }
         if (name === "no-provider") {
           await chat.page.getByRole("button", { name: "Set API Key" }).click();
           await chat.host.waitFor("runCommand");

@@ -1,0 +1,117 @@
+// `node --import tsx scripts/marketplace-screenshots.ts`: the Marketplace page's screenshots,
+// media/screenshots/{light,dark}.png, taken from the real workbench (code-server in
+// Chromium) with the VSIX installed: the Sessions tree and a conversation in the chat,
+// the file it talks about open beside it. Sessions are seeded through the core store, so
+// no model is called. Run folders live in .e2e/screenshots/.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { launchChromium } from "./vscode/chromium";
+import { E2E_DIR, installVsix, PROJECT_ROOT, startCodeServer, workbenchUrl } from "./vscode/code-server";
+import { seedSessions, type SeededSession } from "./vscode/seed";
+import { chatFrame, openDowncityView, sessionRow } from "./vscode/workbench";
+
+const THEMES = [
+  { file: "light.png", theme: "Default Light Modern" },
+  { file: "dark.png", theme: "Default Dark Modern" },
+];
+const OUT = join(PROJECT_ROOT, "media", "screenshots");
+const MODEL = "gpt-4.1";
+const CONVERSATION = "Fix restock changing every item";
+
+const SESSIONS: SeededSession[] = [
+  { id: "shot-tests", agentId: "code", title: "Add tests for lowStock", model: MODEL, turns: ["Add tests for lowStock at the threshold", "Added two cases to `src/inventory.spec.ts`: an item exactly at the threshold is low, one above it is not."] },
+  { id: "shot-explain", agentId: "ask", title: "Explain the inventory module", model: MODEL, turns: ["What does src/inventory.ts do?", "It keeps stock levels: `lowStock` lists items at or below a threshold, `restock` adds to one item's quantity."] },
+  {
+    id: "shot-fix",
+    agentId: "code",
+    title: CONVERSATION,
+    model: MODEL,
+    turns: [
+      "restock() changes the quantity of every item, not just the one with the SKU. Can you fix it?",
+      [
+        "The map in `restock` adds `amount` to **every** item: it never compares the SKU. Only the matching item should change:",
+        "",
+        "```ts",
+        "export function restock(items: Item[], sku: string, amount: number): Item[] {",
+        "  return items.map((item) =>",
+        "    item.sku === sku ? { ...item, quantity: item.quantity + amount } : item,",
+        "  );",
+        "}",
+        "```",
+        "",
+        "Items with other SKUs are now returned unchanged. Shall I add a test for that to `src/inventory.spec.ts`?",
+      ].join("\n"),
+      "Yes, add the test.",
+      "Added `restock leaves other items alone` to `src/inventory.spec.ts`; it fails on the old code and passes on the fix.",
+    ],
+  },
+];
+
+async function shoot(theme: string, file: string, vsix: string): Promise<void> {
+  const runDir = join(E2E_DIR, "screenshots", file.replace(/\.png$/, ""));
+  rmSync(runDir, { recursive: true, force: true });
+  await installVsix(runDir, vsix);
+  const workspace = join(runDir, "sample-workspace");
+  cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
+  await seedSessions(workspace, SESSIONS);
+  // A provider so the status bar names a model; nothing is sent to it.
+  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: "http://127.0.0.1:9/v1", DOWNCITY_MODEL: MODEL };
+  const server = await startCodeServer({ runDir, env, settings: { "workbench.colorTheme": theme, "window.commandCenter": true } });
+  try {
+    const browser = await launchChromium(runDir, server.env);
+    try {
+      const page = browser.pages()[0] ?? (await browser.newPage());
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(workbenchUrl(server, workspace));
+      await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      // The file the conversation is about, opened through Quick Open.
+      await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 } });
+      await page.keyboard.press("F1");
+      await page.locator(".quick-input-widget input").fill("inventory.ts");
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: "inventory.ts" }).first().click({ timeout: 15_000 });
+      await page.locator(".tabs-container .tab", { hasText: "inventory.ts" }).first().waitFor({ timeout: 15_000 });
+      await openDowncityView(page);
+      await sessionRow(page, CONVERSATION).click({ timeout: 30_000 });
+      await chatFrame(page).locator('article[aria-label="Assistant"]', { hasText: "fails on the old code" }).waitFor({ timeout: 30_000 });
+      // The sidebar wide enough for the chat, and the chat taller than the short Sessions list:
+      // drag the sidebar's edge and the sash above the Sessions pane.
+      const sidebar = await page.locator(".part.sidebar").boundingBox();
+      if (sidebar) await drag(page, sidebar.x + sidebar.width - 1, sidebar.y + sidebar.height / 2, sidebar.x + 520, sidebar.y + sidebar.height / 2);
+      const header = await page.locator(".pane-header", { hasText: /sessions/i }).first().boundingBox();
+      if (header && sidebar) await drag(page, header.x + header.width / 2, header.y - 1, header.x + header.width / 2, sidebar.y + sidebar.height - 170);
+      // TypeScript's start-up message in the status bar goes once the file is analysed.
+      await page.locator(".statusbar-item", { hasText: "Analyzing" }).first().waitFor({ state: "detached", timeout: 30_000 }).catch(() => {});
+      // Focus in the editor and the mouse on nothing: no sash highlight, tooltip or hover.
+      await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 300, y: 320 } });
+      await page.mouse.move(1000, 700);
+      mkdirSync(OUT, { recursive: true });
+      const target = join(OUT, file);
+      await page.screenshot({ path: target });
+      console.log(`${target}: ${Math.round(statSync(target).size / 1024)} KB (${theme})`);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+async function drag(page: import("playwright-core").Page, fromX: number, fromY: number, toX: number, toY: number): Promise<void> {
+  await page.mouse.move(fromX, fromY);
+  await page.mouse.down();
+  await page.mouse.move(toX, toY, { steps: 5 });
+  await page.mouse.up();
+}
+
+async function main(): Promise<void> {
+  execFileSync(process.execPath, ["esbuild.config.mjs"], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  const vsix = join(PROJECT_ROOT, "dist", "downcity.vsix");
+  for (const { theme, file } of THEMES) await shoot(theme, file, vsix);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,42 @@
+// Selectors that drive the real workbench in Chromium, shared by the UI tests and the
+// Marketplace screenshots: the command palette, the Sessions tree and the chat webview.
+import type { FrameLocator, Page } from "playwright-core";
+
+const EXTENSION_ID = "downcity.downcity-vscode";
+
+/** Opens the command palette on `title` and returns its row (the list filters as it is typed). */
+export async function paletteRow(page: Page, title: string, timeout = 15_000) {
+  // Keys reach the workbench only once it has focus: click an empty part of the editor area.
+  await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 } });
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(`>${title}`);
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+  await row.waitFor({ timeout });
+  return row;
+}
+
+/** Runs a palette command by its full title ("Downcity: Fork Session…"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await (await paletteRow(page, title)).click();
+}
+
+/** The row of the open quick pick whose text contains `text`. */
+export const quickPickRow = (page: Page, text: string | RegExp) => page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first();
+
+/** Rows of the Sessions tree (or any tree) with `title`. */
+export const sessionRows = (page: Page, title: string | RegExp) => page.locator('.monaco-list-row[role="treeitem"]', { hasText: title });
+
+export const sessionRow = (page: Page, title: string | RegExp) => sessionRows(page, title).first();
+
+/** The document inside the chat view's webview (outer iframe, then VS Code's active-frame). */
+export function chatFrame(page: Page): FrameLocator {
+  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`).first().frameLocator("iframe#active-frame");
+}
+
+/** Opens the Downcity view container from the activity bar. */
+export async function openDowncityView(page: Page): Promise<void> {
+  await page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]').click({ timeout: 30_000 });
+  await page.locator(".pane-header", { hasText: /sessions/i }).first().waitFor({ timeout: 30_000 });
+}
