@@ -17,9 +17,9 @@ import type { ToolContext } from "../core/tools/types";
 import { createEditorTools } from "../extension/tools";
 import { createEditorGrepTool } from "../extension/tools/search-tools";
 import { installEditor } from "../test/support/vscode-fake/editor";
+import { TREE_FILES as FILES, bigFileText, makeTree } from "./editor-tree";
 import { median, table, timeMsAsync } from "./stats";
 
-const FILES = 50_000;
 const RUNS = 5;
 
 /** Median of `runs` timings after one warm-up. */
@@ -28,16 +28,6 @@ async function time(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
   const samples = [];
   for (let i = 0; i < runs; i++) samples.push(await timeMsAsync(fn));
   return median(samples);
-}
-
-function makeTree(root: string) {
-  const line = "export const value = compute(alpha, beta, gamma); // filler text for the scan\n";
-  writeFileSync(path.join(root, ".gitignore"), "*.log\n");
-  for (let i = 0; i < FILES; i++) {
-    const dir = path.join(root, "src", `m${Math.floor(i / 500)}`, `d${Math.floor(i / 50)}`);
-    if (i % 50 === 0) mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `f${i}.ts`), line.repeat(10) + (i % 1000 === 0 ? "const needle = true;\n" : ""));
-  }
 }
 
 function appRoot(): string | undefined {
@@ -86,13 +76,12 @@ async function main() {
     const editRoot = path.join(base, "edit");
     mkdirSync(editRoot);
     const file = path.join(editRoot, "big.ts");
-    const lines = Array.from({ length: 2_000 }, (_, i) => `export const v${i} = ${i};`);
     const editor = installEditor(editRoot);
     const tools = createEditorTools({ folder: vscode.workspace.workspaceFolders![0]!, root: editRoot, diagnosticsWaitMs: 0, diagnosticsQuietMs: 0, appRoot: "" });
     const edit = tools.tools.find((t) => t.name === "edit_file")!;
     let n = 0;
     const editorSave = await time(async () => {
-      writeFileSync(file, lines.join("\n") + "\n");
+      writeFileSync(file, bigFileText());
       const c: ToolContext = { root: editRoot, signal: ctx.signal, toolCallId: `b${++n}` };
       const args = { path: "big.ts", edits: [{ oldText: "v1000 = 1000;", newText: `v1000 = ${n};` }] };
       await edit.preview!(args, c);
@@ -106,7 +95,7 @@ async function main() {
     if (!readFileSync(file, "utf8").includes(`v1000 = ${n};`)) throw new Error("bench: edit not saved");
     const core = createEditFileTool();
     const coreSave = await time(async () => {
-      writeFileSync(file, lines.join("\n") + "\n");
+      writeFileSync(file, bigFileText());
       await core.execute({ path: "big.ts", edits: [{ oldText: "v1000 = 1000;", newText: "v1000 = 1;" }] }, { root: editRoot, signal: ctx.signal });
     }, 9);
     rows.push(["accepted diff → saved file, editor path (checks, WorkspaceEdit, save; fake editor, no fsync)", `${median(samplesAccept).toFixed(2)} ms`]);

@@ -1,6 +1,6 @@
-import { readFileSync, readdirSync, type Dirent } from "node:fs";
+import { readdirSync, type Dirent } from "node:fs";
 import * as path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import { isIgnored, readRules, rootFrames, type IgnoreFrame } from "./gitignore";
 import { displayPath, isProtectedName } from "./sandbox";
 import { TimeSlicer } from "./time-slice";
 
@@ -23,13 +23,6 @@ export interface WalkOptions {
   skipDir?: (rel: string) => boolean;
 }
 
-/** The rules of one .gitignore, with the directory they are relative to. */
-interface IgnoreFrame {
-  /** Workspace-relative directory ("" for the root). */
-  base: string;
-  ig: Ignore;
-}
-
 /**
  * Yields the files (and symlinks, never followed) below `start`, depth-first in sorted
  * order, skipping .git/ and .downcity/ at any depth and what .gitignore files exclude.
@@ -42,10 +35,8 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
   const startRel = displayPath(root, start) === "." ? "" : displayPath(root, start);
 
   // Rules from the root down to `start` apply below it too.
-  const initial: IgnoreFrame[] = [];
+  const initial: IgnoreFrame[] = useIgnore ? rootFrames(root) : [];
   if (useIgnore) {
-    const exclude = readRules(path.join(root, ".git", "info", "exclude"));
-    if (exclude) initial.push({ base: "", ig: exclude });
     const parts = startRel === "" ? [] : startRel.split("/");
     for (let i = 0; i < parts.length; i++) {
       const rel = parts.slice(0, i).join("/");
@@ -89,26 +80,5 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<WalkE
     }
     // Reverse so the stack pops them in sorted order.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
-  }
-}
-
-/** The deepest .gitignore with a verdict wins; a later rule in one file beats an earlier one. */
-function isIgnored(frames: readonly IgnoreFrame[], rel: string, isDir: boolean): boolean {
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const frame = frames[i]!;
-    const local = frame.base === "" ? rel : rel.slice(frame.base.length + 1);
-    const verdict = frame.ig.test(isDir ? `${local}/` : local);
-    if (verdict.ignored) return true;
-    if (verdict.unignored) return false;
-  }
-  return false;
-}
-
-function readRules(file: string): Ignore | undefined {
-  try {
-    const text = readFileSync(file, "utf8");
-    return ignore().add(text);
-  } catch {
-    return undefined;
   }
 }

@@ -96,8 +96,18 @@ export interface PendingDiagnostics {
   dispose(): void;
 }
 
+export interface DiagnosticsWaitOptions {
+  /** Bound on the whole wait. */
+  waitMs: number;
+  /** Quiet period that ends the wait once an update shows a new error. */
+  quietMs: number;
+  /** Quiet period that ends it while no update has shown one (default 5 × quietMs). */
+  idleMs?: number;
+}
+
 /** Waits (bounded) for a language server to publish diagnostics after an edit. */
-export function diagnosticsWatch(options: { waitMs: number; quietMs: number }): DiagnosticsWatch {
+export function diagnosticsWatch(options: DiagnosticsWaitOptions): DiagnosticsWatch {
+  const idleMs = options.idleMs ?? options.quietMs * 5;
   return {
     watch(uri) {
       const target = uri.toString();
@@ -130,7 +140,7 @@ export function diagnosticsWatch(options: { waitMs: number; quietMs: number }): 
             if (updates === 0 && !(await next(left()))) return;
             // Each update restarts the quiet period: short once a new error shows, longer while none does.
             while (!signal.aborted && left() > 0) {
-              const quiet = hasNewErrors() ? options.quietMs : options.quietMs * 5;
+              const quiet = hasNewErrors() ? options.quietMs : idleMs;
               if (!(await next(Math.min(quiet, left())))) return;
             }
           } finally {

@@ -5,14 +5,15 @@ import { GLOB, GREP, type GlobParams, type GrepParams } from "../../core/tools/d
 import { ToolError } from "../../core/tools/errors";
 import { GLOB_MAX_RESULTS, checkGlobPattern } from "../../core/tools/node/glob";
 import { createGrepTool } from "../../core/tools/node/grep";
-import { isProtectedName } from "../../core/tools/sandbox";
 import { textOutput, type Tool } from "../../core/tools/types";
 import { tokenFor } from "./cancellation";
+import { editorExcludes } from "./excludes";
 import { relativeToRoot, refuseUri, resolveToolPath } from "./paths";
 
 /**
- * glob through `workspace.findFiles`, so the user's `files.exclude` and `search.exclude`
- * hide what they hide in the editor; .git/ and .downcity/ are always skipped.
+ * glob through `workspace.findFiles`, leaving out what the user excludes in the editor
+ * (files.exclude, search.exclude) and what the core's glob leaves out (.gitignore files,
+ * .git/ and .downcity/): see `editorExcludes`.
  */
 export function createEditorGlobTool(folder: vscode.WorkspaceFolder): Tool<GlobParams> {
   return {
@@ -24,23 +25,26 @@ export function createEditorGlobTool(folder: vscode.WorkspaceFolder): Tool<GlobP
       const stat = await Promise.resolve(vscode.workspace.fs.stat(base.uri)).catch(() => undefined);
       if (!stat) throw new ToolError(`${base.shown}: no such file or directory`);
       if (!(stat.type & vscode.FileType.Directory)) throw new ToolError(`${base.shown} is not a directory`);
-      const cancel = tokenFor(ctx.signal);
-      let uris: vscode.Uri[];
-      try {
-        uris = await vscode.workspace.findFiles(
-          new vscode.RelativePattern(base.uri, pattern),
-          excludeGlob(folder),
-          GLOB_MAX_RESULTS + 1,
-          cancel.token,
-        );
-      } finally {
-        cancel.dispose();
-      }
-      ctx.signal.throwIfAborted();
-      const found: string[] = [];
-      for (const uri of uris) {
-        const rel = relativeToRoot(ctx.root, uri);
-        if (rel !== undefined && !rel.split("/").some(isProtectedName)) found.push(rel);
+      const excludes = editorExcludes(folder, ctx.root);
+      // findFiles matches the exclude against paths relative to the include's base: make the
+      // base the folder, so settings globs (`src/gen`, `**/out`) mean what they mean in the editor.
+      const include = /[*?[\]{}!]/.test(base.shown)
+        ? new vscode.RelativePattern(base.uri, pattern) // glob characters in the path: left to the exact check
+        : new vscode.RelativePattern(vscode.Uri.file(ctx.root), base.shown === "." ? pattern : `${base.shown}/${pattern}`);
+      const kept = (uris: vscode.Uri[]) => {
+        const out: string[] = [];
+        for (const uri of uris) {
+          const rel = relativeToRoot(ctx.root, uri);
+          if (rel !== undefined && excludes.keeps(rel)) out.push(rel);
+        }
+        return out;
+      };
+      let uris = await findFiles(include, excludes.glob, GLOB_MAX_RESULTS + 1, ctx.signal);
+      let found = kept(uris);
+      // The cap was reached before the exact check dropped some: more may match, so ask without it.
+      if (uris.length > GLOB_MAX_RESULTS && found.length <= GLOB_MAX_RESULTS) {
+        uris = await findFiles(include, excludes.glob, undefined, ctx.signal);
+        found = kept(uris);
       }
       if (found.length === 0) return textOutput(`no files match ${args.pattern} in ${base.shown}/`);
       const more = found.length > GLOB_MAX_RESULTS;
@@ -54,18 +58,14 @@ export function createEditorGlobTool(folder: vscode.WorkspaceFolder): Tool<GlobP
   };
 }
 
-/**
- * One exclude glob of `files.exclude` and `search.exclude` (the entries set to true) and the
- * protected folders. findFiles drops its default excludes once an exclude is given, so
- * files.exclude is listed here too.
- */
-export function excludeGlob(folder: vscode.WorkspaceFolder): string {
-  const patterns = new Set(["**/.git", "**/.downcity"]);
-  for (const section of ["files", "search"]) {
-    const table = vscode.workspace.getConfiguration(section, folder.uri).get<Record<string, unknown>>("exclude") ?? {};
-    for (const [glob, on] of Object.entries(table)) if (on === true) patterns.add(glob);
+async function findFiles(include: vscode.RelativePattern, exclude: string, max: number | undefined, signal: AbortSignal): Promise<vscode.Uri[]> {
+  const cancel = tokenFor(signal);
+  try {
+    return await vscode.workspace.findFiles(include, exclude, max, cancel.token);
+  } finally {
+    cancel.dispose();
+    signal.throwIfAborted();
   }
-  return `{${[...patterns].map((p) => p.replace(/[{},]/g, "\\$&")).join(",")}}`;
 }
 
 /** The ripgrep VS Code ships, under its app root (the layout differs between builds). */

@@ -3,6 +3,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { createEditorGrepTool } from "../../extension/tools/search-tools";
+import { GLOB_MAX_RESULTS, createGlobTool } from "../../core/tools/node/glob";
 import { findOnPath } from "../../core/tools/node/which";
 import { tempDir } from "../support/temp";
 import { editorWorkspace, text } from "./helpers";
@@ -43,6 +44,35 @@ describe("editor-backed reads", () => {
     assert.equal(text(await ws.run("glob", { pattern: "*.ts", path: "src" })), "src/a.ts");
     assert.match(text(await ws.run("glob", { pattern: "**/*.rs" })), /^no files match/);
     assert.match(text(await ws.run("glob", { pattern: "../*" })), /may not use '\.\.'/);
+  });
+
+  it("glob lists what the core's glob lists (the .gitignore files, nested and negated) minus the user's excludes", async (t) => {
+    const ws = editorWorkspace(t);
+    ws.write(".gitignore", "*.log\nbuild/\n/only-top.ts\n");
+    ws.write(".git/info/exclude", "secret.ts\n");
+    ws.write("pkg/.gitignore", "!keep.log\nlocal.ts\n");
+    for (const rel of ["a.ts", "a.log", "only-top.ts", "deep/only-top.ts", "build/b.ts", "deep/build/c.ts", "secret.ts", "pkg/keep.log", "pkg/x.log", "pkg/local.ts", "pkg/ok.ts", "tmp/t.bak", "tmp/t.ts"]) ws.write(rel, "x");
+    // A file named like a folder-only rule is not ignored.
+    ws.write("deep/build.ts", "x");
+    const core = createGlobTool();
+    for (const pattern of ["**/*", "**/*.ts", "pkg/*"]) {
+      assert.equal(text(await ws.run("glob", { pattern })), text(await core.execute({ pattern, path: "." }, ws.ctx())), pattern);
+    }
+    assert.equal(text(await ws.run("glob", { pattern: "**/*.log" })), "pkg/keep.log");
+    // A settings glob with braces hides both alternatives; one naming a folder hides what is in it.
+    ws.editor.config.files = { exclude: { "**/*.{bak,log}": true } };
+    ws.editor.config.search = { exclude: { "/tmp": true } };
+    assert.equal(text(await ws.run("glob", { pattern: "**/*" })), ".gitignore\na.ts\ndeep/build.ts\ndeep/only-top.ts\npkg/.gitignore\npkg/ok.ts");
+  });
+
+  it("glob asks findFiles again without the cap when the exact check dropped files past it", async (t) => {
+    const ws = editorWorkspace(t);
+    // Ignored only by a nested .gitignore with a negation, which findFiles is not told about.
+    ws.write("gen/.gitignore", "*.ts\n!kept.ts\n");
+    for (let i = 0; i < GLOB_MAX_RESULTS + 5; i++) ws.write(`gen/f${i}.ts`, "x");
+    ws.write("gen/kept.ts", "x");
+    ws.write("z.ts", "x");
+    assert.equal(text(await ws.run("glob", { pattern: "**/*.ts" })), "gen/kept.ts\nz.ts");
   });
 
   it("grep runs VS Code's bundled ripgrep when the app root has one, else the core's engines", async (t) => {

@@ -8,6 +8,7 @@ import { suite, suiteSetup, test } from "mocha";
 import * as vscode from "vscode";
 import type { DowncityHost } from "../../extension/activate";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
+import { whenEvent } from "./events";
 import { hostWorkspace } from "./workspace";
 
 const EXTENSION_ID = "downcity.downcity-vscode";
@@ -82,17 +83,5 @@ async function sessionsUnder(host: DowncityHost, node: SessionTreeNode): Promise
 
 /** Resolves once `check` holds, re-checked on every tree change; bounded. */
 function until(host: DowncityHost, check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  if (check()) return Promise.resolve();
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => {
-      sub.dispose();
-      fail(new Error(`timed out after ${ms} ms waiting for ${what}`));
-    }, ms);
-    const sub = host.tree.onDidChangeTreeData(() => {
-      if (!check()) return;
-      clearTimeout(timer);
-      sub.dispose();
-      ok();
-    });
-  });
+  return whenEvent(what, host.tree.onDidChangeTreeData, () => (check() ? true : undefined), ms).then(() => undefined);
 }

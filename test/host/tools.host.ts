@@ -1,26 +1,28 @@
 // The editor-backed tools in code-server's real extension host: real documents, the real
 // diff editor and undo stack, the built-in TypeScript language features, real terminals.
 import * as assert from "node:assert/strict";
-import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createReadStream, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { suite, suiteSetup, suiteTeardown, test } from "mocha";
 import * as vscode from "vscode";
 import { ToolRegistry } from "../../core/tools/registry";
 import type { ToolContext, ToolOutput } from "../../core/tools/types";
-import { createApprover, createEditorTools, type EditorTools, type Prompts } from "../../extension/tools";
+import { withTimeout } from "../support/with-timeout";
+import { whenEvent } from "./events";
+import { createApprover, createEditorTools, ProposalStore, type EditorTools, type Prompts } from "../../extension/tools";
+import { diagnosticsWatch } from "../../extension/tools/diagnostics";
+import { createEditorEditTools } from "../../extension/tools/edit-tools";
+import { editorExcludes } from "../../extension/tools/excludes";
 
 const text = (out: ToolOutput | undefined) => (out?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
 
-/** Waits for a condition the editor reaches asynchronously, bounded. */
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The file's error diagnostics once one with `code` is published (bounded). */
+function whenError(uri: vscode.Uri, code: string, ms: number): Promise<vscode.Diagnostic> {
+  const find = () =>
+    vscode.languages.getDiagnostics(uri).find((d) => d.severity === vscode.DiagnosticSeverity.Error && String(typeof d.code === "object" ? d.code.value : d.code) === code);
+  return whenEvent(`error ${code} in ${uri.fsPath}`, vscode.languages.onDidChangeDiagnostics, find, ms);
 }
 
 /** Live members of a process group (zombies excluded). */
@@ -106,7 +108,7 @@ suite("editor-backed tools", function () {
     const { decision, output } = await reviewed("edit_file", { path: "tools-host/accept.ts", edits: [{ oldText: "b = 2", newText: "b = 3" }] }, async (message, items) => {
       assert.equal(message, "Downcity: edit tools-host/accept.ts (+1 −1)");
       assert.deepEqual(items, ["Accept", "Edit Proposal", "Reject"]);
-      title = (await until("the diff editor", diffTab)).label;
+      title = (await whenEvent("the diff editor", vscode.window.tabGroups.onDidChangeTabs, diffTab)).label;
       return "Accept";
     });
     assert.equal(title, "accept.ts — Proposed by Downcity");
@@ -174,22 +176,34 @@ suite("editor-backed tools", function () {
   });
 
   test("a cancelled command leaves no process of its group behind; its output streamed live", async () => {
+    // Every process of the command holds the FIFO's write end (fd 3): EOF on it is the event that they all died.
+    const fifo = join(dir, "held.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const reader = createReadStream(fifo);
+    const allGone = new Promise<void>((resolve, reject) => {
+      reader.on("error", reject);
+      reader.on("end", resolve);
+      reader.resume();
+    });
     const abort = new AbortController();
     let seen = "";
-    let pgid: number | undefined;
-    const pending = run("run_command", { command: "sleep 60 & echo group $$; wait" }, {
+    let gotGroup!: (pgid: number) => void;
+    const started = new Promise<number>((resolve) => (gotGroup = resolve));
+    const pending = run("run_command", { command: `exec 3>"${fifo}"; sleep 60 & echo group $$; wait` }, {
       signal: abort.signal,
       onUpdate: (u) => {
         seen += u.text;
-        pgid ??= Number(/group (\d+)/.exec(seen)?.[1]) || undefined;
+        const pgid = Number(/group (\d+)/.exec(seen)?.[1]);
+        if (pgid) gotGroup(pgid);
       },
     });
-    const group = await until("the command's process group", () => pgid);
+    const group = await withTimeout(started, 20_000, "the command's process group");
     assert.ok(groupMembers(group).length >= 2);
     assert.ok(vscode.window.terminals.some((t) => t.name.startsWith("Downcity: ")), "a Downcity terminal shows the run");
     abort.abort();
     assert.match(text(await pending), /cancelled/);
-    await until("the process group to die", () => groupMembers(group).length === 0 || undefined, 5_000);
+    await withTimeout(allGone, 5_000, "every process of the group to close the FIFO");
+    assert.deepEqual(groupMembers(group), []);
   });
 
   test("diagnostics after an edit show the newly introduced error (TypeScript language features)", async () => {
@@ -197,26 +211,53 @@ suite("editor-backed tools", function () {
     writeFileSync(file, "export const n: number = 1;\n");
     const doc = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(doc);
-    // Edit once tsserver has the file, so the diagnostics the tool waits for are the edit's.
-    await until("tsserver to load the file", async () => (await vscode.commands.executeCommand<unknown[]>("vscode.executeDocumentSymbolProvider", doc.uri))?.length || undefined, 60_000);
-    const out = await run("edit_file", { path: "tools-host/typed.ts", edits: [{ oldText: "= 1", newText: '= "one"' }] });
+    // The edit tool waits for the new error's update itself (tsserver may still be starting):
+    // without one, the wait ends only at its bound, not after a quiet period a loaded machine outlasts.
+    const edits = new ToolRegistry(createEditorEditTools({ proposals: new ProposalStore(), diagnostics: diagnosticsWatch({ waitMs: 60_000, quietMs: 500, idleMs: 60_000 }) }));
+    const out = await edits.run("edit_file", { path: "tools-host/typed.ts", edits: [{ oldText: "= 1", newText: '= "one"' }] }, ctx());
     assert.match(text(out), /The edit introduced 1 new error in tools-host\/typed.ts:\n  tools-host\/typed.ts:1:14 error ts\(2322\)/);
     assert.match(text(await run("diagnostics", { path: "tools-host/typed.ts" })), /error ts\(2322\)/);
   });
 
   test("definition and references come from VS Code's TypeScript support", async () => {
     writeFileSync(join(dir, "lib.ts"), "export function area(r: number): number {\n  return r * r;\n}\n");
-    writeFileSync(join(dir, "use.ts"), 'import { area } from "./lib";\nexport const x = area(2);\n');
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(join(dir, "use.ts")));
-    const definition = await until("a definition from tsserver", async () => {
-      const t = text(await run("definition", { path: "tools-host/use.ts", line: 2, symbol: "area" }));
-      return /tools-host\/lib.ts:1:17/.test(t) ? t : undefined;
-    }, 30_000);
+    // The third line's error is the event that tsserver has loaded use.ts's project (semantic diagnostics).
+    writeFileSync(join(dir, "use.ts"), 'import { area } from "./lib";\nexport const x = area(2);\nexport const loaded: string = 0;\n');
+    const use = await vscode.workspace.openTextDocument(join(dir, "use.ts"));
+    await vscode.window.showTextDocument(use);
+    await whenError(use.uri, "2322", 60_000);
+    const definition = text(await run("definition", { path: "tools-host/use.ts", line: 2, symbol: "area" }));
     assert.match(definition, /tools-host\/lib.ts:1:17: export function area\(r: number\): number \{/);
     const refs = text(await run("references", { path: "tools-host/lib.ts", symbol: "area" }));
     assert.match(refs, /tools-host\/lib.ts:1:17/);
     assert.match(refs, /tools-host\/use.ts:2:18: export const x = area\(2\);/);
     assert.match(text(await run("hover", { path: "tools-host/use.ts", line: 2, symbol: "area" })), /^```typescript\n.*area\(r: number\): number/);
+  });
+
+  test("glob leaves out what the .gitignore, search.exclude and files.exclude leave out (real findFiles)", async () => {
+    const files = ["g/a.ts", "g/b.log", "g/keep.log", "hidden/c.ts", "tmp/d.bak", "tmp/e.tmp", "tmp/f.ts"];
+    for (const rel of files) {
+      mkdirSync(join(dir, "globbed", rel, ".."), { recursive: true });
+      writeFileSync(join(dir, "globbed", rel), "x\n");
+    }
+    writeFileSync(join(dir, "globbed", ".gitignore"), "*.log\n");
+    writeFileSync(join(dir, "globbed", "g", ".gitignore"), "!keep.log\n");
+    const search = vscode.workspace.getConfiguration("search", folder.uri);
+    const filesConfig = vscode.workspace.getConfiguration("files", folder.uri);
+    const before = { search: search.inspect("exclude")?.workspaceFolderValue, files: filesConfig.inspect("exclude")?.workspaceFolderValue };
+    await search.update("exclude", { "**/globbed/hidden": true }, vscode.ConfigurationTarget.WorkspaceFolder);
+    await filesConfig.update("exclude", { "**/*.{bak,tmp}": true }, vscode.ConfigurationTarget.WorkspaceFolder);
+    try {
+      const listed = text(await run("glob", { pattern: "**/*", path: "tools-host/globbed" }));
+      assert.equal(listed, ["tools-host/globbed/.gitignore", "tools-host/globbed/g/.gitignore", "tools-host/globbed/g/a.ts", "tools-host/globbed/g/keep.log", "tools-host/globbed/tmp/f.ts"].join("\n"));
+      // VS Code's search itself reads the flattened exclude glob, relative to the folder as the tool asks
+      // (the excluded trees are pruned, not just filtered after).
+      const pruned = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(root), "tools-host/globbed/**/*"), editorExcludes(folder, root).glob);
+      assert.deepEqual(pruned.map((u) => relative(join(dir, "globbed"), u.fsPath)).sort(), [".gitignore", "g/.gitignore", "g/a.ts", "g/b.log", "g/keep.log", "tmp/f.ts"]);
+    } finally {
+      await search.update("exclude", before.search, vscode.ConfigurationTarget.WorkspaceFolder);
+      await filesConfig.update("exclude", before.files, vscode.ConfigurationTarget.WorkspaceFolder);
+    }
   });
 });
 

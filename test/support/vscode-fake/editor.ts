@@ -412,10 +412,11 @@ export class FakeEditor {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         if (out.length >= max) return;
         const abs = nodePath.join(dir, entry.name);
-        const rel = nodePath.relative(this.root, abs).split(nodePath.sep).join("/");
+        // As VS Code's search: the exclude is matched relative to the include's base.
+        const rel = nodePath.relative(base, abs).split(nodePath.sep).join("/");
         if (excluded(rel)) continue;
         if (entry.isDirectory()) walk(abs);
-        else if (match(nodePath.relative(base, abs).split(nodePath.sep).join("/"))) out.push(Uri.file(abs));
+        else if (match(rel)) out.push(Uri.file(abs));
       }
     };
     walk(base);
