@@ -4,7 +4,7 @@
 // Steps that need parts of the extension not built yet are skipped, and say so.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
@@ -238,18 +238,39 @@ function filesUnder(dir: string): string[] {
     .filter((path) => statSync(path).isFile());
 }
 
-/** Resolves once `check()` holds, re-checked on every change under `dir`; rejects after `ms`. */
+/**
+ * Resolves once `check()` holds, re-checked on every change under `dir`; rejects after `ms`.
+ * Node's recursive watch walks the tree and fails (ENOENT) when a folder moves away during
+ * the walk, as archive does: then it re-checks and watches again.
+ */
 function diskMatches(dir: string, check: () => boolean, ms: number, what: string): Promise<void> {
   return new Promise((ok, fail) => {
-    const watcher = watch(dir, { recursive: true }, () => check() && done());
+    let watcher: FSWatcher | undefined;
+    let settled = false;
     const timer = setTimeout(() => done(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
     function done(error?: Error) {
+      settled = true;
       clearTimeout(timer);
-      watcher.close();
+      watcher?.close();
       if (error) fail(error);
       else ok();
     }
-    if (check()) done();
+    function start() {
+      if (settled) return;
+      try {
+        watcher = watch(dir, { recursive: true }, () => check() && done());
+        watcher.on("error", restart);
+      } catch {
+        return restart();
+      }
+      if (check()) done();
+    }
+    function restart() {
+      watcher?.close();
+      if (check()) done();
+      else setImmediate(start);
+    }
+    start();
   });
 }
 
