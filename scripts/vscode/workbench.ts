@@ -12,7 +12,7 @@ export async function paletteRow(page: Page, title: string, timeout = 15_000) {
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible", timeout: 10_000 });
   await input.fill(`>${title}`);
-  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).filter({ visible: true }).first();
   await row.waitFor({ timeout });
   return row;
 }
@@ -22,8 +22,12 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await (await paletteRow(page, title)).click();
 }
 
-/** The row of the open quick pick whose text contains `text`. */
-export const quickPickRow = (page: Page, text: string | RegExp) => page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first();
+/**
+ * The row of the open quick pick whose text contains `text`. Only visible rows: the
+ * workbench keeps an earlier pick's rows in the DOM, hidden, and they must never match.
+ */
+export const quickPickRow = (page: Page, text: string | RegExp) =>
+  page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: text }).filter({ visible: true }).first();
 
 /** Rows of the Sessions tree (or any tree) with `title`. */
 export const sessionRows = (page: Page, title: string | RegExp) => page.locator('.monaco-list-row[role="treeitem"]', { hasText: title });

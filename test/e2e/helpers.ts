@@ -110,6 +110,6 @@ export async function runPaletteCommand(page: Page, title: string, timeout = 15_
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible", timeout });
   await input.fill(`>${title}`);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor({ timeout });
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).filter({ visible: true }).first().waitFor({ timeout });
   await page.keyboard.press("Enter");
 }

@@ -274,9 +274,21 @@ function diskMatches(dir: string, check: () => boolean, ms: number, what: string
   });
 }
 
-/** An entry of the open context menu. */
+/**
+ * An entry of the open context menu, chosen the way the keyboard does: hovering focuses
+ * it, Enter runs it. (A mouse click that lands while the menu is still settling only
+ * highlights the entry on a loaded machine, and the menu stays open.)
+ */
 function contextMenuItem(page: Workbench["page"], label: string) {
-  return page.locator(".context-view .monaco-menu .action-item", { hasText: label }).first();
+  const item = page.locator(".context-view .monaco-menu .action-item", { hasText: label }).first();
+  return {
+    async click(options: { timeout: number }) {
+      await item.hover(options);
+      await page.locator(".context-view .monaco-menu .action-item.focused", { hasText: label }).waitFor(options);
+      await page.keyboard.press("Enter");
+      await page.locator(".context-view .monaco-menu").waitFor({ state: "hidden", timeout: options.timeout });
+    },
+  };
 }
 
 function treeRowCount(page: Workbench["page"]): Promise<number> {
