@@ -12,7 +12,7 @@ import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, sess
 import { seedSessions } from "../../scripts/vscode/seed";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
-import { missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
+import { missingVsCode, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
@@ -47,9 +47,12 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
 
   // The loopback provider, configured only through code-server's DOWNCITY_* environment
   // (no key: Set API Key gives it one in step 09).
-  const provider = await startProviderServer(({ path }) =>
-    path.endsWith("/models") ? { json: { object: "list", data: [{ id: "e2e-model" }] } } : { sse: wire.openaiChat({ text: "Pong from the loopback provider." }) },
-  );
+  // A prompt of "hold the line" streams a first part, then stalls until the client leaves (step 14).
+  const provider = await startProviderServer(({ path, body }) => {
+    if (path.endsWith("/models")) return { json: { object: "list", data: [{ id: "e2e-model" }, { id: "e2e-large" }] } };
+    if (JSON.stringify(body).includes("hold the line")) return { sse: wire.openaiChat({ text: "Holding the line while you wait." }), stallAfter: 2 };
+    return { sse: wire.openaiChat({ text: "Pong from the loopback provider." }) };
+  });
   t.after(() => provider.close());
   const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "e2e-model" };
 
@@ -221,6 +224,78 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
       }
       if (readFileSync(workbench.server.logFile).includes(KEY)) leaks.push(workbench.server.logFile);
       assert.deepEqual(leaks, []);
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+  await step(
+    "12 Export Session from the palette writes a Markdown transcript through the save dialog",
+    async () => {
+      const target = join(workspace, "Plan-the-release.md");
+      await runCommand(page, "Downcity: Export Session…");
+      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      await quickPickRow(page, /^Markdown/).click({ timeout: 15_000 });
+      // code-server's save dialog is the workbench's own: a path box, prefilled with the default.
+      const path = page.locator(".quick-input-widget input").filter({ visible: true });
+      await page.waitForFunction(() => {
+        const box = document.querySelector<HTMLInputElement>(".quick-input-widget input");
+        return Boolean(box?.value.endsWith("Plan-the-release.md"));
+      }, undefined, { timeout: 15_000 });
+      await path.press("Enter");
+      await diskMatches(workspace, () => /Which one first\?/.test(readIfExists(target)), 15_000, `${target} to hold the transcript`);
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  await step(
+    "13 Delete Session from the context menu asks in a modal, then removes the row and the folder",
+    async () => {
+      await sessionRow(page, "Old experiment").click({ button: "right", timeout: 15_000 });
+      await contextMenuItem(page, "Delete Session…").click({ timeout: 15_000 });
+      const dialog = page.locator(".monaco-dialog-box", { hasText: 'Delete "Old experiment"?' });
+      await dialog.getByRole("button", { name: "Delete" }).click({ timeout: 15_000 });
+      await diskMatches(agentDir, () => !existsSync(live), 15_000, `${live} to be removed`);
+      await sessionRow(page, "Old experiment").waitFor({ state: "detached", timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+  await step(
+    "14 Cancel Run from the palette stops a streaming run: the request is aborted and the chat is idle again",
+    async () => {
+      const chat = chatFrame(page);
+      await chat.getByRole("textbox", { name: "Message" }).fill("hold the line");
+      await chat.getByRole("button", { name: "Send" }).click();
+      await chat.getByRole("button", { name: "Stop" }).waitFor({ timeout: 30_000 });
+      const held = provider.requests.filter((r) => JSON.stringify(r.body).includes("hold the line")).at(-1);
+      assert.ok(held, "the provider saw the held prompt");
+      await runCommand(page, "Downcity: Cancel Run");
+      // The pick lists running sessions only: the held one is the first row.
+      await page.locator('.quick-input-widget input[placeholder="Cancel the run of a session"]').waitFor({ timeout: 15_000 });
+      await quickPickRow(page, /./).waitFor({ timeout: 15_000 });
+      await page.keyboard.press("Enter");
+      await withTimeout(held.closed, 15_000, "the held request to be closed");
+      assert.equal(held.clientAborted, true, "the run's request was aborted");
+      await chat.getByRole("button", { name: "Send" }).waitFor({ timeout: 15_000 });
+      await chat.getByRole("button", { name: "Stop" }).waitFor({ state: "detached", timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  await step(
+    "15 Select Model offers the server's models and the status bar follows the choice",
+    async () => {
+      await runCommand(page, "Downcity: Select Model…");
+      await quickPickRow(page, /e2e-large/).click({ timeout: 15_000 });
+      await page.locator(".part.statusbar .statusbar-item", { hasText: "e2e-large" }).first().waitFor({ timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  await step(
+    "16 Show Session Files reveals the session's folder in the Explorer",
+    async () => {
+      await runCommand(page, "Downcity: Show Session Files");
+      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"]', { hasText: "ui-two-turns" }).first().waitFor({ timeout: 15_000 });
     },
     hasCommands ? false : "the extension contributes no commands yet",
   );
