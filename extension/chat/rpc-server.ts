@@ -29,6 +29,12 @@ type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResu
  */
 export class ChatRpcServer implements Disposable {
   private shown: ChatRef | undefined;
+  /**
+   * A session shown from outside (tree, command) since the webview last said hello. A
+   * hidden view's document is gone and the switch event is lost with it; when the view
+   * comes back its hello carries the session it had saved, which must not win over this.
+   */
+  private shownFromOutside: ChatRef | undefined;
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
@@ -48,7 +54,8 @@ export class ChatRpcServer implements Disposable {
     this.handlers = {
       hello: async ({ restore }) => {
         const config = await c.config();
-        const ref = restore ?? this.shown;
+        const ref = this.shownFromOutside ?? restore ?? this.shown;
+        this.shownFromOutside = undefined;
         const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
         this.told.config = config;
         if (snapshot) this.opened(snapshot);
@@ -108,6 +115,7 @@ export class ChatRpcServer implements Disposable {
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
   async show(ref: ChatRef): Promise<void> {
     const snapshot = this.opened(await this.controller.open(ref));
+    this.shownFromOutside = snapshot.ref;
     this.event({ type: "session-switched", snapshot });
   }
 
@@ -153,6 +161,8 @@ export class ChatRpcServer implements Disposable {
 
   private follow(ref: ChatRef): void {
     if (this.shown && sameRef(this.shown, ref) && this.watching) return;
+    // The webview switched by itself (or was told to): what it shows now is what it saves.
+    if (this.shownFromOutside && !sameRef(this.shownFromOutside, ref)) this.shownFromOutside = undefined;
     this.watching?.dispose();
     this.shown = ref;
     this.edits.clear();

@@ -161,3 +161,23 @@ test("rename, fork, select model, attachments and read-only refusal", async (t) 
   await assert.rejects(v.request("prompt", { ref, text: "run" }), (e: Error & { code?: string }) => e.code === "read-only" && e.message === restricted);
   assert.equal(h.server.requests.length, 1, "no model call once read-only");
 });
+
+test("a session shown from outside while the view was hidden wins over the session the reloaded view restores", async (t) => {
+  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "unused" }) }));
+  const controller = new ChatController(runtimesOf(h.runtime));
+  t.after(() => controller.dispose());
+  const v = view(controller, recordingActions());
+  const first = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
+  const second = { folderKey: FOLDER, agentId: "code", sessionId: h.runtime.create("code").id };
+  await v.request("hello", {});
+  await v.request("switchSession", { ref: first });
+  // Hidden: the document is gone, so the switch event posted now never reaches it.
+  await v.server.show(second);
+  // Shown again: the new document says hello with the session it had saved.
+  const back = await v.request("hello", { restore: first });
+  assert.equal(back.snapshot.ref.sessionId, second.sessionId, "the command's session is shown, not the saved one");
+  // Later reloads restore what the view itself shows.
+  await v.request("switchSession", { ref: first });
+  const again = await v.request("hello", { restore: first });
+  assert.equal(again.snapshot.ref.sessionId, first.sessionId);
+});
