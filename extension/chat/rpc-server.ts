@@ -35,6 +35,7 @@ export class ChatRpcServer implements Disposable {
    * comes back its hello carries the session it had saved, which must not win over this.
    */
   private shownFromOutside: ChatRef | undefined;
+  private switching: Promise<void> = Promise.resolve();
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
@@ -53,6 +54,7 @@ export class ChatRpcServer implements Disposable {
     this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
     this.handlers = {
       hello: async ({ restore }) => {
+        await this.switching;
         const config = await c.config();
         const ref = this.shownFromOutside ?? restore ?? this.shown;
         this.shownFromOutside = undefined;
@@ -114,9 +116,15 @@ export class ChatRpcServer implements Disposable {
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
   async show(ref: ChatRef): Promise<void> {
-    const snapshot = this.opened(await this.controller.open(ref));
-    this.shownFromOutside = snapshot.ref;
-    this.event({ type: "session-switched", snapshot });
+    // Claimed before the open resolves: a hello arriving meanwhile (the view's document
+    // reloading as it is revealed) waits for this switch and then answers with it.
+    this.shownFromOutside = ref;
+    const switched = this.controller.open(ref).then((opened) => {
+      const snapshot = this.opened(opened);
+      this.event({ type: "session-switched", snapshot });
+    });
+    this.switching = switched.catch(() => undefined);
+    await switched;
   }
 
   event(event: ChatHostEvent): void {

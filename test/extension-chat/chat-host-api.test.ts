@@ -176,6 +176,12 @@ test("a session shown from outside while the view was hidden wins over the sessi
   // Shown again: the new document says hello with the session it had saved.
   const back = await v.request("hello", { restore: first });
   assert.equal(back.snapshot.ref.sessionId, second.sessionId, "the command's session is shown, not the saved one");
+  // Revealing the view reloads its document at once: its hello can arrive while the switch is still opening.
+  const third = { folderKey: FOLDER, agentId: "code", sessionId: h.runtime.create("code").id };
+  const switching = v.server.show(third);
+  const racing = await v.request("hello", { restore: second });
+  await switching;
+  assert.equal(racing.snapshot.ref.sessionId, third.sessionId, "a hello during the switch answers with the switched-to session");
   // Later reloads restore what the view itself shows.
   await v.request("switchSession", { ref: first });
   const again = await v.request("hello", { restore: first });
