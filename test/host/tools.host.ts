@@ -38,6 +38,14 @@ function groupMembers(pgid: number): number[] {
   }).map(Number);
 }
 
+function holdsFiles(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 suite("editor-backed tools", function () {
   // The language server and terminals are slow on a loaded 2-core machine; every wait inside is bounded.
   this.timeout(90_000);
@@ -203,7 +211,9 @@ suite("editor-backed tools", function () {
     abort.abort();
     assert.match(text(await pending), /cancelled/);
     await withTimeout(allGone, 5_000, "every process of the group to close the FIFO");
-    assert.deepEqual(groupMembers(group), []);
+    // A process past closing its files (the FIFO's EOF) but not yet a zombie is exiting: it
+    // holds no descriptor at all. Anything still holding one is alive and leaked.
+    assert.deepEqual(groupMembers(group).filter(holdsFiles), []);
   });
 
   test("diagnostics after an edit show the newly introduced error (TypeScript language features)", async () => {
