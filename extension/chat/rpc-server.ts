@@ -123,7 +123,10 @@ export class ChatRpcServer implements Disposable {
       const snapshot = this.opened(opened);
       this.event({ type: "session-switched", snapshot });
     });
-    this.switching = switched.catch(() => undefined);
+    // A switch that failed must not keep a reloading view from its own saved session.
+    this.switching = switched.catch(() => {
+      if (this.shownFromOutside === ref) this.shownFromOutside = undefined;
+    });
     await switched;
   }
 
