@@ -6,6 +6,7 @@ import { ModelStatus } from "./config/status-bar";
 import { createWorkspaceRuntime, type RuntimeFactory } from "./runtime/factory";
 import { offerGitignore } from "./runtime/gitignore";
 import { Runtimes, type RuntimeHooks } from "./runtime/runtimes";
+import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
 import { registerChat, type ChatRegistration } from "./chat";
 import { chatRuntimes } from "./runtime/chat-runtimes";
@@ -15,8 +16,12 @@ import { FolderTools } from "./tools/per-folder";
 export interface DowncityHost {
   runtimes: Runtimes;
   tree: SessionsTree;
+  /** The Sessions view (its visibility shows where a reveal went). */
+  view: vscode.TreeView<SessionTreeNode>;
   config: ProviderConfig;
   status: ModelStatus;
+  /** What the sidebar chat shows. */
+  chat: Pick<ChatRegistration, "shown" | "onDidShow">;
 }
 
 export interface ActivateOptions {
@@ -69,7 +74,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     registerCommands({ runtimes, tree, config, openInChat, output }),
     offerGitignore(runtimes, context.workspaceState),
   );
-  host = { runtimes, tree, config, status };
+  host = { runtimes, tree, view, config, status, chat: registered };
   return host;
 }
 

@@ -16,6 +16,9 @@ export interface ChatRegistration extends vscode.Disposable {
   /** Ask here first; undefined means no visible chat shows that session. */
   approvals: ChatApprovalSink;
   controller: ChatController;
+  /** The session the sidebar chat shows (in-host tests read it), and when one shown from outside arrived. */
+  shown(): ChatRef | undefined;
+  onDidShow: vscode.Event<ChatRef>;
 }
 
 /**
@@ -48,6 +51,8 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
     openInChat: (folderKey, ref) => provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }),
     approvals: controller.approvals,
     controller,
+    shown: () => provider.shown,
+    onDidShow: provider.onDidShow,
     dispose: () => disposables.forEach((d) => d.dispose()),
   };
 }

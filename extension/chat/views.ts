@@ -35,6 +35,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private server: ChatRpcServer | undefined;
   private view: vscode.WebviewView | undefined;
   private pending: ChatRef | undefined;
+  private readonly didShow = new vscode.EventEmitter<ChatRef>();
+  /** A session shown from outside (tree, command) is now the one the view shows. */
+  readonly onDidShow = this.didShow.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -54,8 +57,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.pending) {
       const ref = this.pending;
       this.pending = undefined;
-      void server.show(ref);
+      void server.show(ref).then(() => this.didShow.fire(ref), () => undefined);
     }
+  }
+
+  /** The session the sidebar chat shows, if its view was ever resolved. */
+  get shown(): ChatRef | undefined {
+    return this.server?.ref;
   }
 
   /** Shows `ref` in the sidebar chat, revealing it first. */
@@ -67,10 +75,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     this.view?.show(true);
     await this.server.show(ref);
+    this.didShow.fire(ref);
   }
 
   dispose(): void {
     this.server?.dispose();
+    this.didShow.dispose();
   }
 }
 

@@ -28,14 +28,24 @@ export async function showFailure(what: string, error: unknown, session?: unknow
   if (remedy) await vscode.commands.executeCommand(remedy.command, ...(remedy.args ?? []));
 }
 
-/** Wraps a command so a failure is always reported, never an unhandled rejection. */
-export function guarded<A extends unknown[]>(what: string, fn: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
+/**
+ * Wraps a command so a failure is always reported, never an unhandled rejection. The
+ * command's result is passed through (undefined after a failure); a caller is not kept
+ * waiting until the user dismisses the error notification.
+ */
+export function guarded<A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R | undefined> {
   return async (...args: A) => {
     try {
-      await fn(...args);
+      return await fn(...args);
     } catch (error) {
-      if (error instanceof vscode.CancellationError) return;
-      await showFailure(what, error, args[0]);
+      if (error instanceof vscode.CancellationError) return undefined;
+      // Only a session is handed to a remedy: other arguments (an API key) stay here.
+      const session = isSessionTarget(args[0]) ? args[0] : undefined;
+      void showFailure(what, error, session).catch(() => undefined);
+      return undefined;
     }
   };
 }
+
+const isSessionTarget = (arg: unknown): boolean =>
+  typeof arg === "object" && arg !== null && (("kind" in arg && arg.kind === "session") || "sessionId" in arg);

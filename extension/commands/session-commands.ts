@@ -2,12 +2,14 @@ import * as vscode from "vscode";
 import type { SessionEvent, UserMessageData } from "../../core/protocol";
 import { renderTranscript, wholeHistory, type SessionRef, type TranscriptFormat } from "../../core/session";
 import { RestrictedModeError } from "../../core/runtime/errors";
+import type { CompactNowResult } from "../../core/runtime/types";
 import { sessionPaths } from "../../core/storage";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { sessionLabel } from "../sessions/items";
-import type { SessionNode } from "../sessions/nodes";
+import type { SessionNode, SessionTreeNode } from "../sessions/nodes";
 import type { SessionsTree } from "../sessions/tree";
-import { refOf, resolveSession, type SessionArg } from "./target";
+import { Answers, parseArgs, sessionArgs, titleProblem, toUri } from "./arguments";
+import { folderEntry, refOf, resolveSession, type SessionArg } from "./target";
 
 export interface SessionCommandDeps {
   runtimes: Runtimes;
@@ -18,16 +20,28 @@ export interface SessionCommandDeps {
   output: vscode.OutputChannel;
 }
 
+/** A session as the commands that make one return it: usable as the target of any other command. */
+export interface CommandSessionRef {
+  folder: string;
+  agentId: string;
+  sessionId: string;
+}
+
 /** Sessions longer than this get a progress notification for fork. */
 const LONG_SESSION_BYTES = 1 << 20;
 
-/** The session-level commands, each usable from a tree row, the chat, or the palette (then a quick pick). */
+/**
+ * The session-level commands, each usable from a tree row, the chat, or the palette (then a
+ * quick pick). Each takes `(target?, answers?)` (see arguments.ts): an answer given skips
+ * its prompt; what is missing is asked as from the palette.
+ */
 export function sessionCommands(deps: SessionCommandDeps) {
   const { runtimes, tree, openInChat, output } = deps;
   const pick = (arg: SessionArg, placeHolder: string, filter: { archived?: boolean; running?: boolean } = {}) => resolveSession(arg, tree, runtimes, filter, placeHolder);
 
-  const pickFolder = async (arg: SessionArg): Promise<FolderRuntime | undefined> => {
-    if (arg && "kind" in arg) return runtimes.get(arg.entry.folder);
+  const pickFolder = async (arg: unknown, folder: vscode.Uri | string | undefined): Promise<FolderRuntime | undefined> => {
+    if (folder !== undefined) return folderEntry(runtimes, folder);
+    if (isNode(arg)) return runtimes.get(arg.entry.folder);
     const all = runtimes.all();
     if (all.length <= 1) {
       if (all.length === 0) void vscode.window.showInformationMessage("Downcity: open a folder to start a session.");
@@ -62,69 +76,61 @@ export function sessionCommands(deps: SessionCommandDeps) {
   };
 
   return {
-    async newSession(arg?: SessionArg) {
-      const entry = await pickFolder(arg);
-      if (!entry) return;
+    async newSession(arg?: unknown): Promise<CommandSessionRef | undefined> {
+      const answers = parseArgs(Answers.newSession, isNode(arg) ? undefined : arg);
+      const entry = await pickFolder(arg, answers.folder);
+      if (!entry) return undefined;
       const { runtime, folder } = entry;
-      let agentId = arg && "kind" in arg && arg.kind === "agent" ? arg.agentId : undefined;
+      let agentId = answers.agentId ?? (isNode(arg) && arg.kind === "agent" ? arg.agentId : undefined);
+      if (agentId && !runtime.agents.some((a) => a.id === agentId)) {
+        throw new Error(`no agent "${agentId}" in ${folder.name} (agents: ${runtime.agents.map((a) => a.id).join(", ")})`);
+      }
       if (!agentId) {
         if (runtime.agents.length > 1) {
           const chosen = await vscode.window.showQuickPick(
             runtime.agents.map((a) => ({ label: a.name, description: a.id, detail: a.instructions, id: a.id })),
             { placeHolder: "Agent for the new session" },
           );
-          if (!chosen) return;
+          if (!chosen) return undefined;
           agentId = chosen.id;
         } else agentId = runtime.agents[0]?.id;
       }
       const session = runtime.create(agentId);
       await openInChat(folder, { agentId: session.agentId, sessionId: session.id });
+      return { folder: folder.uri.toString(), agentId: session.agentId, sessionId: session.id };
     },
 
-    async openSession(arg?: SessionArg) {
-      const node = await pick(arg, "Open a session");
+    async openSession(arg?: unknown, more?: unknown) {
+      const { target } = sessionArgs(Answers.none, arg, more);
+      const node = await pick(target, "Open a session");
       if (node) await openAndNotify(node);
     },
 
-    async renameSession(arg?: SessionArg) {
-      const node = await pick(arg, "Rename a session", { archived: false });
+    async renameSession(arg?: unknown, more?: unknown) {
+      const { target, answers } = sessionArgs(Answers.rename, arg, more);
+      const node = await pick(target, "Rename a session", { archived: false });
       if (!node) return;
-      const title = await vscode.window.showInputBox({
-        prompt: "New title (pins it: automatic titles stop)",
-        value: node.item.title ?? "",
-        validateInput: (v) => (v.trim().length === 0 ? "The title cannot be empty" : v.length > 500 ? "At most 500 characters" : undefined),
-      });
+      const title =
+        answers.title ??
+        (await vscode.window.showInputBox({
+          prompt: "New title (pins it: automatic titles stop)",
+          value: node.item.title ?? "",
+          validateInput: titleProblem,
+        }));
       if (title === undefined) return;
       await node.entry.runtime.rename(refOf(node), title.trim());
     },
 
-    async forkSession(arg?: SessionArg) {
-      const node = await pick(arg, "Fork a session");
-      if (!node) return;
+    async forkSession(arg?: unknown, more?: unknown): Promise<CommandSessionRef | undefined> {
+      const { target, answers } = sessionArgs(Answers.fork, arg, more);
+      const node = await pick(target, "Fork a session");
+      if (!node) return undefined;
       const ref = refOf(node);
       const { runtime, folder } = node.entry;
-      const how = await vscode.window.showQuickPick(
-        [
-          { label: "Whole session", detail: "Copy every message into a new session", whole: true },
-          { label: "From a user message…", detail: "Copy the history before a message you choose, to continue differently", whole: false },
-        ],
-        { placeHolder: `Fork "${sessionLabel(node)}"` },
-      );
-      if (!how) return;
-      let atSeq: number | undefined;
-      if (!how.whole) {
-        const events = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: "Downcity: reading the history", cancellable: true },
-          (_p, token) => wholeHistory((o) => runtime.messages(ref, o), abortOn(token)),
-        );
-        const picks = userMessages(events);
-        if (picks.length === 0) {
-          // Only the first user message (nothing precedes it): an empty pick would just look broken.
-          void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" has no user message with history before it to fork from; fork the whole session instead.`);
-          return;
-        }
-        const chosen = await vscode.window.showQuickPick(picks, { placeHolder: "Fork before which message?", matchOnDetail: true });
-        if (!chosen) return;
+      let atSeq = answers.atSeq;
+      if (atSeq === undefined && !answers.whole) {
+        const chosen = await askForkPoint(node);
+        if (!chosen) return undefined;
         atSeq = chosen.atSeq;
       }
       const fork = () => runtime.fork(ref, atSeq === undefined ? {} : { atSeq });
@@ -133,61 +139,61 @@ export function sessionCommands(deps: SessionCommandDeps) {
           ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downcity: forking "${sessionLabel(node)}"` }, fork)
           : await fork();
       await openInChat(folder, { agentId: item.agentId, sessionId: item.sessionId });
+      return { folder: folder.uri.toString(), agentId: item.agentId, sessionId: item.sessionId };
     },
 
-    async archiveSession(arg?: SessionArg) {
-      const node = await pick(arg, "Archive a session", { archived: false });
+    async archiveSession(arg?: unknown, more?: unknown) {
+      const { target } = sessionArgs(Answers.none, arg, more);
+      const node = await pick(target, "Archive a session", { archived: false });
       if (node) await node.entry.runtime.archive(refOf(node));
     },
 
-    async unarchiveSession(arg?: SessionArg) {
-      const node = await pick(arg, "Unarchive a session", { archived: true });
+    async unarchiveSession(arg?: unknown, more?: unknown) {
+      const { target } = sessionArgs(Answers.none, arg, more);
+      const node = await pick(target, "Unarchive a session", { archived: true });
       if (node) await node.entry.runtime.unarchive(refOf(node));
     },
 
-    async deleteSession(arg?: SessionArg) {
-      const node = await pick(arg, "Delete a session");
+    async deleteSession(arg?: unknown, more?: unknown) {
+      // A target alone (a tree row, a ref) still asks: only an explicit `confirmed: true` skips the dialog.
+      const { target, answers } = sessionArgs(Answers.delete, arg, more);
+      const node = await pick(target, "Delete a session");
       if (!node) return;
-      const answer = await vscode.window.showWarningMessage(
-        `Delete "${sessionLabel(node)}"?`,
-        { modal: true, detail: `Its ${node.item.messageCount} messages are removed from ${node.entry.folder.name}/.downcity. This cannot be undone.` },
-        "Delete",
-      );
-      if (answer === "Delete") await node.entry.runtime.delete(refOf(node));
+      const confirmed =
+        answers.confirmed === true ||
+        (await vscode.window.showWarningMessage(
+          `Delete "${sessionLabel(node)}"?`,
+          { modal: true, detail: `Its ${node.item.messageCount} messages are removed from ${node.entry.folder.name}/.downcity. This cannot be undone.` },
+          "Delete",
+        )) === "Delete";
+      if (confirmed) await node.entry.runtime.delete(refOf(node));
     },
 
-    async exportSession(arg?: SessionArg) {
-      const node = await pick(arg, "Export a session");
-      if (!node) return;
-      const format = await vscode.window.showQuickPick(
-        [
-          { label: "Markdown", description: ".md", detail: "A readable transcript", format: "md" as TranscriptFormat },
-          { label: "JSONL", description: ".jsonl", detail: "Every event, one JSON object per line", format: "jsonl" as TranscriptFormat },
-        ],
-        { placeHolder: "Export format" },
-      );
-      if (!format) return;
-      const name = `${(node.item.title ?? node.item.sessionId).replace(/[^\p{L}\p{N}_ -]+/gu, "").trim().replace(/\s+/g, "-").slice(0, 80) || "session"}.${format.format}`;
-      const target = await vscode.window.showSaveDialog({
-        defaultUri: vscode.Uri.joinPath(node.entry.folder.uri, name),
-        filters: format.format === "md" ? { Markdown: ["md"] } : { "JSON Lines": ["jsonl"] },
-        title: "Export Session",
-      });
-      if (!target) return;
+    async exportSession(arg?: unknown, more?: unknown): Promise<vscode.Uri | undefined> {
+      const { target: given, answers } = sessionArgs(Answers.export, arg, more);
+      const node = await pick(given, "Export a session");
+      if (!node) return undefined;
+      const uri = answers.uri === undefined ? undefined : toUri(answers.uri);
+      const format = answers.format ?? (uri && formatOfPath(uri.path)) ?? (await askFormat());
+      if (!format) return undefined;
+      const target = uri ?? (await askExportTarget(node, format));
+      if (!target) return undefined;
       const ref = refOf(node);
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Downcity: exporting "${sessionLabel(node)}"`, cancellable: true },
         async (_p, token) => {
           const events = await wholeHistory((o) => node.entry.runtime.messages(ref, o), abortOn(token));
-          await vscode.workspace.fs.writeFile(target, Buffer.from(renderTranscript(events, format.format, node.item.title), "utf8"));
+          await vscode.workspace.fs.writeFile(target, Buffer.from(renderTranscript(events, format, node.item.title), "utf8"));
         },
       );
-      void vscode.window.showInformationMessage(`Downcity: exported "${sessionLabel(node)}" to ${target.fsPath}.`);
+      void vscode.window.showInformationMessage(`Downcity: exported "${sessionLabel(node)}" to ${target.scheme === "file" ? target.fsPath : target.toString()}.`);
+      return target;
     },
 
-    async compactSession(arg?: SessionArg) {
-      const node = await pick(arg, "Compact a session now", { archived: false });
-      if (!node) return;
+    async compactSession(arg?: unknown, more?: unknown): Promise<CompactNowResult | undefined> {
+      const { target } = sessionArgs(Answers.none, arg, more);
+      const node = await pick(target, "Compact a session now", { archived: false });
+      if (!node) return undefined;
       const restricted = runtimes.restricted();
       if (restricted) throw new RestrictedModeError(restricted);
       const result = await vscode.window.withProgress(
@@ -196,27 +202,80 @@ export function sessionCommands(deps: SessionCommandDeps) {
       );
       const text = result.closed > 0 ? `closed ${result.closed} messages into a segment` : "nothing to close";
       void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}": ${text}${result.note ? ` (${result.note})` : ""}.`);
+      return result;
     },
 
-    async cancelRun(arg?: SessionArg) {
-      const node = await pick(arg, "Cancel the run of a session", { running: true });
+    async cancelRun(arg?: unknown, more?: unknown) {
+      const { target } = sessionArgs(Answers.none, arg, more);
+      const node = await pick(target, "Cancel the run of a session", { running: true });
       if (node) node.entry.runtime.cancel(refOf(node));
     },
 
-    async showSessionFiles(arg?: SessionArg) {
-      const node = await pick(arg, "Show the files of a session");
-      if (!node) return;
+    async showSessionFiles(arg?: unknown, more?: unknown): Promise<vscode.Uri | undefined> {
+      const { target } = sessionArgs(Answers.none, arg, more);
+      const node = await pick(target, "Show the files of a session");
+      if (!node) return undefined;
       const paths = sessionPaths(node.entry.runtime.root, node.item.agentId, node.item.sessionId, node.item.archived ? "archived" : "sessions");
       const dir = vscode.Uri.file(paths.dir);
       try {
         await vscode.workspace.fs.stat(dir);
       } catch {
         void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" has no files yet (a session is written at its first message).`);
-        return;
+        return undefined;
       }
       await vscode.commands.executeCommand("revealInExplorer", dir);
+      return dir;
     },
   };
+}
+
+const isNode = (arg: unknown): arg is SessionTreeNode => typeof arg === "object" && arg !== null && "kind" in arg && "entry" in arg;
+
+const formatOfPath = (path: string): TranscriptFormat | undefined => (/\.jsonl$/i.test(path) ? "jsonl" : /\.(md|markdown)$/i.test(path) ? "md" : undefined);
+
+async function askFormat(): Promise<TranscriptFormat | undefined> {
+  const chosen = await vscode.window.showQuickPick(
+    [
+      { label: "Markdown", description: ".md", detail: "A readable transcript", format: "md" as TranscriptFormat },
+      { label: "JSONL", description: ".jsonl", detail: "Every event, one JSON object per line", format: "jsonl" as TranscriptFormat },
+    ],
+    { placeHolder: "Export format" },
+  );
+  return chosen?.format;
+}
+
+function askExportTarget(node: SessionNode, format: TranscriptFormat): Thenable<vscode.Uri | undefined> {
+  const name = `${(node.item.title ?? node.item.sessionId).replace(/[^\p{L}\p{N}_ -]+/gu, "").trim().replace(/\s+/g, "-").slice(0, 80) || "session"}.${format}`;
+  return vscode.window.showSaveDialog({
+    defaultUri: vscode.Uri.joinPath(node.entry.folder.uri, name),
+    filters: format === "md" ? { Markdown: ["md"] } : { "JSON Lines": ["jsonl"] },
+    title: "Export Session",
+  });
+}
+
+/** Palette: fork the whole session, or before a chosen user message. Undefined when the user backs out. */
+async function askForkPoint(node: SessionNode): Promise<{ atSeq?: number } | undefined> {
+  const how = await vscode.window.showQuickPick(
+    [
+      { label: "Whole session", detail: "Copy every message into a new session", whole: true },
+      { label: "From a user message…", detail: "Copy the history before a message you choose, to continue differently", whole: false },
+    ],
+    { placeHolder: `Fork "${sessionLabel(node)}"` },
+  );
+  if (!how) return undefined;
+  if (how.whole) return {};
+  const events = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: "Downcity: reading the history", cancellable: true },
+    (_p, token) => wholeHistory((o) => node.entry.runtime.messages(refOf(node), o), abortOn(token)),
+  );
+  const picks = userMessages(events);
+  if (picks.length === 0) {
+    // Only the first user message (nothing precedes it): an empty pick would just look broken.
+    void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" has no user message with history before it to fork from; fork the whole session instead.`);
+    return undefined;
+  }
+  const chosen = await vscode.window.showQuickPick(picks, { placeHolder: "Fork before which message?", matchOnDetail: true });
+  return chosen && { atSeq: chosen.atSeq };
 }
 
 function abortOn(token: vscode.CancellationToken): AbortSignal {

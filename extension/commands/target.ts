@@ -1,13 +1,14 @@
 import * as vscode from "vscode";
 import type { SessionRef } from "../../core/session";
-import type { Runtimes } from "../runtime/runtimes";
+import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { relativeTime } from "../sessions/format";
 import { sessionLabel } from "../sessions/items";
 import type { SessionNode, SessionTreeNode } from "../sessions/nodes";
 import type { SessionsTree } from "../sessions/tree";
+import { toUri, type SessionRefArg } from "./arguments";
 
-/** A session a command acts on: a tree row, or `{ folder, agentId, sessionId }` from the chat or a test. */
-export type SessionArg = SessionTreeNode | { folder: vscode.Uri | string; agentId: string; sessionId: string } | undefined;
+/** A session a command acts on: a tree row, or `{ folder | folderKey, agentId, sessionId }` from the chat, another extension or a test. */
+export type SessionArg = SessionTreeNode | SessionRefArg | undefined;
 
 export interface SessionFilter {
   archived?: boolean;
@@ -42,15 +43,21 @@ export async function pickSession(tree: SessionsTree, runtimes: Runtimes, filter
 export async function resolveSession(arg: SessionArg, tree: SessionsTree, runtimes: Runtimes, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
   if (arg && "kind" in arg) return arg.kind === "session" ? arg : pickSession(tree, runtimes, filter, placeHolder);
   if (arg && "sessionId" in arg) {
-    const uri = typeof arg.folder === "string" ? vscode.Uri.parse(arg.folder) : arg.folder;
-    const entry = runtimes.get(uri) ?? runtimes.all().find((e) => e.runtime.root === (typeof arg.folder === "string" ? arg.folder : arg.folder.fsPath));
-    if (!entry) throw new Error(`no workspace folder ${String(arg.folder)}`);
+    const entry = folderEntry(runtimes, arg.folder ?? arg.folderKey!);
     await tree.ready;
     const node = tree.find(entry, arg.agentId, arg.sessionId);
     if (!node) throw new Error(`no session ${arg.sessionId} in ${entry.folder.name}`);
     return node;
   }
   return pickSession(tree, runtimes, filter, placeHolder);
+}
+
+/** The open workspace folder a caller named (its URI, URI string or path), or a clear error. */
+export function folderEntry(runtimes: Runtimes, location: vscode.Uri | string): FolderRuntime {
+  const uri = toUri(location);
+  const entry = runtimes.get(uri) ?? runtimes.all().find((e) => e.runtime.root === uri.fsPath || e.folder.uri.fsPath === uri.fsPath);
+  if (!entry) throw new Error(`no workspace folder ${uri.scheme === "file" ? uri.fsPath : uri.toString()} is open`);
+  return entry;
 }
 
 export const refOf = (node: SessionNode): SessionRef => ({ agentId: node.item.agentId, sessionId: node.item.sessionId });

@@ -1,27 +1,48 @@
 import * as vscode from "vscode";
 import { listServerModels } from "../../core/llm/list-models";
 import type { ModelSelection } from "../../core/runtime/types";
-import type { ProviderConfig } from "./providers";
+import { Answers, keyProblem, parseArgs } from "../commands/arguments";
+import type { ProviderChoice, ProviderConfig } from "./providers";
 
 interface ModelPick extends vscode.QuickPickItem {
   selection?: ModelSelection;
 }
 
-/** `downcity.setApiKey` and `downcity.selectModel`. Keys go to SecretStorage only and are never shown or logged. */
+/**
+ * `downcity.setApiKey` and `downcity.selectModel`. Keys go to SecretStorage only and are
+ * never shown or logged. Answers given as arguments (`{ profileId, key }`, `{ profileId,
+ * model }`) skip their prompts; a profile named there must exist.
+ */
 export function modelCommands(config: ProviderConfig) {
   const openSettings = () => vscode.commands.executeCommand("workbench.action.openSettings", "downcity.providers");
+  const ids = (choices: ProviderChoice[]) => choices.map((c) => c.id).join(", ") || "none";
+  /** The profile the caller named (or the only one), undefined to ask; an unknown name is an error. */
+  const named = (choices: ProviderChoice[], profileId: string | undefined, needed: boolean): ProviderChoice | undefined => {
+    if (profileId !== undefined) {
+      const found = choices.find((c) => c.id === profileId);
+      if (!found) throw new Error(`no provider profile "${profileId}" (profiles: ${ids(choices)})`);
+      return found;
+    }
+    if (needed && choices.length !== 1) throw new Error(`name the profileId: the provider profiles are ${ids(choices)}`);
+    return needed ? choices[0] : undefined;
+  };
 
   return {
-    async setApiKey(profileId?: string) {
+    async setApiKey(arg?: unknown) {
+      // A bare string is the profile id (the older form); a profile it does not name is asked for.
+      const legacy = typeof arg === "string";
+      const answers = legacy ? {} : parseArgs(Answers.setApiKey, arg);
+      const profileId = legacy ? arg : answers.profileId;
       // The environment's profile takes a key too: one set here wins over DOWNCITY_API_KEY.
       const choices = await config.choices();
+      if (choices.length === 0 && (answers.profileId !== undefined || answers.key !== undefined)) throw new Error(`no provider profile to store the key for (profiles: none)`);
       if (choices.length === 0) {
         const answer = await vscode.window.showInformationMessage("Downcity: add a provider profile to the downcity.providers setting first (or set DOWNCITY_PROTOCOL and DOWNCITY_MODEL for the extension host); its key is then stored here.", "Open Settings");
         if (answer) await openSettings();
         return;
       }
-      let id = typeof profileId === "string" ? profileId : undefined;
-      if (!id || !choices.some((c) => c.id === id)) {
+      let id = legacy ? (choices.some((c) => c.id === profileId) ? profileId : undefined) : named(choices, profileId, false)?.id;
+      if (!id) {
         const chosen =
           choices.length === 1
             ? choices[0]
@@ -32,26 +53,35 @@ export function modelCommands(config: ProviderConfig) {
         if (!chosen) return;
         id = chosen.id;
       }
-      const key = await vscode.window.showInputBox({
-        prompt: `API key for "${id}" (kept in VS Code's secret storage, never in settings or session files)`,
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (v) => (v.trim().length === 0 ? "The key cannot be empty" : undefined),
-      });
+      const key =
+        answers.key ??
+        (await vscode.window.showInputBox({
+          prompt: `API key for "${id}" (kept in VS Code's secret storage, never in settings or session files)`,
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: keyProblem,
+        }));
       if (key === undefined) return;
       await config.setApiKey(id, key.trim());
       void vscode.window.showInformationMessage(`Downcity: the API key for "${id}" is stored.`);
     },
 
-    async selectModel() {
+    async selectModel(arg?: unknown): Promise<ModelSelection | undefined> {
+      const answers = parseArgs(Answers.selectModel, arg);
       const choices = await config.choices();
+      if (answers.profileId !== undefined || answers.model !== undefined) {
+        const choice = named(choices, answers.profileId, true)!;
+        const selection = selectionFor(choice, answers.model ?? choice.model);
+        await config.select(selection);
+        return selection;
+      }
       if (choices.length === 0) {
         const answer = await vscode.window.showWarningMessage(
           "Downcity: no model provider is configured. Add a profile to downcity.providers, or set DOWNCITY_PROTOCOL, DOWNCITY_MODEL (and DOWNCITY_BASE_URL, DOWNCITY_API_KEY) for the extension host.",
           "Open Settings",
         );
         if (answer) await openSettings();
-        return;
+        return undefined;
       }
       const current = config.selection();
       const profiles = await config.profiles();
@@ -63,8 +93,7 @@ export function modelCommands(config: ProviderConfig) {
           picks.push({ label: choice.id, kind: vscode.QuickPickItemKind.Separator });
           const models = [choice.model, ...(listed[i] ?? []).filter((m) => m !== choice.model)];
           for (const model of models) {
-            const selection: ModelSelection = { provider: choice.id, model };
-            if (model === choice.model && choice.contextWindow) selection.contextWindow = choice.contextWindow;
+            const selection = selectionFor(choice, model);
             const isCurrent = current?.provider === choice.id && current.model === model;
             picks.push({
               label: `${isCurrent ? "$(check) " : ""}${model}`,
@@ -77,6 +106,14 @@ export function modelCommands(config: ProviderConfig) {
       })();
       const chosen = await vscode.window.showQuickPick(items, { placeHolder: "Model for new runs", matchOnDescription: true });
       if (chosen?.selection) await config.select(chosen.selection);
+      return chosen?.selection;
     },
   };
+}
+
+/** A model of a profile; the configured one carries the profile's context window. */
+function selectionFor(choice: ProviderChoice, model: string): ModelSelection {
+  const selection: ModelSelection = { provider: choice.id, model };
+  if (model === choice.model && choice.contextWindow) selection.contextWindow = choice.contextWindow;
+  return selection;
 }
