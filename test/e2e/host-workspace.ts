@@ -9,7 +9,7 @@ import { assistant, user } from "../support/events";
 /** What the in-host tests read from DOWNCITY_HOST_WORKSPACE to know what was seeded. */
 export interface HostWorkspaceInfo {
   folders: string[];
-  seeded: { folder: string; sessionId: string; title: string }[];
+  seeded: { folder: string; agentId: string; sessionId: string; title: string }[];
 }
 
 export async function seedHostWorkspace(dir: string): Promise<{ open: string; info: HostWorkspaceInfo }> {
@@ -29,9 +29,26 @@ export async function seedHostWorkspace(dir: string): Promise<{ open: string; in
     assistant(session, `answer for ${title}`);
     session.append("session/title", { title, messageSeqs: [seq], source: { kind: "user" } });
     await sessions.flush(session);
-    seeded.push({ folder: folders[0]!, sessionId: id, title });
+    seeded.push({ folder: folders[0]!, agentId: session.agentId, sessionId: id, title });
   }
   await sessions.close();
+
+  // The second folder's sessions are what the command tests change (the first's tree stays as seeded).
+  const long = (what: string) => `${what}: ${"a line of history long enough to be worth compacting. ".repeat(6)}`;
+  const beta = new Sessions({ root: folders[1]!, clock: () => now });
+  for (const [id, title, turns] of [
+    ["cmd-two-turns", "Two turns to fork", ["first question", "first answer", "second question", "second answer"]],
+    ["cmd-compact", "Long enough to compact", [long("q1"), long("a1"), long("q2"), long("a2")]],
+    ["cmd-delete", "Delete me", ["doomed question", "doomed answer"]],
+  ] as const) {
+    now += 60_000;
+    const session = beta.create({ id, agentId: "code" });
+    turns.forEach((text, i) => (i % 2 === 0 ? user(session, text) : assistant(session, text)));
+    session.append("session/title", { title, messageSeqs: [1], source: { kind: "user" } });
+    await beta.flush(session);
+    seeded.push({ folder: folders[1]!, agentId: "code", sessionId: id, title });
+  }
+  await beta.close();
 
   const open = join(dir, "host-tests.code-workspace");
   // A provider profile without a key: the SecretStorage test sets one.
