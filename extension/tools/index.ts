@@ -52,10 +52,8 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
   const proposals = new ProposalStore();
   const terminals = new CommandTerminals(options.sessionLabel ?? ((id) => id.slice(0, 8)));
   const diagnostics = diagnosticsWatch({ waitMs: options.diagnosticsWaitMs ?? 2_000, quietMs: options.diagnosticsQuietMs ?? 300 });
-  const registrations = [
-    proposals.register(),
-    vscode.commands.registerCommand(SHOW_APPLIED_DIFF_COMMAND, (id: string) => proposals.showApplied(id)),
-  ];
+  // The command is registered once for every folder's tool set (FolderTools): a second registration throws.
+  const registrations = [proposals.register()];
   const tools: Tool[] = [
     createEditorReadFileTool(),
     createEditorListDirTool(),

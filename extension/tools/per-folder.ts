@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import type { Tool } from "../../core/tools/types";
 import type { RuntimeHooks } from "../runtime/runtimes";
 import { createApprover, type ChatApprovalSink } from "./approvals";
-import { createEditorTools, type EditorTools } from "./index";
+import { createEditorTools, SHOW_APPLIED_DIFF_COMMAND, type EditorTools } from "./index";
 
 /**
  * The runtimes' hooks for editor-backed tools: one tool set per workspace folder
@@ -13,12 +13,19 @@ import { createEditorTools, type EditorTools } from "./index";
  */
 export class FolderTools implements vscode.Disposable {
   private readonly byFolder = new Map<string, EditorTools>();
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly chat: () => ChatApprovalSink | undefined) {
-    this.subscription = vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-      for (const folder of e.removed) void this.release(folder.uri.toString());
-    });
+    this.subscriptions = [
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const folder of e.removed) void this.release(folder.uri.toString());
+      }),
+      // One command for every folder (each folder registering its own threw at the second folder's first run).
+      vscode.commands.registerCommand(SHOW_APPLIED_DIFF_COMMAND, async (toolCallId: string) => {
+        for (const tools of this.byFolder.values()) if (await tools.showAppliedDiff(toolCallId)) return true;
+        return false;
+      }),
+    ];
   }
 
   readonly hooks: RuntimeHooks = {
@@ -46,7 +53,7 @@ export class FolderTools implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscriptions.forEach((d) => d.dispose());
     for (const key of [...this.byFolder.keys()]) void this.release(key);
   }
 }

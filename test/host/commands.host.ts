@@ -163,6 +163,17 @@ suite("Downcity commands (answers as arguments)", function () {
     await treeShows("the tree to show it idle", () => node("cmd-delete")?.activity.running === false);
   });
 
+  test("a run in the first folder after one in the second: each folder's editor tools come up (the second's used to throw: its command was registered twice)", async () => {
+    const alpha = host.runtimes.all().find((e) => e.runtime.root === folders[0])!;
+    const made = await vscode.commands.executeCommand<CommandSessionRef>("downcity.newSession", { folder: folders[0]!, agentId: "code" });
+    assert.ok(made, "New Session returned no session");
+    const results = await withTimeout(alpha.runtime.prompt(made, "say something"), 20_000, "the run in the first folder");
+    assert.deepEqual(results.map((r) => [r.reason, r.error]), [["completed", undefined]]);
+    // Leave the first folder as seeded (sessions.host.ts lists it).
+    await vscode.commands.executeCommand("downcity.deleteSession", made, { confirmed: true });
+    await treeShows("the tree to drop it", () => host.tree.find(alpha, "code", made.sessionId) === undefined);
+  });
+
   test("Show Session Files reveals the session's folder in the Explorer (the Sessions view gives way to it)", async () => {
     await vscode.commands.executeCommand("downcity.sessions.focus");
     await whenEvent("the Sessions view to be visible", host.view.onDidChangeVisibility, () => (host.view.visible ? true : undefined));
