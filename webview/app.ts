@@ -223,6 +223,7 @@ export class ChatApp {
     this.composer.text = "";
     this.composer.attachments = [];
     this.refresh();
+    this.list?.follow();
     await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
   }
 

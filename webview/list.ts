@@ -4,6 +4,9 @@ export interface ListRow {
   key: string;
 }
 
+/** A scroll this soon after the reader's input (a wheel's smooth scroll runs on after it) is theirs. */
+const READER_SCROLL_MS = 600;
+
 /** Counted so tests assert that a streamed delta re-renders one row, not the list. */
 export const listStats = { rowRenders: 0, draws: 0 };
 
@@ -46,13 +49,34 @@ export class VirtualList<T extends ListRow> {
     const unmount = this.virtualizer._didMount();
     // The virtualizer follows growth of the content, not a shrinking viewport (a panel
     // resized, a taller composer): re-pin a reader who was at the bottom.
-    const onScroll = () => (this.atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 24);
+    // Only the reader unpins (wheel, touch, scrollbar drag, keys): the virtualizer's own
+    // corrections also scroll, up as well as down, and must not leave a pinned reader behind.
+    let readerAt = -Infinity;
+    let dragging = false;
+    const reader = () => (readerAt = performance.now());
+    const onScroll = () => {
+      if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 24) this.atEnd = true;
+      else if (dragging || performance.now() - readerAt < READER_SCROLL_MS) this.atEnd = false;
+    };
+    const inputs: [EventTarget, string, EventListener][] = [
+      [scroller, "wheel", reader],
+      [scroller, "touchmove", reader],
+      [scroller, "keydown", reader],
+      // On the scrollbar only (past the content box): a click on a row's button is not a scroll.
+      [scroller, "pointerdown", (e) => { if (e.target === scroller && (e as PointerEvent).offsetX >= scroller.clientWidth) (dragging = true), reader(); }],
+      [window, "pointerup", () => { if (dragging) (dragging = false), reader(); }],
+    ];
+    for (const [target, type, listener] of inputs) target.addEventListener(type, listener, { passive: true });
     scroller.addEventListener("scroll", onScroll, { passive: true });
     const resize = new ResizeObserver(() => this.atEnd && this.scrollToEnd());
     resize.observe(scroller);
+    // The content too: a last row that grows after the virtualizer measured it (a final
+    // render, a late font) is followed even when its own follow-on-append missed it.
+    resize.observe(inner);
     this.cleanup = () => {
       unmount();
       scroller.removeEventListener("scroll", onScroll);
+      for (const [target, type, listener] of inputs) target.removeEventListener(type, listener);
       resize.disconnect();
     };
   }
@@ -63,6 +87,12 @@ export class VirtualList<T extends ListRow> {
     for (const key of changed) this.dirty.add(key);
     this.virtualizer.setOptions({ ...this.virtualizer.options, count: items.length });
     this.schedule();
+  }
+
+  /** Pins the reader to the end and goes there (the user sent a message: show its answer). */
+  follow(): void {
+    this.atEnd = true;
+    this.scrollToEnd();
   }
 
   scrollToEnd(): void {
