@@ -156,10 +156,20 @@ export class Agent {
     this.abort?.abort(new LlmError("aborted", reason));
   }
 
-  /** Compacts now (the "compact now" command). */
-  async compactNow(): Promise<CompactionOutcome> {
+  /**
+   * Compacts now (the "compact now" command). Between turns it holds the agent's abort,
+   * so `cancel()` (Cancel Run, closing the runtime) stops its summary request as it
+   * stops a turn; `signal` stops it too (the progress notification's Cancel).
+   */
+  async compactNow(signal?: AbortSignal): Promise<CompactionOutcome> {
     const compactor = await this.getCompactor();
-    return compactor.compact("manual");
+    const own = this.abort ? undefined : (this.abort = new AbortController());
+    const signals = [own?.signal, signal].filter((s): s is AbortSignal => s !== undefined);
+    try {
+      return await compactor.compact("manual", signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
+    } finally {
+      if (own && this.abort === own) this.abort = undefined;
+    }
   }
 
   private push(kind: InboxKind, input: string | ContentBlock[]): void {

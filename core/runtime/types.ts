@@ -120,7 +120,8 @@ export interface WorkspaceRuntimeApi {
   cancel(ref: SessionRef): void;
   cancelAll(): void;
   isRunning(ref: SessionRef): boolean;
-  compactNow(ref: SessionRef): Promise<CompactNowResult>;
+  /** Compacts between runs; `cancel(ref)`, `cancelAll()`, `close()` or `signal` abort its summary request. */
+  compactNow(ref: SessionRef, options?: { signal?: AbortSignal }): Promise<CompactNowResult>;
   rename(ref: SessionRef, title: string): Promise<void>;
   fork(ref: SessionRef, options?: { atSeq?: number }): Promise<SessionListItem>;
   archive(ref: SessionRef): Promise<void>;

@@ -21,6 +21,8 @@ interface Entry {
   buildKey?: string;
   approvals: SessionApprovals;
   run?: Promise<RunResult[]>;
+  /** A Compact Now in progress: a prompt waits for it (both would append to the log). */
+  compacting?: Promise<unknown>;
   detach: Unsubscribe[];
 }
 
@@ -92,6 +94,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     if (why !== undefined) throw new RestrictedModeError(why);
     const entry = await this.entry(ref);
     if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    while (entry.compacting) await entry.compacting.catch(() => undefined);
     if (entry.run) {
       if (options.whenRunning === "queue") entry.agent!.followUp(input);
       else entry.agent!.steer(input);
@@ -126,15 +129,26 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.entries.get(this.key(ref))?.run !== undefined;
   }
 
-  async compactNow(ref: SessionRef): Promise<CompactNowResult> {
+  async compactNow(ref: SessionRef, options: { signal?: AbortSignal } = {}): Promise<CompactNowResult> {
     const why = this.options.restricted?.();
     if (why !== undefined) throw new RestrictedModeError(why);
     const entry = await this.entry(ref);
     if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
     if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; compact it when the run ends`);
+    if (entry.compacting) throw new RuntimeError(`session ${entry.session.id} is already being compacted`);
+    const compacting = this.compactEntry(entry, options.signal);
+    entry.compacting = compacting;
+    try {
+      return await compacting;
+    } finally {
+      if (entry.compacting === compacting) delete entry.compacting;
+    }
+  }
+
+  private async compactEntry(entry: Entry, signal: AbortSignal | undefined): Promise<CompactNowResult> {
     const agent = await this.agentFor(entry, undefined);
     const before = entry.session.baseSeq;
-    const outcome = await agent.compactNow();
+    const outcome = await agent.compactNow(signal);
     await this.sessions.flush(entry.session);
     const result: CompactNowResult = { closed: outcome.throughSeq ? outcome.throughSeq - before : 0, folded: outcome.folded };
     if (outcome.throughSeq) result.throughSeq = outcome.throughSeq;
@@ -166,7 +180,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.cancelAll();
-      await Promise.all([...this.entries.values()].map((e) => e.run?.catch(() => undefined)));
+      await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       this.entries.clear();
       await this.sessions.close();

@@ -197,8 +197,8 @@ export function sessionCommands(deps: SessionCommandDeps) {
       const restricted = runtimes.restricted();
       if (restricted) throw new RestrictedModeError(restricted);
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downcity: compacting "${sessionLabel(node)}"` },
-        () => node.entry.runtime.compactNow(refOf(node)),
+        { location: vscode.ProgressLocation.Notification, title: `Downcity: compacting "${sessionLabel(node)}"`, cancellable: true },
+        (_p, token) => node.entry.runtime.compactNow(refOf(node), { signal: abortOn(token) }),
       );
       const text = result.closed > 0 ? `closed ${result.closed} messages into a segment` : "nothing to close";
       void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}": ${text}${result.note ? ` (${result.note})` : ""}.`);

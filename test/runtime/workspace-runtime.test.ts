@@ -204,3 +204,56 @@ test("an edit whose text is not in the file fails before anyone is asked", async
   const finished = h.events.find((e) => e.type === "tool-finished") as Extract<AgentEvent, { type: "tool-finished" }>;
   assert.equal(finished.outcome, "failed");
 });
+
+test("Compact Now can be cancelled: Cancel Run and the caller's signal abort its summary request; a prompt sent meanwhile waits for it, then runs", { timeout: 30_000 }, async (t) => {
+  let summaryArrived: () => void = () => {};
+  let arrivals = Promise.resolve();
+  const summaries: string[] = [];
+  const prompts: string[] = [];
+  const h = await startHarness(
+    t,
+    ({ body }) => {
+      const text = JSON.stringify(body);
+      if (text.includes("Write the updated cumulative summary")) {
+        summaries.push(text);
+        summaryArrived();
+        return { sse: wire.openaiChat({ text: "never sent" }), stallAfter: 0 };
+      }
+      prompts.push(text);
+      return { sse: wire.openaiChat({ text: `An answer long enough to be worth closing. ${"detail ".repeat(300)}` }) };
+    },
+    { agent: { contextWindow: 2_000 } },
+  );
+  const ref = { agentId: "code", sessionId: h.agent.session.id };
+  for (const q of ["one", "two", "three"]) await h.runtime.prompt(ref, q);
+  const events = () => h.agent.session.events().map((e) => e.type);
+  const before = h.agent.session.lastSeq;
+
+  // 1. Cancel Run stops the compaction; the prompt sent while it ran starts after it.
+  arrivals = new Promise<void>((r) => (summaryArrived = r));
+  const compacting = h.runtime.compactNow(ref);
+  await arrivals;
+  await assert.rejects(h.runtime.compactNow(ref), /already being compacted/);
+  const waiting = h.runtime.prompt(ref, "four");
+  assert.equal(prompts.length, 3, "the prompt started while the compaction ran");
+  h.runtime.cancel(ref);
+  await assert.rejects(compacting, /abort/i);
+  const [four] = await waiting;
+  assert.equal(four!.reason, "completed");
+  assert.equal(prompts.length, 4);
+
+  // 2. The caller's signal (the progress notification's Cancel) stops it as well.
+  arrivals = new Promise<void>((r) => (summaryArrived = r));
+  const controller = new AbortController();
+  const second = h.runtime.compactNow(ref, { signal: controller.signal });
+  await arrivals;
+  controller.abort(new Error("cancelled from the notification"));
+  await assert.rejects(second, /abort|cancelled/i);
+
+  // Nothing was closed or lost: the log grew by the two failed compactions and turn four.
+  assert.equal(summaries.length, 2);
+  assert.equal(h.agent.session.baseSeq, 0);
+  assert.equal(events().filter((e) => e === "compaction/error").length, 2);
+  assert.ok(h.agent.session.lastSeq > before);
+  assert.equal(events().filter((e) => e === "user/message").length, 4);
+});
