@@ -132,7 +132,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const entry = await this.entry(ref);
     if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
     if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; compact it when the run ends`);
-    const agent = await this.agentFor(entry, undefined);
+    const agent = await this.agentFor(entry, undefined, "compact");
     const before = entry.session.baseSeq;
     const outcome = await agent.compactNow();
     await this.sessions.flush(entry.session);
@@ -235,9 +235,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
    * between turns: a running turn keeps the agent, and so the settings, it started with.
    * (Approval settings are the exception: the loop reads them at every tool call, so
    * turning "auto" back to "ask" stops the very next edit or command.)
+   * Compaction needs only the model: a session whose agent is not configured (removed
+   * from the settings, or stored under the store's default agent) still compacts.
    */
-  private async agentFor(entry: Entry, requested: ModelSelection | undefined): Promise<Agent> {
-    entry.profile = this.profile(entry.profile.id);
+  private async agentFor(entry: Entry, requested: ModelSelection | undefined, purpose: "run" | "compact" = "run"): Promise<Agent> {
+    entry.profile = purpose === "compact" ? (this.agents.find((a) => a.id === entry.profile.id) ?? entry.profile) : this.profile(entry.profile.id);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
     await this.syncProviders();
