@@ -65,3 +65,27 @@ test("a reloaded view shows the session the host switched to while it was hidden
     await chat.close();
   }
 });
+
+test("a switch event that reaches a reloading view before its hello is answered is not undone by a catch-up of the saved session", { skip: skipReason }, async () => {
+  const other = snapshot([userEv(1, "Plan the release"), assistantEv(2, "There are three.")], { ref: { ...REF, sessionId: "s2" }, title: "Other" });
+  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 4))));
+  const { page, host } = chat;
+  try {
+    await page.getByText("Question 3").waitFor();
+    await page.waitForFunction(() => (sessionStorage.getItem("vscode-state") ?? "").includes("Question 3"), undefined, { timeout: 10_000 });
+    host.hold.add("hello");
+    await page.reload();
+    await host.waitFor("hello", 2);
+    await host.event({ type: "session-switched", snapshot: other });
+    await page.getByText("There are three.").waitFor();
+    // The host answers the hello with the session it switched to.
+    host.on("hello", () => ({ config: CONFIG, snapshot: other }));
+    await host.release("hello");
+    await host.frames();
+    assert.equal(host.count("catchUp"), 0, "nothing of the replaced session is caught up");
+    assert.equal(await page.getByText("Question 3").count(), 0);
+    await page.getByText("There are three.").waitFor();
+  } finally {
+    await chat.close();
+  }
+});
