@@ -1,7 +1,8 @@
 // Whole-process start-up of the built CLI (dist/cli.js) against node's own start, in the
 // same run: `--help`, and `sessions list --json` over a generated workspace of 10,000
 // sessions. Prints medians and peak RSS (from /usr/bin/time when present). A second build's
-// cli.js (e.g. main's) is measured in the same run, interleaved, for a before/after ratio.
+// cli.js (e.g. main's) is measured in the same run, interleaved, for a before/after ratio, and so
+// is the floor of any directory-and-meta.json list (FLOOR below).
 //   npm run build && node --import tsx bench/cli-startup.ts [sessions] [other/dist/cli.js]
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +39,17 @@ async function seed(): Promise<void> {
   }
 }
 
+/**
+ * The floor of DESIGN §5's list, as a whole process: readdir, then per session one no-follow
+ * open + read + close of meta.json and a JSON.parse, then one JSON.stringify. No checks, no
+ * CLI: what any list of directories and meta.json files costs on this machine.
+ */
+const FLOOR = `const fs=require("fs"),area=process.argv[1],b=Buffer.alloc(16384),out=[];
+for(const e of fs.readdirSync(area,{withFileTypes:true})){if(!e.isDirectory())continue;
+const fd=fs.openSync(area+"/"+e.name+"/meta.json",fs.constants.O_RDONLY|fs.constants.O_NOFOLLOW);
+const n=fs.readSync(fd,b,0,b.length,0);fs.closeSync(fd);out.push(JSON.parse(b.toString("utf8",0,n)));}
+process.stdout.write(JSON.stringify(out));`;
+
 const hasTime = existsSync("/usr/bin/time");
 type Figure = { ms: number; rssMiB: number };
 /** Each command once per round, rounds interleaved, so load changes hit every command alike. */
@@ -61,7 +73,10 @@ function measure(commands: string[][]): Figure[] {
 async function main(): Promise<void> {
   await seed();
   const builds = other ? [["", cli], [" (other build)", other]] : [["", cli]];
-  const rows: [string, string[]][] = [["node -e 0", ["-e", "0"]]];
+  const rows: [string, string[]][] = [
+    ["node -e 0", ["-e", "0"]],
+    [`floor: readdir + open/read/close + JSON.parse per meta.json (${SESSIONS.toLocaleString("en-US")})`, ["-e", FLOOR, join(root, ".downcity", "agents", "code", "sessions")]],
+  ];
   for (const [tag, file] of builds) {
     rows.push([`downcity --help${tag}`, [file!, "--help"]]);
     rows.push([`downcity sessions list --json (${SESSIONS.toLocaleString("en-US")} sessions)${tag}`, [file!, "sessions", "list", "--json", "--cwd", root]]);
@@ -75,6 +90,10 @@ async function main(): Promise<void> {
   rows.forEach(([name], i) => {
     const m = figures[i]!;
     console.log(`| ${name} | ${fmt(m.ms / 1000, 3)} s | ${fmt(m.ms / node.ms)} | ${hasTime ? `${fmt(m.rssMiB, 0)} MiB` : "n/a"} |`);
+  });
+  const floor = figures[1]!;
+  rows.forEach(([name], i) => {
+    if (name.startsWith("downcity sessions list")) console.log(`\n${name} ÷ floor: ${fmt(figures[i]!.ms / floor.ms)}`);
   });
   rmSync(root, { recursive: true, force: true });
 }
