@@ -163,12 +163,7 @@ test("rename, fork, select model, attachments and read-only refusal", async (t) 
 });
 
 test("a session shown from outside while the view was hidden wins over the session the reloaded view restores", async (t) => {
-  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "unused" }) }));
-  const controller = new ChatController(runtimesOf(h.runtime));
-  t.after(() => controller.dispose());
-  const v = view(controller, recordingActions());
-  const first = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
-  const second = { folderKey: FOLDER, agentId: "code", sessionId: h.runtime.create("code").id };
+  const { h, controller, v, first, second } = await twoSessions(t);
   await v.request("hello", {});
   await v.request("switchSession", { ref: first });
   // Hidden: the document is gone, so the switch event posted now never reaches it.
@@ -189,12 +184,7 @@ test("a session shown from outside while the view was hidden wins over the sessi
 });
 
 test("a session shown from outside while the reloaded view catches up on its saved one is the session the view follows", async (t) => {
-  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "unused" }) }));
-  const controller = new ChatController(runtimesOf(h.runtime));
-  t.after(() => controller.dispose());
-  const v = view(controller, recordingActions());
-  const first = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
-  const second = { folderKey: FOLDER, agentId: "code", sessionId: h.runtime.create("code").id };
+  const { h, controller, v, first, second } = await twoSessions(t);
   await v.request("hello", { restore: first });
   // The catch-up is answered only after the command's switch has been shown.
   let answer: () => void = () => {};
@@ -213,3 +203,14 @@ test("a session shown from outside while the reloaded view catches up on its sav
   await h.runtime.prompt(second, "follow me");
   assert.ok(v.agentEvents().some((e) => e.sessionId === second.sessionId), "the shown session's events are forwarded");
 });
+
+/** A view over a real runtime with two sessions of the code agent. */
+async function twoSessions(t: { after(fn: () => unknown): void }) {
+  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "unused" }) }));
+  const controller = new ChatController(runtimesOf(h.runtime));
+  t.after(() => controller.dispose());
+  const v = view(controller, recordingActions());
+  const first = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
+  const second = { folderKey: FOLDER, agentId: "code", sessionId: h.runtime.create("code").id };
+  return { h, controller, v, first, second };
+}

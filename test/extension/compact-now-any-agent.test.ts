@@ -2,12 +2,11 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { activate, deactivate } from "../../extension/activate";
 import { sessionPaths } from "../../core/storage";
 import { seedSessions } from "../../scripts/vscode/seed";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { answer, fakeContext, folder, setFolders } from "./helpers";
+import { activateWithEnvProvider, answer } from "./helpers";
 
 // The UI test's sessions are stored under the store's default agent ("default"), which the
 // extension does not configure (code, ask): Compact Now from the palette failed on them
@@ -17,15 +16,7 @@ test("Compact Now from the palette compacts a session whose agent is not configu
   await seedSessions(root, [{ id: "old", title: "Plan the release", turns: ["List the open issues", "There are three.", "Which one first?", "The crash on save."] }]);
   const server = await startProviderServer(() => ({ sse: wire.openaiChat({ text: "The user listed the open issues: three." }) }));
   t.after(() => server.close());
-  setFolders([folder(root, 0, "proj")]);
-  const context = fakeContext();
-  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: server.baseURL, DOWNCITY_MODEL: "m1" };
-  const host = activate(context, { env, openInChat: async () => {} });
-  t.after(async () => {
-    await deactivate();
-    context.subscriptions.forEach((d) => d.dispose());
-  });
-  await host.tree.ready;
+  const { host } = await activateWithEnvProvider(t, root, server.baseURL);
   assert.deepEqual(host.runtimes.all()[0]!.runtime.agents.map((a) => a.id), ["code", "ask"]);
 
   const picks = answer("showQuickPick", async (items: any[]) => items.find((i) => i.label === "Plan the release"));
