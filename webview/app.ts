@@ -57,10 +57,21 @@ export class ChatApp {
       // Paint what the view had before it was hidden, then fetch only what it missed.
       this.show(saved.snapshot);
       const hello = await this.call("hello", { restore: saved.snapshot.ref });
+      // A session shown from outside (a command, the tree) while the view was hidden wins
+      // over the saved one: it is shown, and nothing of the replaced session is caught up.
+      const outside = hello?.snapshot && !sameRef(hello.snapshot.ref, saved.snapshot.ref) ? hello.snapshot : undefined;
       // The model may have changed while the view was hidden.
-      if (hello?.snapshot && sameRef(hello.snapshot.ref, saved.snapshot.ref)) this.model = hello.snapshot.model;
+      if (hello?.snapshot && !outside) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
+      if (outside) {
+        this.show(outside);
+        return;
+      }
+      // A switch that arrived meanwhile (a session-switched event, a click) is what the view shows now.
+      const switched = () => !sameRef(this.ref()!, saved.snapshot.ref);
+      if (switched()) return;
       const catchUp = await this.call("catchUp", { ref: saved.snapshot.ref, afterSeq: this.conversation.lastSeq });
+      if (switched()) return;
       if (catchUp?.kind === "reset") this.show(catchUp.snapshot);
       else if (catchUp) {
         for (const event of catchUp.events) this.appendEvent(event);

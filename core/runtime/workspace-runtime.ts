@@ -146,7 +146,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   private async compactEntry(entry: Entry, signal: AbortSignal | undefined): Promise<CompactNowResult> {
-    const agent = await this.agentFor(entry, undefined);
+    const agent = await this.agentFor(entry, undefined, "compact");
     const before = entry.session.baseSeq;
     const outcome = await agent.compactNow(signal);
     await this.sessions.flush(entry.session);
@@ -249,9 +249,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
    * between turns: a running turn keeps the agent, and so the settings, it started with.
    * (Approval settings are the exception: the loop reads them at every tool call, so
    * turning "auto" back to "ask" stops the very next edit or command.)
+   * Compaction needs only the model: a session whose agent is not configured (removed
+   * from the settings, or stored under the store's default agent) still compacts.
    */
-  private async agentFor(entry: Entry, requested: ModelSelection | undefined): Promise<Agent> {
-    entry.profile = this.profile(entry.profile.id);
+  private async agentFor(entry: Entry, requested: ModelSelection | undefined, purpose: "run" | "compact" = "run"): Promise<Agent> {
+    entry.profile = purpose === "compact" ? (this.agents.find((a) => a.id === entry.profile.id) ?? entry.profile) : this.profile(entry.profile.id);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
     await this.syncProviders();

@@ -65,7 +65,8 @@ export class ChatRpcServer implements Disposable {
       },
       catchUp: async ({ ref, afterSeq }) => {
         const result = await c.catchUp(ref, afterSeq);
-        this.follow(ref);
+        // A session shown from outside meanwhile is what the view shows now (it drops this catch-up).
+        if (!this.shownFromOutside || sameRef(this.shownFromOutside, ref)) this.follow(ref);
         return result;
       },
       switchSession: async ({ ref }) => this.opened(await c.open(ref)),

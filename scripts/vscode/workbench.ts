@@ -34,9 +34,14 @@ export const sessionRows = (page: Page, title: string | RegExp) => page.locator(
 
 export const sessionRow = (page: Page, title: string | RegExp) => sessionRows(page, title).first();
 
-/** The document inside the chat view's webview (outer iframe, then VS Code's active-frame). */
+/**
+ * The document inside the chat's webview (outer iframe, then VS Code's active-frame): the
+ * visible Downcity webview. Not matched by `purpose=webviewView`: the iframe VS Code makes
+ * when the view comes back after its container was hidden has no purpose in its src. So a
+ * caller must not have a chat open in an editor too.
+ */
 export function chatFrame(page: Page): FrameLocator {
-  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`).first().frameLocator("iframe#active-frame");
+  return page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).filter({ visible: true }).first().contentFrame().frameLocator("iframe#active-frame");
 }
 
 /** Opens the Downcity view container from the activity bar. */

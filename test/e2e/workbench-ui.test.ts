@@ -299,6 +299,33 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     },
     hasCommands ? false : "the extension contributes no commands yet",
   );
+
+  await step(
+    "17 Open Session… from the palette switches the chat to the chosen session",
+    async () => {
+      await runCommand(page, "Downcity: Open Session…");
+      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      const chat = chatFrame(page);
+      await chat.locator('article[aria-label="Assistant"]', { hasText: "The crash on save." }).waitFor({ timeout: 30_000 });
+      await chat.locator("article", { hasText: "Which one first?" }).first().waitFor({ timeout: 15_000 });
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
+
+  await step(
+    "18 Compact Now from the palette reports what it closed",
+    async () => {
+      const { segments } = sessionPaths(workspace, "default", "ui-two-turns");
+      await runCommand(page, "Downcity: Compact Now");
+      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      // The model's window is unknown, so nothing is retained: every message before the newest answer closes.
+      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: /"Plan the release": closed \d+ messages into a segment/ }).first();
+      await toast.waitFor({ timeout: 30_000 });
+      assert.match(await toast.innerText(), /closed 3 messages into a segment/);
+      await diskMatches(dirname(segments), () => existsSync(segments) && readdirSync(segments).length === 1, 15_000, `a segment in ${segments}`);
+    },
+    hasCommands ? false : "the extension contributes no commands yet",
+  );
   assert.ok(existsSync(join(out, "01-workbench-renders-with-the-sample-workspace.png")));
 });
 

@@ -163,12 +163,7 @@ test("rename, fork, select model, attachments and read-only refusal", async (t) 
 });
 
 test("a session shown from outside while the view was hidden wins over the session the reloaded view restores", async (t) => {
-  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "unused" }) }));
-  const controller = new ChatController(runtimesOf(h.runtime));
-  t.after(() => controller.dispose());
-  const v = view(controller, recordingActions());
-  const first = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
-  const second = { folderKey: FOLDER, agentId: "code", sessionId: h.runtime.create("code").id };
+  const { h, controller, v, first, second } = await twoSessions(t);
   await v.request("hello", {});
   await v.request("switchSession", { ref: first });
   // Hidden: the document is gone, so the switch event posted now never reaches it.
@@ -187,3 +182,35 @@ test("a session shown from outside while the view was hidden wins over the sessi
   const again = await v.request("hello", { restore: first });
   assert.equal(again.snapshot.ref.sessionId, first.sessionId);
 });
+
+test("a session shown from outside while the reloaded view catches up on its saved one is the session the view follows", async (t) => {
+  const { h, controller, v, first, second } = await twoSessions(t);
+  await v.request("hello", { restore: first });
+  // The catch-up is answered only after the command's switch has been shown.
+  let answer: () => void = () => {};
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  const catchUp = controller.catchUp.bind(controller);
+  controller.catchUp = async (ref, afterSeq) => {
+    const result = await catchUp(ref, afterSeq);
+    await held;
+    return result;
+  };
+  const catching = v.request("catchUp", { ref: first, afterSeq: 0 });
+  await v.server.show(second);
+  answer();
+  await catching;
+  assert.equal(v.server.ref?.sessionId, second.sessionId, "the view follows the switched-to session, not the one it caught up on");
+  await h.runtime.prompt(second, "follow me");
+  assert.ok(v.agentEvents().some((e) => e.sessionId === second.sessionId), "the shown session's events are forwarded");
+});
+
+/** A view over a real runtime with two sessions of the code agent. */
+async function twoSessions(t: { after(fn: () => unknown): void }) {
+  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "unused" }) }));
+  const controller = new ChatController(runtimesOf(h.runtime));
+  t.after(() => controller.dispose());
+  const v = view(controller, recordingActions());
+  const first = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
+  const second = { folderKey: FOLDER, agentId: "code", sessionId: h.runtime.create("code").id };
+  return { h, controller, v, first, second };
+}

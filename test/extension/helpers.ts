@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { Sessions } from "../../core/storage";
 import type { WorkspaceRuntimeOptions } from "../../core/runtime/types";
+import { activate, deactivate } from "../../extension/activate";
 import { createWorkspaceRuntime, type HostRuntime, type RuntimeFactory } from "../../extension/runtime/factory";
 import * as fake from "../support/vscode-fake";
 
@@ -108,4 +109,18 @@ export function configure(values: Record<string, unknown>): void {
   }
   const keys = Object.keys(values);
   fake.fire.configuration.fire({ affectsConfiguration: (section: string) => keys.some((k) => k === section || k.startsWith(`${section}.`)) });
+}
+
+/** Activates the extension on one folder whose provider comes from the environment (an OpenAI-style server at `baseURL`); deactivated after the test. */
+export async function activateWithEnvProvider(t: { after(fn: () => unknown): void }, root: string, baseURL: string) {
+  setFolders([folder(root, 0, "proj")]);
+  const context = fakeContext();
+  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "m1" };
+  const host = activate(context, { env, openInChat: async () => {} });
+  t.after(async () => {
+    await deactivate();
+    context.subscriptions.forEach((d) => d.dispose());
+  });
+  await host.tree.ready;
+  return { host, context };
 }

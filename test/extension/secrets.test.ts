@@ -9,7 +9,7 @@ import { secretKey } from "../../extension/config/providers";
 import * as fake from "../support/vscode-fake";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { answer, fakeContext, folder, setFolders } from "./helpers";
+import { activateWithEnvProvider, answer, fakeContext, folder, setFolders } from "./helpers";
 
 const KEY = "sk-downcity-test-7f3a9c1e55d2";
 
@@ -92,15 +92,7 @@ test("Set API Key gives the environment's provider a key: the next request carri
     return { sse: wire.openaiChat({ text: "ok" }) };
   });
   t.after(() => server.close());
-  setFolders([folder(root, 0, "proj")]);
-  const context = fakeContext();
-  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: server.baseURL, DOWNCITY_MODEL: "m1" };
-  const host = activate(context, { env, openInChat: async () => {} });
-  t.after(async () => {
-    await deactivate();
-    context.subscriptions.forEach((d) => d.dispose());
-  });
-  await host.tree.ready;
+  const { host, context } = await activateWithEnvProvider(t, root, server.baseURL);
   const { runtime } = host.runtimes.all()[0]!;
   const run = async () => {
     const session = runtime.create("code");

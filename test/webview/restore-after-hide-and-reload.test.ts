@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { assistantEv, conversation, helloWith, openChat, REF, skipReason, snapshot, userEv, useBrowser } from "./harness";
+import { assistantEv, CONFIG, conversation, helloWith, openChat, REF, skipReason, snapshot, userEv, useBrowser } from "./harness";
 
 const browserOf = useBrowser();
 
@@ -37,6 +37,54 @@ test("a reloaded view paints from its saved state, then asks only for what it mi
     await page.getByText("Answer written while the view was hidden.").waitFor();
     await page.getByRole("button", { name: /Renamed elsewhere/ }).waitFor();
     assert.equal(await page.getByText("A live answer").count(), 1, "nothing is shown twice");
+  } finally {
+    await chat.close();
+  }
+});
+
+test("a reloaded view shows the session the host switched to while it was hidden, not the one it saved", { skip: skipReason }, async () => {
+  const other = { ...REF, sessionId: "s2" };
+  let switched = false;
+  const chat = await openChat(browserOf(), (host) =>
+    host.on("hello", () => ({ config: CONFIG, snapshot: switched ? snapshot([userEv(1, "Plan the release"), assistantEv(2, "There are three.")], { ref: other, title: "Other" }) : snapshot(conversation(1, 4)) })),
+  );
+  const { page, host } = chat;
+  try {
+    await page.getByText("Question 3").waitFor();
+    await page.waitForFunction(() => (sessionStorage.getItem("vscode-state") ?? "").includes("Question 3"), undefined, { timeout: 10_000 });
+    // Hidden, then a command showed another session: the reloaded document's hello answers with it.
+    switched = true;
+    await page.reload();
+    await host.waitFor("hello", 2);
+    await page.getByText("There are three.").waitFor();
+    await page.getByText("Question 3").waitFor({ state: "detached" });
+    await host.frames();
+    assert.equal(host.count("catchUp"), 0, "nothing of the replaced session is caught up");
+    await page.waitForFunction(() => (sessionStorage.getItem("vscode-state") ?? "").includes('"s2"'), undefined, { timeout: 10_000 });
+  } finally {
+    await chat.close();
+  }
+});
+
+test("a switch event that reaches a reloading view before its hello is answered is not undone by a catch-up of the saved session", { skip: skipReason }, async () => {
+  const other = snapshot([userEv(1, "Plan the release"), assistantEv(2, "There are three.")], { ref: { ...REF, sessionId: "s2" }, title: "Other" });
+  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 4))));
+  const { page, host } = chat;
+  try {
+    await page.getByText("Question 3").waitFor();
+    await page.waitForFunction(() => (sessionStorage.getItem("vscode-state") ?? "").includes("Question 3"), undefined, { timeout: 10_000 });
+    host.hold.add("hello");
+    await page.reload();
+    await host.waitFor("hello", 2);
+    await host.event({ type: "session-switched", snapshot: other });
+    await page.getByText("There are three.").waitFor();
+    // The host answers the hello with the session it switched to.
+    host.on("hello", () => ({ config: CONFIG, snapshot: other }));
+    await host.release("hello");
+    await host.frames();
+    assert.equal(host.count("catchUp"), 0, "nothing of the replaced session is caught up");
+    assert.equal(await page.getByText("Question 3").count(), 0);
+    await page.getByText("There are three.").waitFor();
   } finally {
     await chat.close();
   }
