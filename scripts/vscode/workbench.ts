@@ -1,6 +1,6 @@
 // Selectors that drive the real workbench in Chromium, shared by the UI tests and the
 // Marketplace screenshots: the command palette, the Sessions tree and the chat webview.
-import type { FrameLocator, Page } from "playwright-core";
+import type { FrameLocator, Locator, Page } from "playwright-core";
 
 const EXTENSION_ID = "downcity.downcity-vscode";
 
@@ -41,7 +41,12 @@ export const sessionRow = (page: Page, title: string | RegExp) => sessionRows(pa
  * caller must not have a chat open in an editor too.
  */
 export function chatFrame(page: Page): FrameLocator {
-  return page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).filter({ visible: true }).first().contentFrame().frameLocator("iframe#active-frame");
+  return chatFrameElement(page).contentFrame().frameLocator("iframe#active-frame");
+}
+
+/** The visible Downcity webview's outer frame (VS Code rebuilds it, untagged, when the view is shown again). */
+export function chatFrameElement(page: Page): Locator {
+  return page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).filter({ visible: true }).first();
 }
 
 /** Opens the Downcity view container from the activity bar. */

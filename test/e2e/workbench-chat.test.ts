@@ -4,19 +4,17 @@
 // names. A screenshot per step lands in test/.tmp/e2e/workbench-chat/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { chatFrame, chatFrameElement } from "../../scripts/vscode/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire, type ProviderServer, type ScriptedReply } from "../support/provider-server";
 import { extensionHostPid, fileMatches, missingVsCode, runPaletteCommand, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
-const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
-const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
-const CHAT_FRAME = `iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`;
 
 const FIRST_PROMPT = "What does the inventory module do?";
 const FIRST_ANSWER = "The inventory module tracks stock levels per SKU and restocks items.";
@@ -95,7 +93,7 @@ test("the chat in the real workbench: stream, edit, reload, crash recovery", { s
   const { page } = workbench;
   // tsx compiles with keepNames: functions shipped to a frame (the webview's too) call its `__name` helper.
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-  const chat = () => page.frameLocator(CHAT_FRAME).first().frameLocator("iframe#active-frame");
+  const chat = () => chatFrame(page);
   // Each step builds on the one before: after a failure the rest are skipped, not timed out.
   let failed = false;
   const step = async (name: string, body: () => Promise<void>) =>
@@ -192,7 +190,7 @@ async function openDowncity(page: Page): Promise<void> {
   // up (its model item in the status bar) so the view's focus command is among them.
   await page.locator(".part.statusbar .statusbar-item", { hasText: "gpt-4o" }).first().waitFor({ timeout: 60_000 });
   await runPaletteCommand(page, "Focus on Chat View", 30_000);
-  await page.locator(CHAT_FRAME).first().waitFor({ timeout: 30_000 });
+  await chatFrameElement(page).waitFor({ timeout: 30_000 });
 }
 
 async function send(chat: FrameLocator, text: string): Promise<void> {
