@@ -49,14 +49,17 @@ export class VirtualList<T extends ListRow> {
     const unmount = this.virtualizer._didMount();
     // The virtualizer follows growth of the content, not a shrinking viewport (a panel
     // resized, a taller composer): re-pin a reader who was at the bottom.
-    // Only the reader unpins (wheel, touch, scrollbar drag, keys): the virtualizer's own
-    // corrections also scroll, up as well as down, and must not leave a pinned reader behind.
+    // Only the reader unpins (wheel, touch, scrollbar drag, keys, a jump away): the
+    // virtualizer's own corrections also scroll, up by tens of pixels as well as down, and
+    // must not leave a pinned reader behind.
     let readerAt = -Infinity;
     let dragging = false;
     const reader = () => (readerAt = performance.now());
     const onScroll = () => {
-      if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 24) this.atEnd = true;
-      else if (dragging || performance.now() - readerAt < READER_SCROLL_MS) this.atEnd = false;
+      const gap = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+      if (gap <= 24) this.atEnd = true;
+      // A jump of more than a screen is never a correction (a link, find, or a script did it).
+      else if (dragging || performance.now() - readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.atEnd = false;
     };
     const inputs: [EventTarget, string, EventListener][] = [
       [scroller, "wheel", reader],
