@@ -23,6 +23,8 @@ export class VirtualList<T extends ListRow> {
   private frame = 0;
   /** Whether the reader was at the bottom at the last scroll (read before a resize moves it). */
   private atEnd = true;
+  /** When the reader last scrolled by hand (wheel, touch, keys, scrollbar). */
+  private readerAt = -Infinity;
   private readonly cleanup: () => void;
 
   constructor(
@@ -52,14 +54,13 @@ export class VirtualList<T extends ListRow> {
     // Only the reader unpins (wheel, touch, scrollbar drag, keys, a jump away): the
     // virtualizer's own corrections also scroll, up by tens of pixels as well as down, and
     // must not leave a pinned reader behind.
-    let readerAt = -Infinity;
     let dragging = false;
-    const reader = () => (readerAt = performance.now());
+    const reader = () => (this.readerAt = performance.now());
     const onScroll = () => {
       const gap = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
       if (gap <= 24) this.atEnd = true;
       // A jump of more than a screen is never a correction (a link, find, or a script did it).
-      else if (dragging || performance.now() - readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.atEnd = false;
+      else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.atEnd = false;
     };
     const inputs: [EventTarget, string, EventListener][] = [
       [scroller, "wheel", reader],
@@ -94,6 +95,8 @@ export class VirtualList<T extends ListRow> {
 
   /** Pins the reader to the end and goes there (the user sent a message: show its answer). */
   follow(): void {
+    // Whatever the reader's last wheel still scrolls, they asked for the end now.
+    this.readerAt = -Infinity;
     this.atEnd = true;
     this.scrollToEnd();
   }
