@@ -49,8 +49,6 @@ export class VirtualList<T extends ListRow> {
       onChange: () => this.schedule(),
     });
     const unmount = this.virtualizer._didMount();
-    // The virtualizer follows growth of the content, not a shrinking viewport (a panel
-    // resized, a taller composer): re-pin a reader who was at the bottom.
     // Only the reader unpins (wheel, touch, scrollbar drag, keys, a jump away): the
     // virtualizer's own corrections also scroll, up by tens of pixels as well as down, and
     // must not leave a pinned reader behind.
@@ -62,24 +60,34 @@ export class VirtualList<T extends ListRow> {
       // A jump of more than a screen is never a correction (a link, find, or a script did it).
       else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.atEnd = false;
     };
+    const onPointerDown = (e: Event) => {
+      // On the scrollbar only (past the content box): a click on a row's button is not a scroll.
+      if (e.target !== scroller || (e as PointerEvent).offsetX < scroller.clientWidth) return;
+      dragging = true;
+      reader();
+    };
+    const onPointerUp = () => {
+      if (!dragging) return;
+      dragging = false;
+      reader();
+    };
     const inputs: [EventTarget, string, EventListener][] = [
+      [scroller, "scroll", onScroll],
       [scroller, "wheel", reader],
       [scroller, "touchmove", reader],
       [scroller, "keydown", reader],
-      // On the scrollbar only (past the content box): a click on a row's button is not a scroll.
-      [scroller, "pointerdown", (e) => { if (e.target === scroller && (e as PointerEvent).offsetX >= scroller.clientWidth) (dragging = true), reader(); }],
-      [window, "pointerup", () => { if (dragging) (dragging = false), reader(); }],
+      [scroller, "pointerdown", onPointerDown],
+      [window, "pointerup", onPointerUp],
     ];
     for (const [target, type, listener] of inputs) target.addEventListener(type, listener, { passive: true });
-    scroller.addEventListener("scroll", onScroll, { passive: true });
+    // The virtualizer follows growth of the content only while it thinks the reader is at
+    // the end, and never a shrinking viewport (a panel resized, a taller composer): both
+    // re-pin a reader who is pinned.
     const resize = new ResizeObserver(() => this.atEnd && this.scrollToEnd());
     resize.observe(scroller);
-    // The content too: a last row that grows after the virtualizer measured it (a final
-    // render, a late font) is followed even when its own follow-on-append missed it.
     resize.observe(inner);
     this.cleanup = () => {
       unmount();
-      scroller.removeEventListener("scroll", onScroll);
       for (const [target, type, listener] of inputs) target.removeEventListener(type, listener);
       resize.disconnect();
     };

@@ -55,7 +55,7 @@ export const Answers = {
 export class ArgumentError extends Error {}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isTreeNode = (v: unknown): v is SessionTreeNode => isRecord(v) && typeof v.kind === "string" && "entry" in v;
+export const isTreeNode = (v: unknown): v is SessionTreeNode => isRecord(v) && typeof v.kind === "string" && "entry" in v;
 
 /** Parses `value` or throws an ArgumentError naming the bad argument (never its value: it may be a key). */
 export function parseArgs<T>(schema: z.ZodType<T>, value: unknown): T {

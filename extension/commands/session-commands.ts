@@ -6,9 +6,9 @@ import type { CompactNowResult } from "../../core/runtime/types";
 import { sessionPaths } from "../../core/storage";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { sessionLabel } from "../sessions/items";
-import type { SessionNode, SessionTreeNode } from "../sessions/nodes";
+import type { SessionNode } from "../sessions/nodes";
 import type { SessionsTree } from "../sessions/tree";
-import { Answers, parseArgs, sessionArgs, titleProblem, toUri } from "./arguments";
+import { Answers, isTreeNode, parseArgs, sessionArgs, titleProblem, toUri } from "./arguments";
 import { folderEntry, refOf, resolveSession, type SessionArg } from "./target";
 
 export interface SessionCommandDeps {
@@ -41,7 +41,7 @@ export function sessionCommands(deps: SessionCommandDeps) {
 
   const pickFolder = async (arg: unknown, folder: vscode.Uri | string | undefined): Promise<FolderRuntime | undefined> => {
     if (folder !== undefined) return folderEntry(runtimes, folder);
-    if (isNode(arg)) return runtimes.get(arg.entry.folder);
+    if (isTreeNode(arg)) return runtimes.get(arg.entry.folder);
     const all = runtimes.all();
     if (all.length <= 1) {
       if (all.length === 0) void vscode.window.showInformationMessage("Downcity: open a folder to start a session.");
@@ -77,11 +77,11 @@ export function sessionCommands(deps: SessionCommandDeps) {
 
   return {
     async newSession(arg?: unknown): Promise<CommandSessionRef | undefined> {
-      const answers = parseArgs(Answers.newSession, isNode(arg) ? undefined : arg);
+      const answers = parseArgs(Answers.newSession, isTreeNode(arg) ? undefined : arg);
       const entry = await pickFolder(arg, answers.folder);
       if (!entry) return undefined;
       const { runtime, folder } = entry;
-      let agentId = answers.agentId ?? (isNode(arg) && arg.kind === "agent" ? arg.agentId : undefined);
+      let agentId = answers.agentId ?? (isTreeNode(arg) && arg.kind === "agent" ? arg.agentId : undefined);
       if (agentId && !runtime.agents.some((a) => a.id === agentId)) {
         throw new Error(`no agent "${agentId}" in ${folder.name} (agents: ${runtime.agents.map((a) => a.id).join(", ")})`);
       }
@@ -228,8 +228,6 @@ export function sessionCommands(deps: SessionCommandDeps) {
     },
   };
 }
-
-const isNode = (arg: unknown): arg is SessionTreeNode => typeof arg === "object" && arg !== null && "kind" in arg && "entry" in arg;
 
 const formatOfPath = (path: string): TranscriptFormat | undefined => (/\.jsonl$/i.test(path) ? "jsonl" : /\.(md|markdown)$/i.test(path) ? "md" : undefined);
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { assistantEv, conversation, helloWith, openChat, REF, skipReason, snapshot, useBrowser, userEv } from "./harness";
+import { assistantEv, conversation, helloWith, openChat, REF, skipReason, snapshot, useBrowser, userEv, type Chat } from "./harness";
 
 const browserOf = useBrowser();
 
@@ -22,20 +22,31 @@ async function pinned(page: Page, frames = 60): Promise<number> {
   return gap;
 }
 
+/** A chat of 12 exchanges, opened and pinned to its end. */
+async function openPinned() {
+  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 12))));
+  await chat.page.getByRole("log").getByText("Answer 12.").waitFor({ timeout: 10_000 });
+  assert.ok((await pinned(chat.page)) <= 2, "pinned after opening");
+  return chat;
+}
+
+/** A user message and its answer, as the host streams them to the view. */
+async function exchange(host: Chat["host"], seq: number, question: string, answer: string): Promise<void> {
+  const base = { sessionId: REF.sessionId, agentId: REF.agentId };
+  await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: userEv(seq, question) } });
+  await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: assistantEv(seq + 1, answer) } });
+}
+
 // A reload of VS Code, a composer that grows (the context meter appears) or a resized
 // panel shrinks the log: the reader at the bottom stays at the bottom, and what is
 // appended next shows (seen in code-server: the follow-up answered off screen).
 test("the list stays pinned to the end when the view shrinks, and follows what is appended", { skip: skipReason }, async () => {
-  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 12))));
+  const chat = await openPinned();
   const { page, host } = chat;
   try {
-    await page.getByRole("log").getByText("Answer 12.").waitFor({ timeout: 10_000 });
-    assert.ok((await pinned(page)) <= 2, "pinned after opening");
     await page.setViewportSize({ width: 420, height: 420 });
     assert.ok((await pinned(page)) <= 2, `pinned after the view shrank (gap ${await gapBelow(page)} px)`);
-    const base = { sessionId: REF.sessionId, agentId: REF.agentId };
-    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: userEv(13, "One more question.") } });
-    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: assistantEv(14, "The last answer.") } });
+    await exchange(host, 13, "One more question.", "The last answer.");
     await page.getByRole("log").getByText("The last answer.").waitFor({ timeout: 10_000 });
     assert.ok((await pinned(page)) <= 2, `follows the appended answer (gap ${await gapBelow(page)} px)`);
   } finally {
@@ -46,11 +57,9 @@ test("the list stays pinned to the end when the view shrinks, and follows what i
 // Seen once in code-server: the follow-up's answer ended 9 px below the log after its final
 // render. A last row that grows after it was drawn and measured keeps the reader pinned.
 test("the list stays pinned when the last row grows after it was drawn", { skip: skipReason }, async () => {
-  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 12))));
+  const chat = await openPinned();
   const { page } = chat;
   try {
-    await page.getByRole("log").getByText("Answer 12.").waitFor({ timeout: 10_000 });
-    assert.ok((await pinned(page)) <= 2, "pinned after opening");
     for (const px of [9, 40, 300]) {
       // Grows the last row's content behind the list's back (as a late layout change does).
       await page.evaluate((height) => {
@@ -70,11 +79,9 @@ test("the list stays pinned when the last row grows after it was drawn", { skip:
 // The other half of pinning: a reader who scrolled up to read is never pulled down by what
 // arrives, and sending a message takes them to the end to follow its answer.
 test("a reader who scrolled up stays put while answers arrive; sending pins to the end again", { skip: skipReason }, async () => {
-  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 12))));
+  const chat = await openPinned();
   const { page, host } = chat;
   try {
-    await page.getByRole("log").getByText("Answer 12.").waitFor({ timeout: 10_000 });
-    assert.ok((await pinned(page)) <= 2, "pinned after opening");
     const log = page.locator(".log-scroller");
     await log.hover();
     await page.mouse.wheel(0, -600);
@@ -86,9 +93,7 @@ test("a reader who scrolled up stays put while answers arrive; sending pins to t
     assert.ok(gap >= 500, `the wheel did not scroll up (gap ${gap} px)`);
     const top = await log.evaluate((s) => s.scrollTop);
     const height = await log.evaluate((s) => s.scrollHeight);
-    const base = { sessionId: REF.sessionId, agentId: REF.agentId };
-    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: userEv(13, "From another window.") } });
-    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: assistantEv(14, "Arrived while reading.") } });
+    await exchange(host, 13, "From another window.", "Arrived while reading.");
     // Off screen, the new rows are not in the DOM (virtualised): the content's height shows them.
     let grown = height;
     for (let i = 0; i < 120 && grown < height + 100; i++) {
