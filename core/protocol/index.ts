@@ -6,4 +6,5 @@ export * from "./generate";
 export * from "./events";
 export * from "./tool-details";
 export * from "./agent-events";
+export * from "./connect";
 export * from "./rpc";
