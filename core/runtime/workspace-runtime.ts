@@ -6,6 +6,10 @@ import type { LlmClient, ProviderProfile } from "../llm/types";
 import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
 import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
+import type { SearchHit, SearchOptions } from "../protocol/search";
+import { searchSessions, type SearchCatalog } from "../search";
+import { createStorageContext } from "../storage/context";
+import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
 import { ToolRegistry } from "../tools/registry";
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
@@ -175,6 +179,21 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 
   delete(ref: SessionRef): Promise<void> {
     return this.whileIdle(ref, () => this.sessions.delete(this.ref(ref)));
+  }
+
+  search(options: SearchOptions): AsyncIterable<SearchHit> {
+    return searchSessions(this.searchCatalog(), options);
+  }
+
+  private searchCatalog(): SearchCatalog {
+    const { persistence, store } = this.sessions;
+    // Search reads the JSONL layout; another backend's sessions are searched only while hot.
+    const ctx = persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
+    return {
+      ctx,
+      list: (filter) => this.sessions.list(filter),
+      hot: (agentId, sessionId) => store.get(sessionId, agentId),
+    };
   }
 
   close(): Promise<void> {
