@@ -7,3 +7,4 @@ export * from "./events";
 export * from "./tool-details";
 export * from "./agent-events";
 export * from "./rpc";
+export * from "./compaction-text";
