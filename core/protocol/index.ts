@@ -8,3 +8,4 @@ export * from "./tool-details";
 export * from "./agent-events";
 export * from "./rpc";
 export * from "./search";
+export * from "./compaction-text";

@@ -96,7 +96,7 @@ export interface RunResult {
 }
 
 export interface CompactNowResult {
-  /** Events closed into a segment (0 when nothing could be closed). */
+  /** Messages closed into a segment, as compaction/end counts them (0 when nothing could be closed). */
   closed: number;
   /** Tool results and reasoning folded on the Surface. */
   folded: number;
