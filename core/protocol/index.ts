@@ -8,3 +8,5 @@ export * from "./tool-details";
 export * from "./agent-events";
 export * from "./rpc";
 export * from "./search";
+export * from "./compaction-text";
+export * from "./chat-search";

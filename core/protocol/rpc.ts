@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AgentEvent } from "./agent-events";
 import { ContentBlock } from "./content";
 import { SessionEvent } from "./events";
-import { RevealTarget, SessionSearchHit } from "./search";
+import { RevealTarget, SessionSearchHit } from "./chat-search";
 import { ApprovalDecision } from "./tool-details";
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatRef, SessionSearchHit } from "../../core/protocol";
-import { canSearch } from "./types";
+import type { WorkspaceRuntimeApi } from "../../core/runtime/types";
 
 /** Hits the find bar lists for one session; more are reported, not sent. */
 export const SESSION_HIT_LIMIT = 200;
@@ -9,8 +9,7 @@ export const SESSION_HIT_LIMIT = 200;
  * every segment included, reduced to what the view shows. A bad query throws the core's
  * SearchQueryError, whose message the view shows as is.
  */
-export async function searchOneSession(runtime: object, ref: ChatRef, query: string, signal?: AbortSignal): Promise<{ hits: SessionSearchHit[]; more: boolean }> {
-  if (!canSearch(runtime)) throw new Error("session search is not available in this build");
+export async function searchOneSession(runtime: Pick<WorkspaceRuntimeApi, "search">, ref: ChatRef, query: string, signal?: AbortSignal): Promise<{ hits: SessionSearchHit[]; more: boolean }> {
   const hits: SessionSearchHit[] = [];
   let more = false;
   const found = runtime.search({ query, session: { agentId: ref.agentId, sessionId: ref.sessionId }, limit: SESSION_HIT_LIMIT + 1, ...(signal ? { signal } : {}) });
@@ -19,7 +18,7 @@ export async function searchOneSession(runtime: object, ref: ChatRef, query: str
       more = true;
       break;
     }
-    hits.push({ seq: hit.seq, kind: hit.kind, snippet: hit.snippet.slice(0, 2000), ranges: hit.ranges.slice(0, 100), time: hit.time, location: hit.location });
+    hits.push({ seq: hit.seq, kind: hit.kind, snippet: hit.snippet, ranges: hit.ranges, time: hit.time, location: hit.location });
   }
   // The log's order is the reader's: oldest first, as the conversation reads.
   hits.sort((a, b) => a.seq - b.seq);
