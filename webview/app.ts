@@ -7,6 +7,8 @@ import { renderItem, type RowContext } from "./views/message";
 import { composer, type ComposerState } from "./views/composer";
 import { ConnectForm } from "./connect";
 import { connectForm } from "./views/connect-form";
+import { FindController } from "./find-controller";
+import { findBar } from "./views/find-bar";
 
 /** What survives a hide / reload: enough to paint at once, then a catch-up asks for the rest. */
 interface SavedState {
@@ -37,6 +39,8 @@ export class ChatApp {
   readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
   private readonly rowContext: RowContext;
   readonly connect: ConnectForm;
+  /** The find bar (Ctrl/Cmd+F) and reveals of search results. */
+  readonly find: FindController;
 
   constructor(
     private readonly root: HTMLElement,
@@ -58,6 +62,18 @@ export class ChatApp {
       connected: () => this.root.querySelector<HTMLElement>(".composer textarea")?.focus(),
     });
     root.addEventListener("click", (e) => this.onClick(e));
+    const app = this;
+    this.find = new FindController({
+      conversation: this.conversation,
+      get list() {
+        return app.list;
+      },
+      ref: () => this.ref(),
+      call: (method, params) => this.call(method, params),
+      refresh: () => this.refresh(),
+      prepend: (page) => this.conversation.prepend(page),
+    });
+    this.find.install(document);
   }
 
   async start(): Promise<void> {
@@ -75,6 +91,7 @@ export class ChatApp {
       if (hello?.connect) this.connect.ask();
       if (outside) {
         this.show(outside);
+        if (hello?.reveal) void this.find.reveal(hello.reveal);
         return;
       }
       // A switch that arrived meanwhile (a session-switched event, a click) is what the view shows now.
@@ -102,6 +119,7 @@ export class ChatApp {
     if (hello.connect) this.connect.ask();
     if (hello.snapshot) this.show(hello.snapshot);
     else this.refresh();
+    if (hello.snapshot && hello.reveal) void this.find.reveal(hello.reveal);
   }
 
   ref(): ChatRef | undefined {
@@ -111,6 +129,7 @@ export class ChatApp {
   show(snapshot: ChatSnapshot): void {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
     this.snapshot = snapshot;
+    this.find.reset();
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
@@ -151,6 +170,9 @@ export class ChatApp {
         return;
       case "connect":
         this.connect.ask();
+        return;
+      case "reveal":
+        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) void this.find.reveal(event.target);
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -207,7 +229,7 @@ export class ChatApp {
     });
   }
 
-  private async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
+  async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
     try {
       return await this.rpc.request(method, params);
     } catch (error) {
@@ -419,14 +441,14 @@ export class ChatApp {
       meter: this.meter(),
     });
     render(
-      html`${this.header()}${this.historyBar()}
+      html`${this.header()}${findBar(this.find)}${this.historyBar()}
         <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
         ${this.emptyState()}${composerView}`,
       this.root,
     );
     if (!this.list) {
       const scroller = this.root.querySelector<HTMLElement>(".log-scroller")!;
-      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el));
+      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el), () => this.find.decorate());
     }
     const changed = [...this.conversation.dirty];
     this.conversation.dirty.clear();

@@ -8,3 +8,6 @@ export * from "./tool-details";
 export * from "./agent-events";
 export * from "./connect";
 export * from "./rpc";
+export * from "./search";
+export * from "./compaction-text";
+export * from "./chat-search";
