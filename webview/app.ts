@@ -5,6 +5,8 @@ import { Conversation, type Item } from "./model";
 import { RpcClient, type VsCodeApi } from "./rpc";
 import { renderItem, type RowContext } from "./views/message";
 import { composer, type ComposerState } from "./views/composer";
+import { FindController } from "./find-controller";
+import { findBar } from "./views/find-bar";
 
 /** What survives a hide / reload: enough to paint at once, then a catch-up asks for the rest. */
 interface SavedState {
@@ -34,6 +36,8 @@ export class ChatApp {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
   private readonly rowContext: RowContext;
+  /** The find bar (Ctrl/Cmd+F) and reveals of search results. */
+  readonly find: FindController;
 
   constructor(
     private readonly root: HTMLElement,
@@ -49,6 +53,18 @@ export class ChatApp {
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
     };
     root.addEventListener("click", (e) => this.onClick(e));
+    const app = this;
+    this.find = new FindController({
+      conversation: this.conversation,
+      get list() {
+        return app.list;
+      },
+      ref: () => this.ref(),
+      call: (method, params) => this.call(method, params),
+      refresh: () => this.refresh(),
+      prepend: (page) => this.conversation.prepend(page),
+    });
+    this.find.install(document);
   }
 
   async start(): Promise<void> {
@@ -65,6 +81,7 @@ export class ChatApp {
       if (hello) this.setConfig(hello.config);
       if (outside) {
         this.show(outside);
+        if (hello?.reveal) void this.find.reveal(hello.reveal);
         return;
       }
       // A switch that arrived meanwhile (a session-switched event, a click) is what the view shows now.
@@ -91,6 +108,7 @@ export class ChatApp {
     this.setConfig(hello.config);
     if (hello.snapshot) this.show(hello.snapshot);
     else this.refresh();
+    if (hello.snapshot && hello.reveal) void this.find.reveal(hello.reveal);
   }
 
   ref(): ChatRef | undefined {
@@ -100,6 +118,7 @@ export class ChatApp {
   show(snapshot: ChatSnapshot): void {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
     this.snapshot = snapshot;
+    this.find.reset();
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
@@ -137,6 +156,9 @@ export class ChatApp {
       }
       case "sessions-changed":
         this.sessions = undefined;
+        return;
+      case "reveal":
+        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) void this.find.reveal(event.target);
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -193,7 +215,7 @@ export class ChatApp {
     });
   }
 
-  private async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
+  async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
     try {
       return await this.rpc.request(method, params);
     } catch (error) {
@@ -408,14 +430,14 @@ export class ChatApp {
       meter: this.meter(),
     });
     render(
-      html`${this.header()}${this.historyBar()}
+      html`${this.header()}${findBar(this.find)}${this.historyBar()}
         <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
         ${this.emptyState()}${composerView}`,
       this.root,
     );
     if (!this.list) {
       const scroller = this.root.querySelector<HTMLElement>(".log-scroller")!;
-      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el));
+      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el), () => this.find.decorate());
     }
     const changed = [...this.conversation.dirty];
     this.conversation.dirty.clear();

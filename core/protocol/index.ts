@@ -9,3 +9,4 @@ export * from "./agent-events";
 export * from "./rpc";
 export * from "./search";
 export * from "./compaction-text";
+export * from "./chat-search";

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatHostMessage, ChatRef } from "../../core/protocol";
+import type { ChatHostMessage, ChatRef, RevealTarget } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
@@ -35,6 +35,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private server: ChatRpcServer | undefined;
   private view: vscode.WebviewView | undefined;
   private pending: ChatRef | undefined;
+  private pendingTarget: RevealTarget | undefined;
   private readonly didShow = new vscode.EventEmitter<ChatRef>();
   /** A session shown from outside (tree, command) is now the one the view shows. */
   readonly onDidShow = this.didShow.event;
@@ -56,8 +57,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     if (this.pending) {
       const ref = this.pending;
-      this.pending = undefined;
-      void server.show(ref).then(() => this.didShow.fire(ref), () => undefined);
+      const target = this.pendingTarget;
+      this.pending = this.pendingTarget = undefined;
+      void (target ? server.reveal(ref, target) : server.show(ref)).then(() => this.didShow.fire(ref), () => undefined);
     }
   }
 
@@ -67,14 +69,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Shows `ref` in the sidebar chat, revealing it first. */
-  async show(ref: ChatRef): Promise<void> {
+  async show(ref: ChatRef, target?: RevealTarget): Promise<void> {
     if (!this.server) {
       this.pending = ref;
+      this.pendingTarget = target;
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       return;
     }
     this.view?.show(true);
-    await this.server.show(ref);
+    await (target ? this.server.reveal(ref, target) : this.server.show(ref));
     this.didShow.fire(ref);
   }
 
