@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { SessionRef } from "../core/session";
 import { registerCommands } from "./commands/register";
+import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./config/status-bar";
 import { createWorkspaceRuntime, type RuntimeFactory } from "./runtime/factory";
@@ -55,7 +56,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const status = new ModelStatus(config, runtimes);
-  chat = registerChat(context, chatRuntimes(runtimes, config));
+  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())));
   const registered = chat;
   const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
@@ -71,7 +72,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     tree,
     view,
     status,
-    registerCommands({ runtimes, tree, config, openInChat, output }),
+    registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),
     offerGitignore(runtimes, context.workspaceState),
   );
   host = { runtimes, tree, view, config, status, chat: registered };

@@ -6,6 +6,7 @@ export * from "./generate";
 export * from "./events";
 export * from "./tool-details";
 export * from "./agent-events";
+export * from "./connect";
 export * from "./rpc";
 export * from "./search";
 export * from "./compaction-text";

@@ -21,6 +21,8 @@ export interface ChatRegistration extends vscode.Disposable {
   /** The session the sidebar chat shows (in-host tests read it), and when one shown from outside arrived. */
   shown(): ChatRef | undefined;
   onDidShow: vscode.Event<ChatRef>;
+  /** Reveals the sidebar chat with the connect form (Select Model's "Add a model…"). */
+  showConnect(): Promise<void>;
 }
 
 /**
@@ -56,6 +58,7 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
     controller,
     shown: () => provider.shown,
     onDidShow: provider.onDidShow,
+    showConnect: () => provider.showConnect(),
     dispose: () => disposables.forEach((d) => d.dispose()),
   };
 }

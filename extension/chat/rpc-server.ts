@@ -48,6 +48,8 @@ export class ChatRpcServer implements Disposable {
   /** What the webview was last told (after hello): a config change sends only what differs. */
   private told: { config?: ChatConfig; model?: ModelChoice | undefined } = {};
   private readonly configChange: Disposable;
+  /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
+  private connectAsked = false;
 
   constructor(
     private readonly controller: ChatController,
@@ -68,7 +70,9 @@ export class ChatRpcServer implements Disposable {
         if (snapshot) this.opened(snapshot);
         const reveal = snapshot && this.pendingReveal && sameRef(this.pendingReveal.ref, snapshot.ref) ? this.pendingReveal.target : undefined;
         this.pendingReveal = undefined;
-        return snapshot ? { config, snapshot, ...(reveal ? { reveal } : {}) } : { config };
+        const connect = this.connectAsked ? { connect: true } : {};
+        this.connectAsked = false;
+        return snapshot ? { config, snapshot, ...(reveal ? { reveal } : {}), ...connect } : { config, ...connect };
       },
       catchUp: async ({ ref, afterSeq }) => {
         const result = await c.catchUp(ref, afterSeq);
@@ -99,6 +103,15 @@ export class ChatRpcServer implements Disposable {
       openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId), toolCallId), {}),
       copy: async ({ text }) => (await actions.copy(text), {}),
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
+      // The form is open once it lists or connects: a later reload must not reopen it.
+      listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      connect: async (params) => {
+        this.connectAsked = false;
+        const result = await c.connection().connect(params);
+        // The views hear "configured" before the form hears "connected": it never shows again in between.
+        if (result.ok) await c.refreshConfig();
+        return result;
+      },
     };
   }
 
@@ -140,6 +153,12 @@ export class ChatRpcServer implements Disposable {
       if (this.shownFromOutside === ref) this.shownFromOutside = undefined;
     });
     await switched;
+  }
+
+  /** Opens the connect form: at once in a loaded view, else on the view's next hello. */
+  askConnect(): void {
+    this.connectAsked = true;
+    this.event({ type: "connect" });
   }
 
   /**

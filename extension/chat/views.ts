@@ -35,6 +35,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private server: ChatRpcServer | undefined;
   private view: vscode.WebviewView | undefined;
   private pending: ChatRef | undefined;
+  private pendingConnect = false;
   private pendingTarget: RevealTarget | undefined;
   private readonly didShow = new vscode.EventEmitter<ChatRef>();
   /** A session shown from outside (tree, command) is now the one the view shows. */
@@ -55,6 +56,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       server.dispose();
       if (this.server === server) this.server = undefined;
     });
+    if (this.pendingConnect) {
+      this.pendingConnect = false;
+      server.askConnect();
+    }
     if (this.pending) {
       const ref = this.pending;
       const target = this.pendingTarget;
@@ -79,6 +84,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view?.show(true);
     await (target ? this.server.reveal(ref, target) : this.server.show(ref));
     this.didShow.fire(ref);
+  }
+
+  /** Reveals the sidebar chat with its connect form open. */
+  async showConnect(): Promise<void> {
+    // Before the view is resolved, resolveWebviewView asks once the server exists.
+    if (!this.server) this.pendingConnect = true;
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (!this.pendingConnect) this.server?.askConnect();
   }
 
   dispose(): void {
