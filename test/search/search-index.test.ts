@@ -172,7 +172,7 @@ test("a corrupt, forged or deleted index is rebuilt (or outvoted by the logs): n
 
   // Forged, well-formed: a stranger's session record with the stamps of none on disk.
   await hitsOf(root, indexDir, q);
-  const fake = { t: "s", s: { agentId: "code", sessionId: "../../etc", area: "sessions", updatedAt: 9e12, messagesMtime: 0, segmentsMtime: 0, activeStamp: "", activeIno: 0, activeSize: 0, activeUnits: [], segments: [], draft: true } };
+  const fake = { t: "s", s: { agentId: "code", sessionId: "../../etc", area: "sessions", updatedAt: 9e12, messagesMtime: 0, activeStamp: "", activeIno: 0, activeSize: 0, activeUnits: [], segments: [], draft: true } };
   writeFileSync(journal, `${readFileSync(journal, "utf8")}${JSON.stringify(fake)}\n`);
   const after = await hitsOf(root, indexDir, q);
   assert.deepEqual(after, want);
