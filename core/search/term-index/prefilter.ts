@@ -11,6 +11,11 @@ const keyOf = (agentId: string, sessionId: string) => `${agentId}\u0000${session
  */
 export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListItem[], maxAgeMs = 0): SearchPrefilter {
   return async (options, matcher) => {
+    if (!(await index.ready())) {
+      // Nothing on disk yet: this search scans the logs (first hits in milliseconds) while the index is built.
+      void index.refresh().catch(() => undefined);
+      return undefined;
+    }
     const sessions = (await index.refresh({ maxAgeMs })).filter((s) => inScope(options, s.agentId, s.sessionId, s.area === "archived"));
     const planned = new Map<string, PlannedSession>();
     for (const plan of index.plan(sessions, matcher)) {

@@ -129,6 +129,17 @@ export class SearchIndex {
     });
   }
 
+  /**
+   * Whether the index can answer now: it was loaded from disk or built in this process.
+   * A search before that reads the logs itself (streaming) while the index is built.
+   */
+  ready(): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (!this.loaded) await this.load();
+      return this.lastFull !== undefined || this.stats.loads > 0;
+    });
+  }
+
   /** A host's note that a session changed (appended, closed, renamed, forked, moved, deleted): checked at the next refresh. */
   changed(agentId: string, sessionId: string): void {
     this.dirty.set(sessionKey(agentId, sessionId), [agentId, sessionId]);
