@@ -30,7 +30,7 @@ export interface PlannedSession {
 }
 
 /** Narrows what is read (the index): which sessions, newest first, and which of their units; undefined: read everything. */
-export type SearchPrefilter = (options: SearchOptions, matcher: Matcher) => Promise<PlannedSession[] | undefined>;
+export type SearchPrefilter = (options: SearchOptions, matcher: Matcher) => Promise<Iterable<PlannedSession> | undefined>;
 
 export const DEFAULT_LIMIT = 200;
 /** Matches counted per field (the snippet shows those near the first). */
