@@ -47,6 +47,11 @@ export class ChatApp {
       fork: (seq) => void this.call("fork", { ref: this.ref()!, atSeq: seq }).then((s) => s && this.show(s)),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
+      retry: (turnEnd) => {
+        const ref = this.ref();
+        if (ref) void this.call("retry", { ref, turnEnd });
+      },
+      openSettings: (setting) => void this.call("openSettings", setting ? { setting } : {}),
     };
     root.addEventListener("click", (e) => this.onClick(e));
   }
