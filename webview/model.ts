@@ -2,7 +2,9 @@ import type {
   AgentEvent,
   AgentEventOf,
   ApprovalPreview,
+  CatchUp,
   ChatPage,
+  ChatSnapshot,
   ContentBlock,
   RequestErrorData,
   SessionEvent,
@@ -99,6 +101,23 @@ export class Conversation {
     this.fold(page.events, this.items);
     this.lastSeq = Math.max(page.lastSeq, this.lastSeq);
     this.prependSummary(page);
+  }
+
+  /** What a view shows on open, switch or hello: the log's page, then the live draft and open approvals. */
+  show(snapshot: Pick<ChatSnapshot, "page" | "title" | "draft" | "pendingApprovals">): void {
+    this.reset(snapshot.page);
+    this.title = snapshot.title ?? this.title;
+    if (snapshot.draft) this.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
+    for (const a of snapshot.pendingApprovals) this.requestApproval(a);
+  }
+
+  /** A restored view's catch-up: the events it missed, then the live state as it is now. */
+  catchUp(delta: Extract<CatchUp, { kind: "delta" }>, append: (event: SessionEvent) => void = (e) => this.append(e)): void {
+    for (const event of delta.events) append(event);
+    if (delta.title) this.title = delta.title;
+    if (delta.draft) this.setDraft(delta.draft.draftId, delta.draft.blocks);
+    else this.clearDraft();
+    for (const a of delta.pendingApprovals) this.requestApproval(a);
   }
 
   /** An older page goes above what is shown; returns how many rows were added. */
@@ -226,7 +245,7 @@ export class Conversation {
   }
 
   private prependSummary(page: ChatPage): void {
-    if (page.summary && page.firstSeq > 1) {
+    if (page.summary && page.firstSeq > 1 && !this.items.some((i) => i.key === `summary:${page.firstSeq}`)) {
       this.items.unshift({ kind: "summary", key: `summary:${page.firstSeq}`, text: page.summary, throughSeq: page.firstSeq - 1 });
     }
   }
@@ -329,6 +348,8 @@ export class Conversation {
         break;
       case "compaction/end": {
         const closed = Number(data.closed ?? 0);
+        // The summary goes at the boundary, as a reopened chat shows it above the Active page.
+        if (typeof data.throughSeq === "number" && typeof data.summary === "string") this.insertSummary(data.throughSeq, data.summary);
         if (closed > 0) this.add({ kind: "compaction", key: `seq:${event.seq}`, seq: event.seq, text: `Compacted ${closed} messages` });
         break;
       }
@@ -404,10 +425,29 @@ export class Conversation {
     }
   }
 
+  private insertSummary(throughSeq: number, text: string): void {
+    const key = `summary:${throughSeq + 1}`;
+    if (this.target.some((i) => i.key === key)) return;
+    const item: Item = { kind: "summary", key, text, throughSeq };
+    const index = this.target.findIndex((i) => (rowSeq(i) ?? 0) > throughSeq);
+    if (index < 0) this.add(item);
+    else {
+      this.target.splice(index, 0, item);
+      this.dirty.add(key);
+    }
+  }
+
   private removeRow(key: string): void {
     const index = this.target.findIndex((i) => i.key === key);
     if (index >= 0) this.target.splice(index, 1);
   }
+}
+
+/** The log seq a row stands for, when it stands for one. */
+function rowSeq(item: Item): number | undefined {
+  if ("seq" in item && typeof item.seq === "number" && !item.key.startsWith("queued:")) return item.seq;
+  const m = /^seq:(\d+)$/.exec(item.key);
+  return m ? Number(m[1]) : undefined;
 }
 
 /** How an approval was decided, in the card's words (the same live and replayed). */

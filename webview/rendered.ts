@@ -44,7 +44,8 @@ function exitText(d: { exitCode?: number | null | undefined; signal?: string | n
 }
 
 type RenderedBlock = Exclude<ContentBlock, ToolCallBlock> | { type: "tool-call"; tool: ToolView };
-export type RenderedItem = Omit<Item, "key" | "blocks"> & { blocks?: RenderedBlock[] };
+type Rendered<T> = T extends unknown ? Omit<T, "key" | "blocks"> & ("blocks" extends keyof T ? { blocks: RenderedBlock[] } : { blocks?: undefined }) : never;
+export type RenderedItem = Rendered<Item>;
 
 /**
  * The chat's rendered model: every row as the view draws it (tool cards resolved to what
