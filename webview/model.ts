@@ -14,6 +14,7 @@ import type {
   ToolResultPart,
   TurnEndData,
 } from "../core/protocol";
+import { compactedText } from "../core/protocol";
 
 export type ToolStatus = "called" | "approval" | "running" | "done" | "failed" | "refused" | "cancelled";
 
@@ -350,7 +351,7 @@ export class Conversation {
         const closed = Number(data.closed ?? 0);
         // The summary goes at the boundary, as a reopened chat shows it above the Active page.
         if (typeof data.throughSeq === "number" && typeof data.summary === "string") this.insertSummary(data.throughSeq, data.summary);
-        if (closed > 0) this.add({ kind: "compaction", key: `seq:${event.seq}`, seq: event.seq, text: `Compacted ${closed} messages` });
+        if (closed > 0) this.add({ kind: "compaction", key: `seq:${event.seq}`, seq: event.seq, text: compactedText(closed) });
         break;
       }
       case "compaction/error":

@@ -45,6 +45,8 @@ export class Runtimes implements vscode.Disposable {
     private readonly config: ProviderConfig,
     private readonly hooks: RuntimeHooks = {},
     private readonly log: (line: string) => void = () => {},
+    /** The session search index's directory, outside every workspace (VS Code's storageUri). */
+    private readonly searchIndexDir?: string,
   ) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => this.update(e.added, e.removed)),
@@ -111,6 +113,7 @@ export class Runtimes implements vscode.Disposable {
       restricted: () => this.restricted(),
       // Errors name where the failing server is configured: the environment profile, or the setting.
       providerSetting: (id) => (id === ENV_PROFILE_ID ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables" : "downcity.providers"),
+      ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
       ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),
     });
   }
