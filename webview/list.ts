@@ -31,6 +31,8 @@ export class VirtualList<T extends ListRow> {
     private readonly scroller: HTMLElement,
     private readonly inner: HTMLElement,
     private readonly renderRow: (item: T, element: HTMLElement) => void,
+    /** Called when the reader leaves the end or comes back to it (the "Jump to latest" button). */
+    private readonly onPinChange?: () => void,
   ) {
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: 0,
@@ -56,9 +58,9 @@ export class VirtualList<T extends ListRow> {
     const reader = () => (this.readerAt = performance.now());
     const onScroll = () => {
       const gap = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-      if (gap <= 24) this.atEnd = true;
+      if (gap <= 24) this.pin(true);
       // A jump of more than a screen is never a correction (a link, find, or a script did it).
-      else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.atEnd = false;
+      else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.pin(false);
     };
     const onPointerDown = (e: Event) => {
       // On the scrollbar only (past the content box): a click on a row's button is not a scroll.
@@ -105,8 +107,19 @@ export class VirtualList<T extends ListRow> {
   follow(): void {
     // Whatever the reader's last wheel still scrolls, they asked for the end now.
     this.readerAt = -Infinity;
-    this.atEnd = true;
+    this.pin(true);
     this.scrollToEnd();
+  }
+
+  /** Whether the list follows the end (false once the reader scrolled up). */
+  get pinned(): boolean {
+    return this.atEnd;
+  }
+
+  private pin(atEnd: boolean): void {
+    if (this.atEnd === atEnd) return;
+    this.atEnd = atEnd;
+    this.onPinChange?.();
   }
 
   scrollToEnd(): void {

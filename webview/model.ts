@@ -126,7 +126,9 @@ export class Conversation {
         break;
       case "approval-resolved":
         this.tool(event.toolCallId, (t) => {
-          t.decision = event.decision === "approved" ? (event.scope === "session" ? "allowed for this session" : "approved") : `denied${event.reason ? `: ${event.reason}` : ""}`;
+          t.decision = event.by === "policy"
+            ? (event.decision === "approved" ? "auto-approved (setting)" : "refused (setting)")
+            : event.decision === "approved" ? (event.scope === "session" ? "allowed for this session" : "approved") : `denied${event.reason ? `: ${event.reason}` : ""}`;
           if (t.status === "approval") t.status = event.decision === "approved" ? "running" : "refused";
         });
         break;
@@ -244,7 +246,7 @@ export class Conversation {
         }
         case "tool/approval": {
           const id = data.toolCallId as string;
-          this.tool(id, (t) => (t.decision = String(data.decision) + (data.by === "policy" ? " by policy" : "")));
+          this.tool(id, (t) => (t.decision = data.by === "policy" ? (data.decision === "approved" ? "auto-approved (setting)" : "refused (setting)") : String(data.decision)));
           break;
         }
         case "session/title":
