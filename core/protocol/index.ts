@@ -7,3 +7,5 @@ export * from "./events";
 export * from "./tool-details";
 export * from "./agent-events";
 export * from "./rpc";
+export * from "./search";
+export * from "./compaction-text";

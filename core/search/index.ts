@@ -1,0 +1,4 @@
+export { SearchQueryError } from "./errors";
+export { searchSessions, prepareSearch, DEFAULT_LIMIT, type SearchCatalog, type SearchPrefilter } from "./search";
+export { createMatcher, smartCase, type Matcher } from "./matcher";
+export { inert, inertJson } from "./snippet";
