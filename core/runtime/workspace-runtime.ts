@@ -7,7 +7,8 @@ import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
 import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
 import type { SearchHit, SearchOptions } from "../protocol/search";
-import { searchSessions, type SearchCatalog } from "../search";
+import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } from "../search";
+import { openSearchIndex } from "./search";
 import { createStorageContext } from "../storage/context";
 import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
 import { ToolRegistry } from "../tools/registry";
@@ -51,6 +52,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
   private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
+  /** Opened at the first search when the host gave an index directory. */
+  private searchIndex: SearchIndex | undefined;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
@@ -184,16 +187,19 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   search(options: SearchOptions): AsyncIterable<SearchHit> {
-    return searchSessions(this.searchCatalog(), options);
+    const catalog = this.searchCatalog();
+    this.searchIndex ??= this.options.searchIndexDir !== undefined ? openSearchIndex(catalog.ctx, this.options.searchIndexDir) : undefined;
+    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems));
   }
 
   private searchCatalog(): SearchCatalog {
     const { persistence, store } = this.sessions;
-    // Search reads the JSONL layout; another backend's sessions are searched only while hot.
+    // Search reads the JSONL layout (another backend's files are not searched).
     const ctx = persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
     return {
       ctx,
       list: (filter) => this.sessions.list(filter),
+      hotItems: () => store.list().map((session) => persistence.describe(session)),
       hot: (agentId, sessionId) => store.get(sessionId, agentId),
     };
   }
@@ -204,6 +210,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       this.entries.clear();
+      await this.searchIndex?.idle();
       await this.sessions.close();
     })();
     return this.closing;
