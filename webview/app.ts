@@ -64,6 +64,11 @@ export class ChatApp {
       fork: (seq) => void this.call("fork", { ref: this.ref()!, atSeq: seq }).then((s) => s && this.show(s)),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
+      retry: (turnEnd) => {
+        const ref = this.ref();
+        if (ref) void this.call("retry", { ref, turnEnd });
+      },
+      openSettings: (setting) => void this.call("openSettings", setting ? { setting } : {}),
     };
     this.connect = new ConnectForm({
       listModels: (params) => this.call("listModels", params),
@@ -112,14 +117,10 @@ export class ChatApp {
       if (switched()) return;
       if (catchUp?.kind === "reset") this.show(catchUp.snapshot);
       else if (catchUp) {
-        for (const event of catchUp.events) this.appendEvent(event);
+        this.conversation.catchUp(catchUp, (event) => this.appendEvent(event));
         this.running = catchUp.running;
         this.usage = catchUp.usage;
         this.readOnly = catchUp.readOnly;
-        if (catchUp.title) this.conversation.title = catchUp.title;
-        if (catchUp.draft) this.conversation.setDraft(catchUp.draft.draftId, catchUp.draft.blocks);
-        else this.conversation.clearDraft();
-        for (const a of catchUp.pendingApprovals) this.conversation.requestApproval(a);
         this.refresh();
       }
       return;
@@ -146,12 +147,8 @@ export class ChatApp {
     this.usage = snapshot.usage;
     this.model = snapshot.model;
     this.readOnly = snapshot.readOnly;
-    this.conversation.reset(snapshot.page);
-    // A new session has no title yet: the header must not keep the previous session's.
-    this.conversation.title = snapshot.title;
+    this.conversation.show(snapshot);
     this.agentAsk = undefined;
-    if (snapshot.draft) this.conversation.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
-    for (const a of snapshot.pendingApprovals) this.conversation.requestApproval(a);
     this.open.clear();
     this.refresh(true);
     this.list?.scrollToEnd();
