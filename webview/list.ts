@@ -26,6 +26,10 @@ export class VirtualList<T extends ListRow> {
   /** When the reader last scrolled by hand (wheel, touch, keys, scrollbar). */
   private readerAt = -Infinity;
   private readonly cleanup: () => void;
+  /** A row to bring into view at the next draw. */
+  private scrollTarget: string | undefined;
+  /** A row was brought into view: the list stays off the end until the reader scrolls or asks for it. */
+  private holding = false;
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -57,10 +61,14 @@ export class VirtualList<T extends ListRow> {
     // virtualizer's own corrections also scroll, up by tens of pixels as well as down, and
     // must not leave a pinned reader behind.
     let dragging = false;
-    const reader = () => (this.readerAt = performance.now());
+    const reader = () => {
+      this.readerAt = performance.now();
+      this.holding = false;
+    };
     const onScroll = () => {
       const gap = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-      if (gap <= 24) this.pin(true);
+      // A scroll still landing from before a row was brought into view must not re-pin over it.
+      if (gap <= 24) this.pin(!this.holding);
       // A jump of more than a screen is never a correction (a link, find, or a script did it).
       else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.pin(false);
     };
@@ -109,6 +117,7 @@ export class VirtualList<T extends ListRow> {
   follow(): void {
     // Whatever the reader's last wheel still scrolls, they asked for the end now.
     this.readerAt = -Infinity;
+    this.holding = false;
     this.pin(true);
     this.scrollToEnd();
   }
@@ -129,7 +138,10 @@ export class VirtualList<T extends ListRow> {
     const index = this.items.findIndex((i) => i.key === key);
     if (index < 0) return;
     if (index < this.items.length - 1) this.pin(false);
-    this.virtualizer.scrollToIndex(index, { align: "center" });
+    this.holding = index < this.items.length - 1;
+    // At the next draw, after the virtualizer applied its own anchoring for rows just added
+    // above (which would otherwise move the view back by their height).
+    this.scrollTarget = key;
     this.schedule();
   }
 
@@ -139,6 +151,7 @@ export class VirtualList<T extends ListRow> {
   }
 
   scrollToEnd(): void {
+    this.holding = false;
     if (this.items.length) this.virtualizer.scrollToIndex(this.items.length - 1, { align: "end" });
   }
 
@@ -164,6 +177,12 @@ export class VirtualList<T extends ListRow> {
   private draw(): void {
     listStats.draws++;
     this.virtualizer._willUpdate();
+    if (this.scrollTarget !== undefined) {
+      const key = this.scrollTarget;
+      this.scrollTarget = undefined;
+      const index = this.items.findIndex((i) => i.key === key);
+      if (index >= 0) this.virtualizer.scrollToIndex(index, { align: "center" });
+    }
     const visible = this.virtualizer.getVirtualItems();
     const keep = new Set<string>();
     this.inner.style.height = `${this.virtualizer.getTotalSize()}px`;
