@@ -1,6 +1,6 @@
 import type { SearchHit, SearchOptions } from "../protocol/search";
-import { searchSessions } from "../search";
-import { createStorageContext } from "../storage/context";
+import { IndexFiles, indexPrefilter, SearchIndex, searchSessions } from "../search";
+import { createStorageContext, type StorageContext } from "../storage/context";
 import { listStored } from "../storage/list";
 
 /**
@@ -10,5 +10,11 @@ import { listStored } from "../storage/list";
  */
 export function searchWorkspace(folder: { root: string; searchIndexDir?: string }, options: SearchOptions): AsyncIterable<SearchHit> {
   const ctx = createStorageContext({ root: folder.root });
-  return searchSessions({ ctx, list: (filter) => listStored(ctx, filter) }, options);
+  const index = folder.searchIndexDir !== undefined ? openSearchIndex(ctx, folder.searchIndexDir) : undefined;
+  return searchSessions({ ctx, list: (filter) => listStored(ctx, filter) }, options, index && indexPrefilter(index));
+}
+
+/** A folder's index under a host's index directory (one sub-directory per workspace root). */
+export function openSearchIndex(ctx: StorageContext, searchIndexDir: string): SearchIndex {
+  return new SearchIndex(ctx, new IndexFiles(SearchIndex.dirFor(searchIndexDir, ctx.root)));
 }

@@ -6,8 +6,10 @@ import type { LlmClient, ProviderProfile } from "../llm/types";
 import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
 import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
+import { serverOf } from "../llm/endpoint";
 import type { SearchHit, SearchOptions } from "../protocol/search";
-import { searchSessions, type SearchCatalog } from "../search";
+import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } from "../search";
+import { openSearchIndex } from "./search";
 import { createStorageContext } from "../storage/context";
 import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
 import { ToolRegistry } from "../tools/registry";
@@ -33,6 +35,8 @@ interface Entry {
 }
 
 const keyOf = (agentId: string, sessionId: string) => JSON.stringify([agentId, sessionId]);
+/** How old the index's last check of every session folder may be before a search checks them all again. */
+const SEARCH_FULL_CHECK_MS = 2_000;
 
 /**
  * One workspace folder's agent host: the session store, the LLM runtime, the tools and
@@ -51,6 +55,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
   private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
+  /** Opened at the first search when the host gave an index directory. */
+  private searchIndex: SearchIndex | undefined;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
@@ -108,6 +114,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     }
     const agent = await this.agentFor(entry, options.model);
     agent.followUp(input);
+    return this.start(entry, agent);
+  }
+
+  async retry(ref: SessionRef, options: { model?: ModelSelection } = {}): Promise<RunResult[]> {
+    if (this.closing) throw new RuntimeError("the workspace runtime is closed");
+    const why = this.options.restricted?.();
+    if (why !== undefined) throw new RestrictedModeError(why);
+    const entry = await this.entry(ref);
+    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    while (entry.compacting) await entry.compacting.catch(() => undefined);
+    if (entry.run) throw new RuntimeError("the session is running: nothing to retry");
+    const failed = failedTurnEnd(entry.session.events());
+    if (failed === undefined) throw new RuntimeError("the last turn did not fail: nothing to retry");
+    const agent = await this.agentFor(entry, options.model);
+    agent.retryTurn(failed);
+    return this.start(entry, agent);
+  }
+
+  private start(entry: Entry, agent: Agent): Promise<RunResult[]> {
     const run = agent.run().then((outcomes) => outcomes.map(toResult));
     entry.run = run;
     const clear = () => {
@@ -184,16 +209,24 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   search(options: SearchOptions): AsyncIterable<SearchHit> {
-    return searchSessions(this.searchCatalog(), options);
+    const catalog = this.searchCatalog();
+    if (!this.searchIndex && this.options.searchIndexDir !== undefined) {
+      const index = openSearchIndex(catalog.ctx, this.options.searchIndexDir);
+      // This runtime's own writes are reported as they happen; other processes' at the next full check.
+      this.sessions.onChange((change) => index.changed(change.agentId, change.sessionId));
+      this.searchIndex = index;
+    }
+    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems, SEARCH_FULL_CHECK_MS));
   }
 
   private searchCatalog(): SearchCatalog {
     const { persistence, store } = this.sessions;
-    // Search reads the JSONL layout; another backend's sessions are searched only while hot.
+    // Search reads the JSONL layout (another backend's files are not searched).
     const ctx = persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
     return {
       ctx,
       list: (filter) => this.sessions.list(filter),
+      hotItems: () => store.list().map((session) => persistence.describe(session)),
       hot: (agentId, sessionId) => store.get(sessionId, agentId),
     };
   }
@@ -204,6 +237,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       this.entries.clear();
+      await this.searchIndex?.idle();
       await this.sessions.close();
     })();
     return this.closing;
@@ -307,11 +341,20 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.env ? { env: options.env } : {}),
+      endpoint: (provider) => this.endpoint(provider),
     });
     agent.onEvent((event) => this.emitter.emit("event", event));
     entry.agent = agent;
     entry.buildKey = buildKey;
     return agent;
+  }
+
+  /** The server a profile points at and where it is set, for errors that say what to check. */
+  private endpoint(provider: string): { server?: string; setting: string } {
+    const profile = this.llmRuntime?.profile(provider);
+    const server = profile ? serverOf(profile) : undefined;
+    const setting = this.options.providerSetting?.(provider) ?? `the provider profile "${provider}"`;
+    return { ...(server ? { server } : {}), setting };
   }
 
   /**
@@ -387,6 +430,16 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 function checkedAgents(agents: readonly AgentProfile[]): readonly AgentProfile[] {
   if (agents.length === 0) throw new Error("a workspace runtime needs at least one agent");
   return agents;
+}
+
+/** The seq of the last `turn/end` when that turn failed and nothing ran after it. */
+function failedTurnEnd(events: readonly SessionEvent[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === "turn/start") return undefined;
+    if (e.type === "turn/end") return (e.data as { reason?: string }).reason === "error" ? e.seq : undefined;
+  }
+  return undefined;
 }
 
 function toResult(outcome: TurnOutcome): RunResult {

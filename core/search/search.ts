@@ -3,27 +3,34 @@ import type { Session, SessionListItem } from "../session";
 import type { StorageContext } from "../storage/context";
 import { sessionPaths } from "../storage/layout";
 import { sortByUpdated } from "../storage/list";
-import { assertNoLinks } from "../storage/no-links";
+import { linkFree } from "./read-sync";
 import { SearchQueryError } from "./errors";
 import { createMatcher, type Matcher } from "./matcher";
-import { makeSnippet } from "./snippet";
-import { readUnit, segmentUnits, type Unit, type UnitEntry } from "./units";
+import { inert, makeSnippet } from "./snippet";
+import { readUnit, segmentUnits, type UnitEntry } from "./units";
 
 /** What search reads: the store's files, its session list, and the sessions live in this process. */
 export interface SearchCatalog {
   ctx: StorageContext;
   list(filter: { agentId?: string; archived: boolean }): Promise<SessionListItem[]>;
+  /** Sessions live in this process (the index prefilter reads their Active always). */
+  hotItems?(): SessionListItem[];
   /** A session live in this process: its Active is read from memory (it may hold unflushed events). */
   hot?(agentId: string, sessionId: string): Session | undefined;
 }
 
-/** Narrows what is read: the index answers which sessions and units may hold a match. */
-export interface SearchPrefilter {
-  /** The sessions worth reading, newest first; undefined: every session of the list. */
-  sessions?(items: SessionListItem[], matcher: Matcher): Promise<SessionListItem[]>;
-  /** Whether a closed segment may hold a match (called for each one before it is read). */
-  segment?(item: SessionListItem, unit: Unit & { kind: "segment" }, matcher: Matcher): boolean;
+/** What a hit needs of its session. */
+export type SearchItem = Pick<SessionListItem, "agentId" | "sessionId" | "archived" | "title" | "updatedAt">;
+
+/** A session to read and the parts of it that may hold a match (undefined: all of them). */
+export interface PlannedSession {
+  item: SearchItem;
+  active?: boolean;
+  segments?: ReadonlySet<string>;
 }
+
+/** Narrows what is read (the index): which sessions, newest first, and which of their units; undefined: read everything. */
+export type SearchPrefilter = (options: SearchOptions, matcher: Matcher) => Promise<Iterable<PlannedSession> | undefined>;
 
 export const DEFAULT_LIMIT = 200;
 /** Matches counted per field (the snippet shows those near the first). */
@@ -43,31 +50,32 @@ export function prepareSearch(options: SearchOptions): { options: SearchOptions;
  * message first within it, streamed. Every hit comes from the log as it is now (the
  * prefilter only skips what cannot match). Holds one unit of one session at a time.
  */
-export function searchSessions(catalog: SearchCatalog, options: SearchOptions, prefilter: SearchPrefilter = {}): AsyncIterable<SearchHit> {
+export function searchSessions(catalog: SearchCatalog, options: SearchOptions, prefilter?: SearchPrefilter): AsyncIterable<SearchHit> {
   const prepared = prepareSearch(options);
   return run(catalog, prepared.options, prepared.matcher, prefilter);
 }
 
-async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Matcher, prefilter: SearchPrefilter): AsyncGenerator<SearchHit> {
+async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Matcher, prefilter: SearchPrefilter | undefined): AsyncGenerator<SearchHit> {
   const { signal } = options;
   const limit = options.limit ?? DEFAULT_LIMIT;
   const perSession = options.perSession ?? Infinity;
   const reasoning = options.reasoning === true;
-  let items = await listed(catalog, options);
-  if (prefilter.sessions) items = await prefilter.sessions(items, matcher);
+  const planned = (prefilter && (await prefilter(options, matcher))) ?? (await listed(catalog, options)).map((item): PlannedSession => ({ item }));
   let total = 0;
-  for (const item of items) {
+  const checked = new Map<string, boolean>();
+  let visited = 0;
+  for (const { item, active: readActive, segments: only } of planned) {
     if (signal?.aborted) return;
+    // Reads below are synchronous (cheaper here than thread-pool round trips): let the event loop run between sessions.
+    if (++visited % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
     const paths = sessionPaths(catalog.ctx.root, item.agentId, item.sessionId, item.archived ? "archived" : "sessions");
-    try {
-      await assertNoLinks(catalog.ctx, paths);
-    } catch {
-      continue; // a linked session folder is never read (the store refuses it too)
-    }
+    // A linked session folder is never read (the store refuses it too).
+    if (!linkFree(catalog.ctx.root, paths, checked)) continue;
     const hot = item.archived ? undefined : catalog.hot?.(item.agentId, item.sessionId);
-    const segments = await segmentUnits(catalog.ctx, paths);
+    const segments = segmentUnits(paths);
     const baseSeq = segments[0]?.kind === "segment" ? segments[0].name.last : 0;
-    const active = await readUnit(catalog.ctx, paths, { kind: "active" }, baseSeq, reasoning, hot);
+    // A hot session's Active is in memory (with what is not flushed yet): always read.
+    const active = readActive === false && !hot ? [] : await readUnit(catalog.ctx, paths, { kind: "active" }, baseSeq, reasoning, hot);
     const lastSeq = Math.max(baseSeq, active[0]?.seq ?? 0, hot?.lastSeq ?? 0);
     const draft = await readUnit(catalog.ctx, paths, { kind: "draft", lastSeq }, baseSeq, reasoning);
     let inSession = 0;
@@ -92,7 +100,7 @@ async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Mat
             location: entry.location,
             inContext: entry.location === "context" || entry.location === "draft",
           };
-          if (item.title !== undefined) hit.title = item.title;
+          if (item.title !== undefined) hit.title = inert(item.title);
           if (entry.beforeSequence !== undefined) hit.beforeSequence = entry.beforeSequence;
           yield hit;
           total++;
@@ -106,11 +114,19 @@ async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Mat
     if (more) more = yield* emit(active);
     for (const unit of segments) {
       if (!more || total >= limit || signal?.aborted) break;
-      if (unit.kind !== "segment" || (prefilter.segment && !prefilter.segment(item, unit, matcher))) continue;
+      if (unit.kind !== "segment" || (only && !only.has(unit.name.file))) continue;
       more = yield* emit(await readUnit(catalog.ctx, paths, unit, baseSeq, reasoning));
     }
     if (total >= limit) return;
   }
+}
+
+/** Whether a session is in the query's scope (agent, area, one session). */
+export function inScope(options: SearchOptions, agentId: string, sessionId: string, archived: boolean): boolean {
+  if (options.session) return options.session.agentId === agentId && options.session.sessionId === sessionId;
+  if (options.agentId !== undefined && options.agentId !== agentId) return false;
+  const area = options.area ?? "all";
+  return area === "all" || (area === "archived") === archived;
 }
 
 async function listed(catalog: SearchCatalog, options: SearchOptions): Promise<SessionListItem[]> {
