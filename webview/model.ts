@@ -20,6 +20,12 @@ export interface ToolState {
   approvalSummary?: string;
   decision?: string;
   message?: string;
+  /** An answer sent from this card, until the host confirms it (the card shows the outcome only then). */
+  answering?: boolean;
+  /** An Undo sent from this card, until the host logs it or says why not. */
+  undoing?: boolean;
+  /** The file whose applied edit was undone (a `tool/undo` in the log). */
+  undone?: string;
 }
 
 export type Item =
@@ -32,6 +38,8 @@ export type Item =
 export type ItemOf<K extends Item["kind"]> = Extract<Item, { kind: K }>;
 
 const OUTPUT_LIMIT = 64 * 1024;
+/** The reason the host gives an approval that Stop resolved (extension/approval/decisions.ts CANCELLED). */
+const CANCELLED_REASON = "the turn was cancelled";
 
 /**
  * The conversation as rows, folded from session events (history pages, live appends)
@@ -126,8 +134,10 @@ export class Conversation {
         break;
       case "approval-resolved":
         this.tool(event.toolCallId, (t) => {
-          t.decision = event.decision === "approved" ? (event.scope === "session" ? "allowed for this session" : "approved") : `denied${event.reason ? `: ${event.reason}` : ""}`;
-          if (t.status === "approval") t.status = event.decision === "approved" ? "running" : "refused";
+          t.answering = false;
+          const cancelled = event.decision === "denied" && event.reason === CANCELLED_REASON;
+          t.decision = event.decision === "approved" ? (event.scope === "session" ? "allowed for this session" : "approved") : cancelled ? "cancelled" : `denied${event.reason ? `: ${event.reason}` : ""}`;
+          if (t.status === "approval") t.status = event.decision === "approved" ? "running" : cancelled ? "cancelled" : "refused";
         });
         break;
       case "compaction-finished":
@@ -244,9 +254,20 @@ export class Conversation {
         }
         case "tool/approval": {
           const id = data.toolCallId as string;
-          this.tool(id, (t) => (t.decision = String(data.decision) + (data.by === "policy" ? " by policy" : "")));
+          const cancelled = data.decision === "denied" && data.reason === CANCELLED_REASON;
+          this.tool(id, (t) => {
+            t.decision = cancelled ? "cancelled" : String(data.decision) + (data.by === "policy" ? " by policy" : "");
+            // Replayed as it was live: a denied call is refused (or cancelled), not "failed".
+            if (data.decision === "denied" && (t.status === "called" || t.status === "approval")) t.status = cancelled ? "cancelled" : "refused";
+          });
           break;
         }
+        case "tool/undo":
+          this.tool(String(data.toolCallId), (t) => {
+            t.undone = String(data.path);
+            t.undoing = false;
+          });
+          break;
         case "session/title":
           if (typeof data.title === "string") this.title = data.title;
           break;

@@ -5,7 +5,10 @@ import type { ToolState } from "../model";
 export interface ToolActions {
   approve(toolCallId: string, decision: ApprovalDecision): void;
   openDiff(toolCallId: string): void;
+  undo(toolCallId: string): void;
 }
+
+const EDIT_TOOLS = new Set(["edit_file", "write_file"]);
 
 type Details = (key: string, summary: TemplateResult | string, body: TemplateResult, cls: string) => TemplateResult;
 
@@ -58,14 +61,22 @@ export function toolCard(call: ToolCallBlock, state: ToolState | undefined, acti
         ? html`<div class="approval" role="alert">
             <div class="approval-text">${state?.approvalSummary ?? `Run ${call.name}?`}</div>
             <div class="approval-buttons">
-              <button type="button" class="primary" @click=${() => actions.approve(call.id, { approved: true, scope: "once" })}>Approve</button>
-              <button type="button" class="secondary" @click=${() => actions.approve(call.id, { approved: true, scope: "session" })}>Allow for this session</button>
-              <button type="button" class="secondary" @click=${() => actions.approve(call.id, { approved: false })}>Deny</button>
+              <button type="button" class="primary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: true, scope: "once" })}>Approve</button>
+              <button type="button" class="secondary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: true, scope: "session" })}>Allow for this session</button>
+              <button type="button" class="secondary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: false })}>Deny</button>
             </div>
+            ${state?.answering ? html`<div class="approval-sending" role="status">Sending your answer…</div>` : nothing}
           </div>`
         : nothing
     }
     ${state?.decision ? html`<div class="tool-decision">${state.decision}</div>` : nothing}
+    ${
+      state?.undone
+        ? html`<div class="tool-undone" role="status">Undone: ${state.undone} is back to its content before this edit</div>`
+        : status === "done" && state?.details?.kind === "edit" && EDIT_TOOLS.has(call.name)
+          ? html`<div class="tool-undo"><button type="button" class="secondary" ?disabled=${state.undoing} @click=${() => actions.undo(call.id)}>Undo</button></div>`
+          : nothing
+    }
     ${state?.message ? html`<div class="tool-message">${state.message}</div>` : nothing}
     ${output ? details("out", html`<i aria-hidden="true" class="codicon codicon-output"></i> Output`, html`<pre class="tool-output">${output}</pre>`, "tool-out") : nothing}
   </section>`;
