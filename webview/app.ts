@@ -6,6 +6,10 @@ import { Conversation, type Item } from "./model";
 import { RpcClient, type VsCodeApi } from "./rpc";
 import { renderItem, type RowContext } from "./views/message";
 import { composer, type ComposerState } from "./views/composer";
+import { ConnectForm } from "./connect";
+import { connectForm } from "./views/connect-form";
+import { FindController } from "./find-controller";
+import { findBar } from "./views/find-bar";
 
 /** What survives a hide / reload: enough to paint at once, then a catch-up asks for the rest. */
 interface SavedState {
@@ -35,6 +39,9 @@ export class ChatApp {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
   private readonly rowContext: RowContext;
+  readonly connect: ConnectForm;
+  /** The find bar (Ctrl/Cmd+F) and reveals of search results. */
+  readonly find: FindController;
 
   constructor(
     private readonly root: HTMLElement,
@@ -50,7 +57,25 @@ export class ChatApp {
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
       undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
     };
+    this.connect = new ConnectForm({
+      listModels: (params) => this.call("listModels", params),
+      connect: (params) => this.call("connect", params),
+      refresh: () => this.refresh(),
+      connected: () => this.root.querySelector<HTMLElement>(".composer textarea")?.focus(),
+    });
     root.addEventListener("click", (e) => this.onClick(e));
+    const app = this;
+    this.find = new FindController({
+      conversation: this.conversation,
+      get list() {
+        return app.list;
+      },
+      ref: () => this.ref(),
+      call: (method, params) => this.call(method, params),
+      refresh: () => this.refresh(),
+      prepend: (page) => this.conversation.prepend(page),
+    });
+    this.find.install(document);
   }
 
   async start(): Promise<void> {
@@ -65,8 +90,10 @@ export class ChatApp {
       // The model may have changed while the view was hidden.
       if (hello?.snapshot && !outside) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
+      if (hello?.connect) this.connect.ask();
       if (outside) {
         this.show(outside);
+        if (hello?.reveal) void this.find.reveal(hello.reveal);
         return;
       }
       // A switch that arrived meanwhile (a session-switched event, a click) is what the view shows now.
@@ -91,8 +118,10 @@ export class ChatApp {
     const hello = await this.call("hello", {});
     if (!hello) return;
     this.setConfig(hello.config);
+    if (hello.connect) this.connect.ask();
     if (hello.snapshot) this.show(hello.snapshot);
     else this.refresh();
+    if (hello.snapshot && hello.reveal) void this.find.reveal(hello.reveal);
   }
 
   ref(): ChatRef | undefined {
@@ -102,6 +131,7 @@ export class ChatApp {
   show(snapshot: ChatSnapshot): void {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
     this.snapshot = snapshot;
+    this.find.reset();
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
@@ -139,6 +169,12 @@ export class ChatApp {
       }
       case "sessions-changed":
         this.sessions = undefined;
+        return;
+      case "connect":
+        this.connect.ask();
+        return;
+      case "reveal":
+        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) void this.find.reveal(event.target);
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -195,7 +231,7 @@ export class ChatApp {
     });
   }
 
-  private async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
+  async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
     try {
       return await this.rpc.request(method, params);
     } catch (error) {
@@ -358,17 +394,7 @@ export class ChatApp {
   }
 
   private emptyState(): TemplateResult | typeof nothing {
-    if (this.config && !this.config.providerConfigured) {
-      return html`<div class="empty-state" role="note">
-        <i aria-hidden="true" class="codicon codicon-plug"></i>
-        <h2>Connect a model</h2>
-        <p>Downcity needs a model provider. Add a profile in the <code>downcity.providers</code> setting (or set <code>DOWNCITY_BASE_URL</code> and <code>DOWNCITY_MODEL</code>), then store its key.</p>
-        <div class="empty-buttons">
-          <button type="button" class="primary" @click=${() => void this.call("runCommand", { command: "downcity.setApiKey" })}>Set API Key</button>
-          <button type="button" class="secondary" @click=${() => void this.call("runCommand", { command: "downcity.selectModel" })}>Select Model</button>
-        </div>
-      </div>`;
-    }
+    if (this.connectShown()) return connectForm(this.connect, !!this.config?.providerConfigured);
     if (!this.snapshot) {
       return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>No session open</h2>
         <p>Start a new session, or open one from the Sessions view.</p>
@@ -393,34 +419,43 @@ export class ChatApp {
     </div>`;
   }
 
+  /** The connect form shows with no provider configured, or when asked for (Add a model…). */
+  private connectShown(): boolean {
+    return Boolean(this.config && (!this.config.providerConfigured || this.connect.state.asked));
+  }
+
   /** Re-renders the shell; the list re-renders only rows whose key is dirty. */
   refresh(initial = false): void {
     this.rowContext.readOnly = !!this.readOnly;
-    const composerView = composer(this, {
+    // A form asked for over a configured chat replaces the composer (both have a "Model" field).
+    const composerView = this.connect.state.asked && this.connectShown() ? nothing : composer(this, {
       running: this.running,
       disabled: !this.snapshot || !!this.readOnly || !!this.config?.restricted,
       readOnly: this.readOnly ?? this.config?.restricted,
-      models: this.config?.models ?? [],
+      // The form has its own "Model" field: no second one beside it.
+      models: this.connectShown() ? [] : (this.config?.models ?? []),
       model: this.model,
       agents: this.config?.agents ?? [],
       agentId: this.snapshot?.ref.agentId,
       meter: this.meter(),
     });
     render(
-      html`${this.header()}${this.historyBar()}
+      html`${this.header()}${findBar(this.find)}${this.historyBar()}
         <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
         ${this.emptyState()}${composerView}`,
       this.root,
     );
     if (!this.list) {
       const scroller = this.root.querySelector<HTMLElement>(".log-scroller")!;
-      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el));
+      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el), () => this.find.decorate());
     }
     const changed = [...this.conversation.dirty];
     this.conversation.dirty.clear();
     this.list.setItems(this.conversation.items, initial ? this.conversation.items.map((i) => i.key) : changed);
     this.root.querySelectorAll<HTMLElement>("[data-ratio]").forEach((el) => el.style.setProperty("--ratio", el.dataset.ratio!));
     if (initial) this.list.flush();
+    // After the render: listing re-renders (its "asking…" hint), never inside one.
+    if (this.connectShown()) this.connect.ensureListed();
   }
 
   // Composer callbacks.

@@ -8,6 +8,7 @@ import type {
   ToolDetails,
   ToolResultPart,
 } from "../core/protocol";
+import { compactedText } from "../core/protocol";
 
 export type ToolStatus = "called" | "approval" | "running" | "done" | "failed" | "refused" | "cancelled";
 
@@ -141,7 +142,7 @@ export class Conversation {
         });
         break;
       case "compaction-finished":
-        if (event.closed > 0 || event.error) this.notice(event.error ? "warning" : "info", event.error ? `Compaction failed: ${event.error}` : `Compacted ${event.closed} messages${event.note ? ` (${event.note})` : ""}`);
+        if (event.closed > 0 || event.error) this.notice(event.error ? "warning" : "info", event.error ? `Compaction failed: ${event.error}` : `${compactedText(event.closed)}${event.note ? ` (${event.note})` : ""}`);
         break;
       case "notice":
         this.notice(event.level, event.message);
@@ -273,7 +274,7 @@ export class Conversation {
           break;
         case "compaction/end": {
           const closed = Number(data.closed ?? 0);
-          if (closed > 0) rows.push({ kind: "compaction", key: `seq:${event.seq}`, seq: event.seq, text: `Compacted ${closed} messages` });
+          if (closed > 0) rows.push({ kind: "compaction", key: `seq:${event.seq}`, seq: event.seq, text: compactedText(closed) });
           break;
         }
         default:

@@ -6,6 +6,11 @@ import type { LlmClient, ProviderProfile } from "../llm/types";
 import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
 import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
+import type { SearchHit, SearchOptions } from "../protocol/search";
+import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } from "../search";
+import { openSearchIndex } from "./search";
+import { createStorageContext } from "../storage/context";
+import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
 import { ToolRegistry } from "../tools/registry";
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
@@ -23,6 +28,8 @@ interface Entry {
   run?: Promise<RunResult[]>;
   /** A Compact Now in progress: a prompt waits for it (both would append to the log). */
   compacting?: Promise<unknown>;
+  /** The session's agent is not configured and the user was told it runs with the default agent's settings. */
+  toldOrphan?: boolean;
   detach: Unsubscribe[];
 }
 
@@ -45,6 +52,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
   private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
+  /** Opened at the first search when the host gave an index directory. */
+  private searchIndex: SearchIndex | undefined;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
@@ -147,10 +156,10 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 
   private async compactEntry(entry: Entry, signal: AbortSignal | undefined): Promise<CompactNowResult> {
     const agent = await this.agentFor(entry, undefined, "compact");
-    const before = entry.session.baseSeq;
     const outcome = await agent.compactNow(signal);
     await this.sessions.flush(entry.session);
-    const result: CompactNowResult = { closed: outcome.throughSeq ? outcome.throughSeq - before : 0, folded: outcome.folded };
+    // The compaction/end event's count (Surface messages), the one the chat shows too.
+    const result: CompactNowResult = { closed: outcome.closed, folded: outcome.folded };
     if (outcome.throughSeq) result.throughSeq = outcome.throughSeq;
     if (outcome.summaryChars !== undefined) result.summaryChars = outcome.summaryChars;
     if (!outcome.throughSeq) result.note = "nothing could be closed: the history is shorter than what compaction keeps";
@@ -177,12 +186,31 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.whileIdle(ref, () => this.sessions.delete(this.ref(ref)));
   }
 
+  search(options: SearchOptions): AsyncIterable<SearchHit> {
+    const catalog = this.searchCatalog();
+    this.searchIndex ??= this.options.searchIndexDir !== undefined ? openSearchIndex(catalog.ctx, this.options.searchIndexDir) : undefined;
+    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems));
+  }
+
+  private searchCatalog(): SearchCatalog {
+    const { persistence, store } = this.sessions;
+    // Search reads the JSONL layout (another backend's files are not searched).
+    const ctx = persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
+    return {
+      ctx,
+      list: (filter) => this.sessions.list(filter),
+      hotItems: () => store.list().map((session) => persistence.describe(session)),
+      hot: (agentId, sessionId) => store.get(sessionId, agentId),
+    };
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.cancelAll();
       await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       this.entries.clear();
+      await this.searchIndex?.idle();
       await this.sessions.close();
     })();
     return this.closing;
@@ -215,7 +243,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const key = keyOf(session.agentId, session.id);
     let entry = this.entries.get(key);
     if (entry) return entry;
-    const profile = this.agents.find((a) => a.id === session.agentId) ?? { id: session.agentId, name: session.agentId };
+    const profile = this.agents.find((a) => a.id === session.agentId) ?? this.agents[0]!;
     const forward = (event: SessionEvent) => this.forwardLogEvent(session, event);
     entry = { session, profile, approvals: new SessionApprovals(), detach: [session.on("event", forward), session.on("external", forward)] };
     this.entries.set(key, entry);
@@ -253,7 +281,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
    * from the settings, or stored under the store's default agent) still compacts.
    */
   private async agentFor(entry: Entry, requested: ModelSelection | undefined, purpose: "run" | "compact" = "run"): Promise<Agent> {
-    entry.profile = purpose === "compact" ? (this.agents.find((a) => a.id === entry.profile.id) ?? entry.profile) : this.profile(entry.profile.id);
+    entry.profile = this.profileOf(entry, purpose);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
     await this.syncProviders();
@@ -291,6 +319,33 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     entry.agent = agent;
     entry.buildKey = buildKey;
     return agent;
+  }
+
+  /**
+   * The agent profile a session runs with: its own when configured. A session whose agent
+   * is not (removed from the settings, or written under the store's default agent, or by
+   * another tool) continues with the default agent's settings; its id and storage stay
+   * as they are. The chat is told once per session, not at every turn.
+   */
+  private profileOf(entry: Entry, purpose: "run" | "compact"): AgentProfile {
+    const { session } = entry;
+    const own = this.agents.find((a) => a.id === session.agentId);
+    if (own) {
+      delete entry.toldOrphan;
+      return own;
+    }
+    const fallback = this.agents[0]!;
+    if (purpose === "run" && !entry.toldOrphan) {
+      entry.toldOrphan = true;
+      this.emitter.emit("event", {
+        type: "notice",
+        sessionId: session.id,
+        agentId: session.agentId,
+        level: "info",
+        message: `This session's agent "${session.agentId}" is not configured; it continues with the ${fallback.name} agent's settings.`,
+      });
+    }
+    return fallback;
   }
 
   /** The agent's tools from the host's current list (an agent may name a subset). */
