@@ -34,6 +34,8 @@ interface Entry {
 }
 
 const keyOf = (agentId: string, sessionId: string) => JSON.stringify([agentId, sessionId]);
+/** How old the index's last check of every session folder may be before a search checks them all again. */
+const SEARCH_FULL_CHECK_MS = 2_000;
 
 /**
  * One workspace folder's agent host: the session store, the LLM runtime, the tools and
@@ -188,8 +190,13 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 
   search(options: SearchOptions): AsyncIterable<SearchHit> {
     const catalog = this.searchCatalog();
-    this.searchIndex ??= this.options.searchIndexDir !== undefined ? openSearchIndex(catalog.ctx, this.options.searchIndexDir) : undefined;
-    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems));
+    if (!this.searchIndex && this.options.searchIndexDir !== undefined) {
+      const index = openSearchIndex(catalog.ctx, this.options.searchIndexDir);
+      // This runtime's own writes are reported as they happen; other processes' at the next full check.
+      this.sessions.onChange((change) => index.changed(change.agentId, change.sessionId));
+      this.searchIndex = index;
+    }
+    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems, SEARCH_FULL_CHECK_MS));
   }
 
   private searchCatalog(): SearchCatalog {

@@ -3,7 +3,7 @@ import type { Session, SessionListItem } from "../session";
 import type { StorageContext } from "../storage/context";
 import { sessionPaths } from "../storage/layout";
 import { sortByUpdated } from "../storage/list";
-import { assertNoLinks } from "../storage/no-links";
+import { linkFree } from "./read-sync";
 import { SearchQueryError } from "./errors";
 import { createMatcher, type Matcher } from "./matcher";
 import { inert, makeSnippet } from "./snippet";
@@ -62,16 +62,17 @@ async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Mat
   const reasoning = options.reasoning === true;
   const planned = prefilter ? await prefilter(options, matcher) : (await listed(catalog, options)).map((item): PlannedSession => ({ item }));
   let total = 0;
+  const checked = new Map<string, boolean>();
+  let visited = 0;
   for (const { item, active: readActive, segments: only } of planned) {
     if (signal?.aborted) return;
+    // Reads below are synchronous (cheaper here than thread-pool round trips): let the event loop run between sessions.
+    if (++visited % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
     const paths = sessionPaths(catalog.ctx.root, item.agentId, item.sessionId, item.archived ? "archived" : "sessions");
-    try {
-      await assertNoLinks(catalog.ctx, paths);
-    } catch {
-      continue; // a linked session folder is never read (the store refuses it too)
-    }
+    // A linked session folder is never read (the store refuses it too).
+    if (!linkFree(catalog.ctx.root, paths, checked)) continue;
     const hot = item.archived ? undefined : catalog.hot?.(item.agentId, item.sessionId);
-    const segments = await segmentUnits(catalog.ctx, paths);
+    const segments = segmentUnits(paths);
     const baseSeq = segments[0]?.kind === "segment" ? segments[0].name.last : 0;
     // A hot session's Active is in memory (with what is not flushed yet): always read.
     const active = readActive === false && !hot ? [] : await readUnit(catalog.ctx, paths, { kind: "active" }, baseSeq, reasoning, hot);

@@ -2,13 +2,13 @@ import type { SessionEvent } from "../protocol";
 import type { SearchLocation } from "../protocol/search";
 import type { Session } from "../session";
 import { SurfaceManager } from "../session/surface";
-import { readIfExists } from "../storage/atomic";
 import type { StorageContext } from "../storage/context";
 import { parseDraft } from "../storage/draft";
 import type { SessionPaths } from "../storage/layout";
 import { parseEventLog } from "../storage/records";
 import type { SegmentName } from "../storage/segment-codec";
-import { listSegments, readSegment } from "../storage/segments-dir";
+import { readSegment } from "../storage/segments-dir";
+import { readFileQuiet, segmentNamesSync } from "./read-sync";
 import { blockFields, eventFields, type Field } from "./extract";
 
 /**
@@ -27,11 +27,19 @@ export interface UnitEntry {
 }
 
 /** The closed segments, newest first (names only: nothing is read). */
-export async function segmentUnits(ctx: StorageContext, paths: SessionPaths): Promise<Unit[]> {
-  const segments = await listSegments(ctx, paths);
+export function segmentUnits(paths: SessionPaths): Unit[] {
+  const segments = segmentNamesSync(paths);
   const units: Unit[] = [];
   for (let i = segments.length - 1; i >= 0; i--) units.push({ kind: "segment", name: segments[i]! });
   return units;
+}
+
+function readQuietly(path: string): Buffer | undefined {
+  try {
+    return readFileQuiet(path);
+  } catch {
+    return undefined; // unreadable (a folder where a file should be, a link): no hit from it
+  }
 }
 
 /** The seqs on the Surface after folding `events` over `baseSeq` (undefined if they do not fold: a forged log). */
@@ -80,7 +88,7 @@ export async function readUnit(ctx: StorageContext, paths: SessionPaths, unit: U
       events = hot.events();
       onSurface = new Set(hot.surface.nodes);
     } else {
-      const buf = await readIfExists(ctx.fs, paths.active).catch(() => undefined);
+      const buf = readQuietly(paths.active);
       if (!buf) return [];
       const parsed = parseEventLog(buf).events;
       let skip = 0;
@@ -93,7 +101,7 @@ export async function readUnit(ctx: StorageContext, paths: SessionPaths, unit: U
     const inContext = (e: SessionEvent) => e.type === "session/title" || (onSurface ? onSurface.has(e.seq) : e.surface !== undefined);
     return entriesOf(events, reasoning, (e) => ({ location: inContext(e) ? "context" : "folded" }));
   }
-  const buf = await readIfExists(ctx.fs, paths.draft).catch(() => undefined);
+  const buf = readQuietly(paths.draft);
   if (!buf) return [];
   const draft = parseDraft(buf);
   // A draft written before the log's last event was completed by it (recovery drops it too).

@@ -172,7 +172,7 @@ test("a corrupt, forged or deleted index is rebuilt (or outvoted by the logs): n
 
   // Forged, well-formed: a stranger's session record with the stamps of none on disk.
   await hitsOf(root, indexDir, q);
-  const fake = { t: "s", s: { agentId: "code", sessionId: "../../etc", area: "sessions", updatedAt: 9e12, messagesMtime: 0, segmentsMtime: 0, activeStamp: "", activeIno: 0, activeSize: 0, activeUnits: [], segments: [], draft: true } };
+  const fake = { t: "s", s: { agentId: "code", sessionId: "../../etc", area: "sessions", updatedAt: 9e12, messagesMtime: 0, activeStamp: "", activeIno: 0, activeSize: 0, activeUnits: [], segments: [], draft: true } };
   writeFileSync(journal, `${readFileSync(journal, "utf8")}${JSON.stringify(fake)}\n`);
   const after = await hitsOf(root, indexDir, q);
   assert.deepEqual(after, want);
@@ -181,4 +181,24 @@ test("a corrupt, forged or deleted index is rebuilt (or outvoted by the logs): n
   rmSync(dir, { recursive: true });
   assert.deepEqual(await hitsOf(root, indexDir, q), want);
   assert.equal(readdirSync(indexDir).length, 1);
+});
+
+test("a runtime with an index directory: its own writes are found at once, the index stays outside the workspace", async (t) => {
+  const root = tempDir(t);
+  const indexDir = tempDir(t, "downcity-index-");
+  await makeCorpus(root, { sessions: 4 });
+  const { WorkspaceRuntime } = await import("../../core/runtime");
+  const runtime = new WorkspaceRuntime({ root, searchIndexDir: indexDir, providers: () => [], model: () => undefined, approval: () => ({ reads: "auto", edits: "ask", commands: "ask" }), tools: () => [], storage: { batchWindowMs: 1 } });
+  t.after(() => runtime.close());
+  assert.deepEqual(await collect(runtime.search({ query: "wallaby" })), []);
+  // Written by this runtime between two searches (well inside the 2 s between full checks): reported, so re-indexed.
+  await runtime.rename({ agentId: "code", sessionId: "s-1" }, "Wallaby notes");
+  const live = runtime.create("code", "live-2");
+  live.append("user/message", { content: [{ type: "text", text: "a wallaby, unflushed" }] }, { surface: "append" });
+  const hits = await collect(runtime.search({ query: "wallaby" }));
+  assert.deepEqual(hits.map((h) => [h.sessionId, h.kind]).sort(), [["live-2", "user"], ["s-1", "title"]]);
+  await runtime.fork({ agentId: "code", sessionId: "s-1" });
+  assert.equal((await collect(runtime.search({ query: "wallaby" }))).length, 3);
+  assert.equal(readdirSync(indexDir).length, 1);
+  assert.deepEqual(readdirSync(join(root, ".downcity")), ["agents"]);
 });

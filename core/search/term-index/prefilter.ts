@@ -9,9 +9,9 @@ const keyOf = (agentId: string, sessionId: string) => `${agentId}\u0000${session
  * read only the sessions and units that hold every term of the query. Sessions live in
  * this process always have their Active read from memory (it may hold unflushed events).
  */
-export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListItem[]): SearchPrefilter {
+export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListItem[], maxAgeMs = 0): SearchPrefilter {
   return async (options, matcher) => {
-    const sessions = (await index.refresh()).filter((s) => inScope(options, s.agentId, s.sessionId, s.area === "archived"));
+    const sessions = (await index.refresh({ maxAgeMs })).filter((s) => inScope(options, s.agentId, s.sessionId, s.area === "archived"));
     const planned = new Map<string, PlannedSession>();
     for (const plan of index.plan(sessions, matcher)) {
       const { session } = plan;

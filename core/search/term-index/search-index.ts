@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
-import { lstatSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { join, sep } from "node:path";
 import type { SessionEvent } from "../../protocol";
 import type { StorageContext } from "../../storage/context";
 import { isErrno } from "../../storage/fs-seam";
 import { decodeId } from "../../storage/id-codec";
-import { agentsDir, areaDir, DOWNCITY_DIR, sessionPaths, type Area, type SessionPaths } from "../../storage/layout";
+import { agentsDir, areaDir, DOWNCITY_DIR, sessionPaths, type Area } from "../../storage/layout";
 import { parseMeta } from "../../storage/meta";
 import { looksLikeEvent } from "../../storage/records";
-import { listSegments, readSegment } from "../../storage/segments-dir";
+import { readSegment } from "../../storage/segments-dir";
+import { lstatQuiet, readFileQuiet, segmentNamesSync } from "../read-sync";
 import { eventFields } from "../extract";
 import { fold } from "../fold";
 import type { Matcher } from "../matcher";
@@ -23,9 +24,11 @@ export interface IndexedSession {
   area: Area;
   title?: string;
   updatedAt: number;
-  /** `messages/` and `messages/segments/` mtimes: a draft, a compaction or a segment changes them. */
+  /**
+   * `messages/` mtime: a draft written or removed, and a compaction (its new Active is
+   * renamed in, right after its segment is published), change it.
+   */
   messagesMtime: number;
-  segmentsMtime: number;
   /** ino:size:mtime of Active when last looked at. */
   activeStamp: string;
   activeIno: number;
@@ -43,16 +46,12 @@ export interface SessionPlan {
   segments: Set<string>;
 }
 
+const MESSAGES = `${sep}messages`;
+const ACTIVE = `${sep}messages${sep}active.jsonl`;
 const sessionKey = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 const stampOf = (st: Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "");
 
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
+const lstatOrUndefined = lstatQuiet;
 
 function wordsOfEvents(events: Iterable<SessionEvent>): Set<string> {
   const words = new Set<string>();
@@ -79,13 +78,18 @@ export class SearchIndex {
   private loaded = false;
   private queue: Promise<unknown> = Promise.resolve();
   private pending: JournalRecord[] = [];
+  private readonly dirty = new Map<string, [string, string]>();
+  private lastFull: number | undefined;
+  private readonly clock: () => number;
   /** Counters for tests and benchmarks. */
   readonly stats = { segmentsIndexed: 0, activeBytesIndexed: 0, sessionsChecked: 0, rebuilds: 0, loads: 0 };
 
   constructor(
     private readonly ctx: StorageContext,
     private readonly files: IndexFiles | undefined,
-  ) {}
+  ) {
+    this.clock = ctx.clock;
+  }
 
   /** The index directory of a workspace root under a host's index directory. */
   static dirFor(indexDir: string, root: string): string {
@@ -99,32 +103,52 @@ export class SearchIndex {
     return run;
   }
 
-  /** Brings the index up to date with the folder; returns the sessions, newest first. */
-  refresh(): Promise<IndexedSession[]> {
+  /**
+   * Brings the index up to date with the folder and returns its sessions, newest first.
+   * Every session folder's stamps are checked (a few lstat calls each), unless a full
+   * check is younger than `maxAgeMs`: then only the sessions `changed()` named since are.
+   * A host that reports its own writes (the runtime) and sets a short `maxAgeMs` answers
+   * keystroke after keystroke without re-checking 10,000 folders; another process' writes
+   * are seen at the next full check.
+   */
+  refresh(options: { maxAgeMs?: number } = {}): Promise<IndexedSession[]> {
     return this.exclusive(async () => {
       if (!this.loaded) await this.load();
-      await this.scanFolder();
+      const fresh = this.lastFull !== undefined && this.clock() - this.lastFull < (options.maxAgeMs ?? 0);
+      if (fresh) {
+        const dirty = [...this.dirty.values()];
+        this.dirty.clear();
+        for (const [agentId, sessionId] of dirty) await this.updateOne(agentId, sessionId);
+      } else {
+        this.dirty.clear();
+        await this.scanFolder();
+        this.lastFull = this.clock();
+      }
       await this.persist();
       return [...this.sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : 1));
     });
+  }
+
+  /** A host's note that a session changed (appended, closed, renamed, forked, moved, deleted): checked at the next refresh. */
+  changed(agentId: string, sessionId: string): void {
+    this.dirty.set(sessionKey(agentId, sessionId), [agentId, sessionId]);
   }
 
   /** Re-indexes one session now (a host that knows it changed: after a turn, a rename, a compaction). */
   update(agentId: string, sessionId: string): Promise<void> {
     return this.exclusive(async () => {
       if (!this.loaded) await this.load();
-      let found = false;
-      for (const area of ["sessions", "archived"] as const) {
-        const paths = sessionPaths(this.ctx.root, agentId, sessionId, area);
-        if (lstatOrUndefined(paths.dir)?.isDirectory()) {
-          await this.refreshSession(paths);
-          found = true;
-          break;
-        }
-      }
-      if (!found) this.drop(sessionKey(agentId, sessionId));
+      await this.updateOne(agentId, sessionId);
       await this.persist();
     });
+  }
+
+  private async updateOne(agentId: string, sessionId: string): Promise<void> {
+    for (const area of ["sessions", "archived"] as const) {
+      const paths = sessionPaths(this.ctx.root, agentId, sessionId, area);
+      if (lstatOrUndefined(paths.dir)?.isDirectory()) return this.refreshSession(agentId, sessionId, area, paths.dir);
+    }
+    this.drop(sessionKey(agentId, sessionId));
   }
 
   private async load(): Promise<void> {
@@ -197,6 +221,7 @@ export class SearchIndex {
 
   private async scanFolder(): Promise<void> {
     const seen = new Set<string>();
+    let visited = 0;
     const root = join(this.ctx.root, DOWNCITY_DIR);
     const isDir = (p: string) => lstatOrUndefined(p)?.isDirectory() === true;
     if (isDir(root) && isDir(agentsDir(this.ctx.root))) {
@@ -207,12 +232,14 @@ export class SearchIndex {
           const base = areaDir(this.ctx.root, agentId, area);
           if (!isDir(base)) continue;
           for (const name of await this.dirNames(base)) {
+            // Synchronous reads below: the event loop runs between sessions.
+            if (++visited % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
             const sessionId = decodeId(name) ?? this.hashedId(base + sep + name);
             if (sessionId === undefined) continue;
             const key = sessionKey(agentId, sessionId);
             if (seen.has(key)) continue; // live wins over a stray archived copy
             seen.add(key);
-            await this.refreshSession(sessionPaths(this.ctx.root, agentId, sessionId, area));
+            await this.refreshSession(agentId, sessionId, area, base + sep + name);
           }
         }
       }
@@ -238,21 +265,21 @@ export class SearchIndex {
   }
 
   /** Compares one session folder's stamps with the index and indexes what changed. */
-  private async refreshSession(paths: SessionPaths): Promise<void> {
+  private async refreshSession(agentId: string, sessionId: string, area: Area, dir: string): Promise<void> {
     this.stats.sessionsChecked++;
-    const key = sessionKey(paths.agentId, paths.sessionId);
+    const key = sessionKey(agentId, sessionId);
     const prev = this.sessions.get(key);
-    const messages = lstatOrUndefined(paths.messages);
+    // Two lstat calls per unchanged session, paths by concatenation: a full check visits every folder.
+    const messages = lstatOrUndefined(dir + MESSAGES);
     // A linked messages folder is never read (the store refuses the session too).
     if (!messages?.isDirectory()) {
       if (prev) this.drop(key);
       return;
     }
-    const active = lstatOrUndefined(paths.active);
-    const segmentsDir = lstatOrUndefined(paths.segments);
+    const active = lstatOrUndefined(dir + ACTIVE);
     const activeFile = active?.isFile() ? active : undefined;
-    const segmentsMtime = segmentsDir?.isDirectory() ? segmentsDir.mtimeMs : 0;
-    if (prev && prev.area === paths.area && prev.messagesMtime === messages.mtimeMs && prev.segmentsMtime === segmentsMtime && prev.activeStamp === stampOf(activeFile)) return;
+    if (prev && prev.area === area && prev.messagesMtime === messages.mtimeMs && prev.activeStamp === stampOf(activeFile)) return;
+    const paths = sessionPaths(this.ctx.root, agentId, sessionId, area);
 
     const meta = (() => {
       try {
@@ -267,7 +294,6 @@ export class SearchIndex {
       area: paths.area,
       updatedAt: meta?.updatedAt ?? activeFile?.mtimeMs ?? messages.mtimeMs,
       messagesMtime: messages.mtimeMs,
-      segmentsMtime,
       activeStamp: stampOf(activeFile),
       activeIno: activeFile?.ino ?? 0,
       activeSize: 0,
@@ -277,9 +303,9 @@ export class SearchIndex {
     };
     if (meta?.title !== undefined) next.title = meta.title;
 
-    if (!prev || prev.segmentsMtime !== segmentsMtime || prev.area !== paths.area) {
+    if (!prev || prev.messagesMtime !== messages.mtimeMs || prev.activeIno !== (activeFile?.ino ?? 0) || prev.area !== area) {
       const segments: { file: string; unit: number }[] = [];
-      for (const name of await listSegments(this.ctx, paths)) {
+      for (const name of segmentNamesSync(paths)) {
         const st = lstatOrUndefined(join(paths.segments, name.file));
         if (!st?.isFile()) continue;
         const identity = `seg:${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
@@ -304,7 +330,7 @@ export class SearchIndex {
       next.activeUnits = from > 0 ? [...prev!.activeUnits] : [];
       next.activeSize = from;
       if (activeFile.size > from) {
-        const appended = await this.readRange(paths.active, from, activeFile.size);
+        const appended = readFileQuiet(paths.active, from, activeFile.size) ?? Buffer.alloc(0);
         const end = appended.lastIndexOf(0x0a) + 1;
         if (end > 0) {
           const events: SessionEvent[] = [];
@@ -325,22 +351,6 @@ export class SearchIndex {
     }
     this.sessions.set(key, next);
     this.pending.push({ t: "s", s: next });
-  }
-
-  private async readRange(path: string, from: number, to: number): Promise<Buffer> {
-    const handle = await this.ctx.fs.open(path, "r");
-    try {
-      const buf = Buffer.allocUnsafe(to - from);
-      let got = 0;
-      while (got < buf.length) {
-        const { bytesRead } = await handle.read(buf, got, buf.length - got, from + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      return buf.subarray(0, got);
-    } finally {
-      await handle.close();
-    }
   }
 
   /** Units referenced by a session now (dead ones are left out of a snapshot). */
