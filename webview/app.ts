@@ -56,6 +56,11 @@ export class ChatApp {
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
       undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
+      retry: (turnEnd) => {
+        const ref = this.ref();
+        if (ref) void this.call("retry", { ref, turnEnd });
+      },
+      openSettings: (setting) => void this.call("openSettings", setting ? { setting } : {}),
     };
     this.connect = new ConnectForm({
       listModels: (params) => this.call("listModels", params),
@@ -103,14 +108,10 @@ export class ChatApp {
       if (switched()) return;
       if (catchUp?.kind === "reset") this.show(catchUp.snapshot);
       else if (catchUp) {
-        for (const event of catchUp.events) this.appendEvent(event);
+        this.conversation.catchUp(catchUp, (event) => this.appendEvent(event));
         this.running = catchUp.running;
         this.usage = catchUp.usage;
         this.readOnly = catchUp.readOnly;
-        if (catchUp.title) this.conversation.title = catchUp.title;
-        if (catchUp.draft) this.conversation.setDraft(catchUp.draft.draftId, catchUp.draft.blocks);
-        else this.conversation.clearDraft();
-        for (const a of catchUp.pendingApprovals) this.conversation.requestApproval(a);
         this.refresh();
       }
       return;
@@ -137,10 +138,7 @@ export class ChatApp {
     this.usage = snapshot.usage;
     this.model = snapshot.model;
     this.readOnly = snapshot.readOnly;
-    this.conversation.reset(snapshot.page);
-    this.conversation.title = snapshot.title ?? this.conversation.title;
-    if (snapshot.draft) this.conversation.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
-    for (const a of snapshot.pendingApprovals) this.conversation.requestApproval(a);
+    this.conversation.show(snapshot);
     this.open.clear();
     this.refresh(true);
     this.list?.scrollToEnd();

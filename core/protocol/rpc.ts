@@ -127,6 +127,10 @@ export const ChatMethods = {
     result: z.object({ steered: z.boolean() }),
   },
   cancel: { params: z.object({ ref: ChatRef }).strict(), result: Empty },
+  /** Runs the failed last turn again (its `turn/end` seq), without a new user message. */
+  retry: { params: z.object({ ref: ChatRef, turnEnd: z.number().int().positive() }).strict(), result: Empty },
+  /** Opens the Settings editor at a Downcity setting (a failed turn's "Open Settings"). */
+  openSettings: { params: z.object({ setting: z.string().max(200).optional() }).strict(), result: Empty },
   approve: { params: z.object({ ref: ChatRef, toolCallId: Id, decision: ApprovalDecision }).strict(), result: z.object({ resolved: z.boolean() }) },
   rename: { params: z.object({ ref: ChatRef, title: z.string().trim().min(1).max(500) }).strict(), result: Empty },
   fork: { params: z.object({ ref: ChatRef, atSeq: z.number().int().positive().optional() }).strict(), result: ChatSnapshot },

@@ -88,6 +88,9 @@ export class ChatRpcServer implements Disposable {
       searchSession: async ({ ref, query }) => searchOneSession(c.folder(ref.folderKey).runtime, ref, query),
       prompt: async ({ ref, text, attachments }) => c.prompt(ref, await this.input(ref, text, attachments)),
       cancel: async ({ ref }) => (c.cancel(ref), {}),
+      retry: async ({ ref, turnEnd }) => (await c.retry(ref, turnEnd), {}),
+      // Only a Downcity key is searched for; anything else (an environment variable) opens Downcity's settings.
+      openSettings: async ({ setting }) => (await actions.runCommand("workbench.action.openSettings", setting && /^downcity\.[\w.]+$/.test(setting) ? setting : "downcity"), {}),
       approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
       rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
@@ -100,7 +103,7 @@ export class ChatRpcServer implements Disposable {
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
-      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId), toolCallId), {}),
+      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {}),
       undoEdit: async ({ ref, toolCallId }) => {
         await c.writable(ref);
         const undone = await actions.undoEdit(c.folder(ref.folderKey), ref.sessionId, toolCallId);

@@ -47,8 +47,12 @@ test("Approve sends the approve RPC for that call; the card says approved only w
 
     // The host confirms, then the tool finishes: the card follows.
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "approved", by: "user", scope: "once" } });
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(3, "tool/approval", { toolCallId: "call-1", decision: "approved", by: "user", scope: "once" }, false) } });
     await card.getByRole("button", { name: "Approve", exact: true }).waitFor({ state: "detached" });
     assert.match((await card.textContent())!, /approved/);
+    // As the runtime sends it: the logged result (outcome and diff, what a reopened card shows too), then tool-finished.
+    const details = { kind: "edit" as const, path: "src/a.ts", diff: DIFF, added: 1, removed: 1 };
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(4, "tool/result", { toolCallId: "call-1", toolName: "edit_file", content: [{ type: "text", text: "edited src/a.ts" }], outcome: "done", details }) } });
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "tool-finished", ...base, toolCallId: "call-1", name: "edit_file", outcome: "done", details: { kind: "edit", path: "src/a.ts", diff: DIFF, added: 1, removed: 1 } } });
     await page.getByRole("group", { name: "Tool edit_file: done" }).waitFor();
 
@@ -82,6 +86,7 @@ test("Deny and Allow for this session send their decisions", { skip: skipReason 
       ["call-1", { approved: false }],
     ]);
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "denied", by: "user" } });
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(4, "tool/approval", { toolCallId: "call-1", decision: "denied", by: "user" }, false) } });
     await edit.getByText("denied").waitFor();
   } finally {
     await chat.close();
@@ -102,10 +107,12 @@ test("an answer nothing waits for says so; an answer from the diff's title bar u
     assert.equal(await first.getByRole("button", { name: "Approve", exact: true }).isDisabled(), false, "still answerable if it was a glitch");
     // Accepted in the diff editor's title bar: the host's event alone updates the card.
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "approved", by: "user", scope: "once" } });
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(4, "tool/approval", { toolCallId: "call-1", decision: "approved", by: "user", scope: "once" }, false) } });
     await page.getByRole("group", { name: "Tool edit_file: running" }).getByText("approved").waitFor();
     // Stop resolves the other as cancelled.
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "approval-resolved", ...base, toolCallId: "call-2", decision: "denied", by: "user", reason: "the turn was cancelled" } });
-    await page.getByRole("group", { name: "Tool edit_file: cancelled" }).waitFor();
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(5, "tool/approval", { toolCallId: "call-2", decision: "denied", by: "user", reason: "the turn was cancelled" }, false) } });
+    await page.getByRole("group", { name: "Tool edit_file: cancelled" }).getByText("cancelled", { exact: true }).last().waitFor();
     assert.match((await second.textContent())!, /cancelled/);
   } finally {
     await chat.close();
