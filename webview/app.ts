@@ -98,7 +98,6 @@ export class ChatApp {
       if (hello?.connect) this.connect.ask();
       if (outside) {
         this.show(outside);
-        if (hello?.reveal) void this.find.reveal(hello.reveal);
         return;
       }
       // A switch that arrived meanwhile (a session-switched event, a click) is what the view shows now.
@@ -122,17 +121,18 @@ export class ChatApp {
     if (hello.connect) this.connect.ask();
     if (hello.snapshot) this.show(hello.snapshot);
     else this.refresh();
-    if (hello.snapshot && hello.reveal) void this.find.reveal(hello.reveal);
   }
 
   ref(): ChatRef | undefined {
     return this.snapshot?.ref;
   }
 
-  show(snapshot: ChatSnapshot): void {
+  show(shown: ChatSnapshot): void {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
+    // A reveal is done once, not saved with the view's state (a reload must not jump back to it).
+    const { reveal, ...snapshot } = shown;
     this.snapshot = snapshot;
-    this.find.reset();
+    this.find.reset(snapshot.ref, reveal);
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
@@ -142,6 +142,7 @@ export class ChatApp {
     this.open.clear();
     this.refresh(true);
     this.list?.scrollToEnd();
+    this.find.afterShow();
     this.save();
   }
 
@@ -170,9 +171,6 @@ export class ChatApp {
         return;
       case "connect":
         this.connect.ask();
-        return;
-      case "reveal":
-        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) void this.find.reveal(event.target);
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -266,6 +264,7 @@ export class ChatApp {
     const attachments = this.composer.attachments.slice();
     this.composer.text = "";
     this.composer.attachments = [];
+    this.find.forget();
     this.refresh();
     this.list?.follow();
     await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });

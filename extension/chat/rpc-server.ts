@@ -72,7 +72,7 @@ export class ChatRpcServer implements Disposable {
         this.pendingReveal = undefined;
         const connect = this.connectAsked ? { connect: true } : {};
         this.connectAsked = false;
-        return snapshot ? { config, snapshot, ...(reveal ? { reveal } : {}), ...connect } : { config, ...connect };
+        return snapshot ? { config, snapshot: reveal ? { ...snapshot, reveal } : snapshot, ...connect } : { config, ...connect };
       },
       catchUp: async ({ ref, afterSeq }) => {
         const result = await c.catchUp(ref, afterSeq);
@@ -149,13 +149,14 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
-  async show(ref: ChatRef): Promise<void> {
+  async show(ref: ChatRef, reveal?: RevealTarget): Promise<void> {
     // Claimed before the open resolves: a hello arriving meanwhile (the view's document
     // reloading as it is revealed) waits for this switch and then answers with it.
     this.shownFromOutside = ref;
+    this.pendingReveal = reveal && { ref, target: reveal };
     const switched = this.controller.open(ref).then((opened) => {
       const snapshot = this.opened(opened);
-      this.event({ type: "session-switched", snapshot });
+      this.event({ type: "session-switched", snapshot: reveal ? { ...snapshot, reveal } : snapshot });
     });
     // A switch that failed must not keep a reloading view from its own saved session.
     this.switching = switched.catch(() => {
@@ -172,13 +173,11 @@ export class ChatRpcServer implements Disposable {
 
   /**
    * Shows a session and scrolls it to event `target.seq`, highlighted (a search result was
-   * chosen). The reveal follows the switch; a view whose document reloads meanwhile gets
-   * it with its hello instead.
+   * chosen). The switch carries it; a view whose document reloads meanwhile gets it with
+   * its hello instead.
    */
-  async reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
-    this.pendingReveal = { ref, target };
-    await this.show(ref);
-    if (this.pendingReveal?.target === target) this.event({ type: "reveal", ref, target });
+  reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
+    return this.show(ref, target);
   }
 
   event(event: ChatHostEvent): void {
