@@ -23,6 +23,8 @@ export const SESSIONS_HELP = `Usage: downcity sessions <command> [options]
 
 Commands:
   list                          sessions of the workspace, newest first
+  list --damaged                the folders a list leaves out (no event log, an identity that
+                                disagrees with where the folder is), each with the reason
   show ID [--before SEQ]        the Active messages, or the segment before SEQ (history paging),
                                 with each compaction: summary, messages closed, usage before/after
   rename ID "title"             rename (pins the title)
@@ -36,5 +38,6 @@ Options:
   --cwd DIR        workspace folder (default: current folder)
   --agent ID       agent id: code (default) or ask
   --archived       list: archived sessions instead
+  --damaged        list: damaged folders instead (with --archived: those of the archive)
   --json           machine-readable output
   -h, --help       this help`;
