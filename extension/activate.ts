@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionRef } from "../core/session";
 import { registerCommands } from "./commands/register";
+import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./config/status-bar";
 import { createWorkspaceRuntime, type RuntimeFactory } from "./runtime/factory";
@@ -11,6 +13,7 @@ import { SessionsTree } from "./sessions/tree";
 import { registerChat, type ChatRegistration } from "./chat";
 import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
+import { registerSearch } from "./search/register";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
@@ -51,11 +54,13 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   // Tests pass their own hooks; VS Code gets the editor-backed tools, asking the chat first.
   let chat: ChatRegistration | undefined;
   const folderTools = options.hooks ? undefined : new FolderTools(() => chat?.approvals);
-  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log);
+  // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log, storage && join(storage.fsPath, "search"));
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const status = new ModelStatus(config, runtimes);
-  chat = registerChat(context, chatRuntimes(runtimes, config));
+  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())));
   const registered = chat;
   const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
@@ -71,8 +76,12 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     tree,
     view,
     status,
-    registerCommands({ runtimes, tree, config, openInChat, output }),
+    registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),
     offerGitignore(runtimes, context.workspaceState),
+    registerSearch(runtimes, async (folder, hit, query) => {
+      status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, { agentId: hit.agentId, sessionId: hit.sessionId });
+      await registered.revealInChat(folder.uri.toString(), hit, { seq: hit.seq, query });
+    }),
   );
   host = { runtimes, tree, view, config, status, chat: registered };
   return host;

@@ -5,6 +5,10 @@ import { Conversation, type Item } from "./model";
 import { RpcClient, type VsCodeApi } from "./rpc";
 import { renderItem, type RowContext } from "./views/message";
 import { composer, type ComposerState } from "./views/composer";
+import { ConnectForm } from "./connect";
+import { connectForm } from "./views/connect-form";
+import { FindController } from "./find-controller";
+import { findBar } from "./views/find-bar";
 
 /** What survives a hide / reload: enough to paint at once, then a catch-up asks for the rest. */
 interface SavedState {
@@ -34,6 +38,9 @@ export class ChatApp {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
   private readonly rowContext: RowContext;
+  readonly connect: ConnectForm;
+  /** The find bar (Ctrl/Cmd+F) and reveals of search results. */
+  readonly find: FindController;
 
   constructor(
     private readonly root: HTMLElement,
@@ -47,8 +54,31 @@ export class ChatApp {
       fork: (seq) => void this.call("fork", { ref: this.ref()!, atSeq: seq }).then((s) => s && this.show(s)),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
+      retry: (turnEnd) => {
+        const ref = this.ref();
+        if (ref) void this.call("retry", { ref, turnEnd });
+      },
+      openSettings: (setting) => void this.call("openSettings", setting ? { setting } : {}),
     };
+    this.connect = new ConnectForm({
+      listModels: (params) => this.call("listModels", params),
+      connect: (params) => this.call("connect", params),
+      refresh: () => this.refresh(),
+      connected: () => this.root.querySelector<HTMLElement>(".composer textarea")?.focus(),
+    });
     root.addEventListener("click", (e) => this.onClick(e));
+    const app = this;
+    this.find = new FindController({
+      conversation: this.conversation,
+      get list() {
+        return app.list;
+      },
+      ref: () => this.ref(),
+      call: (method, params) => this.call(method, params),
+      refresh: () => this.refresh(),
+      prepend: (page) => this.conversation.prepend(page),
+    });
+    this.find.install(document);
   }
 
   async start(): Promise<void> {
@@ -63,6 +93,7 @@ export class ChatApp {
       // The model may have changed while the view was hidden.
       if (hello?.snapshot && !outside) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
+      if (hello?.connect) this.connect.ask();
       if (outside) {
         this.show(outside);
         return;
@@ -74,14 +105,10 @@ export class ChatApp {
       if (switched()) return;
       if (catchUp?.kind === "reset") this.show(catchUp.snapshot);
       else if (catchUp) {
-        for (const event of catchUp.events) this.appendEvent(event);
+        this.conversation.catchUp(catchUp, (event) => this.appendEvent(event));
         this.running = catchUp.running;
         this.usage = catchUp.usage;
         this.readOnly = catchUp.readOnly;
-        if (catchUp.title) this.conversation.title = catchUp.title;
-        if (catchUp.draft) this.conversation.setDraft(catchUp.draft.draftId, catchUp.draft.blocks);
-        else this.conversation.clearDraft();
-        for (const a of catchUp.pendingApprovals) this.conversation.requestApproval(a);
         this.refresh();
       }
       return;
@@ -89,6 +116,7 @@ export class ChatApp {
     const hello = await this.call("hello", {});
     if (!hello) return;
     this.setConfig(hello.config);
+    if (hello.connect) this.connect.ask();
     if (hello.snapshot) this.show(hello.snapshot);
     else this.refresh();
   }
@@ -97,21 +125,22 @@ export class ChatApp {
     return this.snapshot?.ref;
   }
 
-  show(snapshot: ChatSnapshot): void {
+  show(shown: ChatSnapshot): void {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
+    // A reveal is done once, not saved with the view's state (a reload must not jump back to it).
+    const { reveal, ...snapshot } = shown;
     this.snapshot = snapshot;
+    this.find.reset(snapshot.ref, reveal);
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
     this.model = snapshot.model;
     this.readOnly = snapshot.readOnly;
-    this.conversation.reset(snapshot.page);
-    this.conversation.title = snapshot.title ?? this.conversation.title;
-    if (snapshot.draft) this.conversation.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
-    for (const a of snapshot.pendingApprovals) this.conversation.requestApproval(a);
+    this.conversation.show(snapshot);
     this.open.clear();
     this.refresh(true);
     this.list?.scrollToEnd();
+    this.find.afterShow();
     this.save();
   }
 
@@ -137,6 +166,9 @@ export class ChatApp {
       }
       case "sessions-changed":
         this.sessions = undefined;
+        return;
+      case "connect":
+        this.connect.ask();
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -193,7 +225,7 @@ export class ChatApp {
     });
   }
 
-  private async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
+  async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
     try {
       return await this.rpc.request(method, params);
     } catch (error) {
@@ -233,6 +265,7 @@ export class ChatApp {
     const attachments = this.composer.attachments.slice();
     this.composer.text = "";
     this.composer.attachments = [];
+    this.find.forget();
     this.refresh();
     this.list?.follow();
     await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
@@ -359,17 +392,7 @@ export class ChatApp {
   }
 
   private emptyState(): TemplateResult | typeof nothing {
-    if (this.config && !this.config.providerConfigured) {
-      return html`<div class="empty-state" role="note">
-        <i aria-hidden="true" class="codicon codicon-plug"></i>
-        <h2>Connect a model</h2>
-        <p>Downcity needs a model provider. Add a profile in the <code>downcity.providers</code> setting (or set <code>DOWNCITY_BASE_URL</code> and <code>DOWNCITY_MODEL</code>), then store its key.</p>
-        <div class="empty-buttons">
-          <button type="button" class="primary" @click=${() => void this.call("runCommand", { command: "downcity.setApiKey" })}>Set API Key</button>
-          <button type="button" class="secondary" @click=${() => void this.call("runCommand", { command: "downcity.selectModel" })}>Select Model</button>
-        </div>
-      </div>`;
-    }
+    if (this.connectShown()) return connectForm(this.connect, !!this.config?.providerConfigured);
     if (!this.snapshot) {
       return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>No session open</h2>
         <p>Start a new session, or open one from the Sessions view.</p>
@@ -394,34 +417,43 @@ export class ChatApp {
     </div>`;
   }
 
+  /** The connect form shows with no provider configured, or when asked for (Add a model…). */
+  private connectShown(): boolean {
+    return Boolean(this.config && (!this.config.providerConfigured || this.connect.state.asked));
+  }
+
   /** Re-renders the shell; the list re-renders only rows whose key is dirty. */
   refresh(initial = false): void {
     this.rowContext.readOnly = !!this.readOnly;
-    const composerView = composer(this, {
+    // A form asked for over a configured chat replaces the composer (both have a "Model" field).
+    const composerView = this.connect.state.asked && this.connectShown() ? nothing : composer(this, {
       running: this.running,
       disabled: !this.snapshot || !!this.readOnly || !!this.config?.restricted,
       readOnly: this.readOnly ?? this.config?.restricted,
-      models: this.config?.models ?? [],
+      // The form has its own "Model" field: no second one beside it.
+      models: this.connectShown() ? [] : (this.config?.models ?? []),
       model: this.model,
       agents: this.config?.agents ?? [],
       agentId: this.snapshot?.ref.agentId,
       meter: this.meter(),
     });
     render(
-      html`${this.header()}${this.historyBar()}
+      html`${this.header()}${findBar(this.find)}${this.historyBar()}
         <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
         ${this.emptyState()}${composerView}`,
       this.root,
     );
     if (!this.list) {
       const scroller = this.root.querySelector<HTMLElement>(".log-scroller")!;
-      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el));
+      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el), () => this.find.decorate());
     }
     const changed = [...this.conversation.dirty];
     this.conversation.dirty.clear();
     this.list.setItems(this.conversation.items, initial ? this.conversation.items.map((i) => i.key) : changed);
     this.root.querySelectorAll<HTMLElement>("[data-ratio]").forEach((el) => el.style.setProperty("--ratio", el.dataset.ratio!));
     if (initial) this.list.flush();
+    // After the render: listing re-renders (its "asking…" hint), never inside one.
+    if (this.connectShown()) this.connect.ensureListed();
   }
 
   // Composer callbacks.

@@ -6,6 +6,12 @@ import type { LlmClient, ProviderProfile } from "../llm/types";
 import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
 import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
+import { serverOf } from "../llm/endpoint";
+import type { SearchHit, SearchOptions } from "../protocol/search";
+import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } from "../search";
+import { openSearchIndex } from "./search";
+import { createStorageContext } from "../storage/context";
+import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
 import { ToolRegistry } from "../tools/registry";
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
@@ -23,10 +29,14 @@ interface Entry {
   run?: Promise<RunResult[]>;
   /** A Compact Now in progress: a prompt waits for it (both would append to the log). */
   compacting?: Promise<unknown>;
+  /** The session's agent is not configured and the user was told it runs with the default agent's settings. */
+  toldOrphan?: boolean;
   detach: Unsubscribe[];
 }
 
 const keyOf = (agentId: string, sessionId: string) => JSON.stringify([agentId, sessionId]);
+/** How old the index's last check of every session folder may be before a search checks them all again. */
+const SEARCH_FULL_CHECK_MS = 2_000;
 
 /**
  * One workspace folder's agent host: the session store, the LLM runtime, the tools and
@@ -45,6 +55,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
   private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
+  /** Opened at the first search when the host gave an index directory. */
+  private searchIndex: SearchIndex | undefined;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
@@ -106,6 +118,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     }
     const agent = await this.agentFor(entry, options.model);
     agent.followUp(input);
+    return this.start(entry, agent);
+  }
+
+  async retry(ref: SessionRef, options: { model?: ModelSelection } = {}): Promise<RunResult[]> {
+    if (this.closing) throw new RuntimeError("the workspace runtime is closed");
+    const why = this.options.restricted?.();
+    if (why !== undefined) throw new RestrictedModeError(why);
+    const entry = await this.entry(ref);
+    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    while (entry.compacting) await entry.compacting.catch(() => undefined);
+    if (entry.run) throw new RuntimeError("the session is running: nothing to retry");
+    const failed = failedTurnEnd(entry.session.events());
+    if (failed === undefined) throw new RuntimeError("the last turn did not fail: nothing to retry");
+    const agent = await this.agentFor(entry, options.model);
+    agent.retryTurn(failed);
+    return this.start(entry, agent);
+  }
+
+  private start(entry: Entry, agent: Agent): Promise<RunResult[]> {
     const run = agent.run().then((outcomes) => outcomes.map(toResult));
     entry.run = run;
     const clear = () => {
@@ -151,10 +182,10 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 
   private async compactEntry(entry: Entry, signal: AbortSignal | undefined): Promise<CompactNowResult> {
     const agent = await this.agentFor(entry, undefined, "compact");
-    const before = entry.session.baseSeq;
     const outcome = await agent.compactNow(signal);
     await this.sessions.flush(entry.session);
-    const result: CompactNowResult = { closed: outcome.throughSeq ? outcome.throughSeq - before : 0, folded: outcome.folded };
+    // The compaction/end event's count (Surface messages), the one the chat shows too.
+    const result: CompactNowResult = { closed: outcome.closed, folded: outcome.folded };
     if (outcome.throughSeq) result.throughSeq = outcome.throughSeq;
     if (outcome.summaryChars !== undefined) result.summaryChars = outcome.summaryChars;
     if (!outcome.throughSeq) result.note = "nothing could be closed: the history is shorter than what compaction keeps";
@@ -181,12 +212,36 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.whileIdle(ref, () => this.sessions.delete(this.ref(ref)));
   }
 
+  search(options: SearchOptions): AsyncIterable<SearchHit> {
+    const catalog = this.searchCatalog();
+    if (!this.searchIndex && this.options.searchIndexDir !== undefined) {
+      const index = openSearchIndex(catalog.ctx, this.options.searchIndexDir);
+      // This runtime's own writes are reported as they happen; other processes' at the next full check.
+      this.sessions.onChange((change) => index.changed(change.agentId, change.sessionId));
+      this.searchIndex = index;
+    }
+    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems, SEARCH_FULL_CHECK_MS));
+  }
+
+  private searchCatalog(): SearchCatalog {
+    const { persistence, store } = this.sessions;
+    // Search reads the JSONL layout (another backend's files are not searched).
+    const ctx = persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
+    return {
+      ctx,
+      list: (filter) => this.sessions.list(filter),
+      hotItems: () => store.list().map((session) => persistence.describe(session)),
+      hot: (agentId, sessionId) => store.get(sessionId, agentId),
+    };
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.cancelAll();
       await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       this.entries.clear();
+      await this.searchIndex?.idle();
       await this.sessions.close();
     })();
     return this.closing;
@@ -219,7 +274,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const key = keyOf(session.agentId, session.id);
     let entry = this.entries.get(key);
     if (entry) return entry;
-    const profile = this.agents.find((a) => a.id === session.agentId) ?? { id: session.agentId, name: session.agentId };
+    const profile = this.agents.find((a) => a.id === session.agentId) ?? this.agents[0]!;
     const forward = (event: SessionEvent) => this.forwardLogEvent(session, event);
     entry = { session, profile, approvals: new SessionApprovals(), detach: [session.on("event", forward), session.on("external", forward)] };
     this.entries.set(key, entry);
@@ -257,7 +312,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
    * from the settings, or stored under the store's default agent) still compacts.
    */
   private async agentFor(entry: Entry, requested: ModelSelection | undefined, purpose: "run" | "compact" = "run"): Promise<Agent> {
-    entry.profile = purpose === "compact" ? (this.agents.find((a) => a.id === entry.profile.id) ?? entry.profile) : this.profile(entry.profile.id);
+    entry.profile = this.profileOf(entry, purpose);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
     await this.syncProviders();
@@ -290,11 +345,47 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.env ? { env: options.env } : {}),
+      endpoint: (provider) => this.endpoint(provider),
     });
     agent.onEvent((event) => this.emitter.emit("event", event));
     entry.agent = agent;
     entry.buildKey = buildKey;
     return agent;
+  }
+
+  /** The server a profile points at and where it is set, for errors that say what to check. */
+  private endpoint(provider: string): { server?: string; setting: string } {
+    const profile = this.llmRuntime?.profile(provider);
+    const server = profile ? serverOf(profile) : undefined;
+    const setting = this.options.providerSetting?.(provider) ?? `the provider profile "${provider}"`;
+    return { ...(server ? { server } : {}), setting };
+  }
+
+  /**
+   * The agent profile a session runs with: its own when configured. A session whose agent
+   * is not (removed from the settings, or written under the store's default agent, or by
+   * another tool) continues with the default agent's settings; its id and storage stay
+   * as they are. The chat is told once per session, not at every turn.
+   */
+  private profileOf(entry: Entry, purpose: "run" | "compact"): AgentProfile {
+    const { session } = entry;
+    const own = this.agents.find((a) => a.id === session.agentId);
+    if (own) {
+      delete entry.toldOrphan;
+      return own;
+    }
+    const fallback = this.agents[0]!;
+    if (purpose === "run" && !entry.toldOrphan) {
+      entry.toldOrphan = true;
+      this.emitter.emit("event", {
+        type: "notice",
+        sessionId: session.id,
+        agentId: session.agentId,
+        level: "info",
+        message: `This session's agent "${session.agentId}" is not configured; it continues with the ${fallback.name} agent's settings.`,
+      });
+    }
+    return fallback;
   }
 
   /** The agent's tools from the host's current list (an agent may name a subset). */
@@ -343,6 +434,16 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 function checkedAgents(agents: readonly AgentProfile[]): readonly AgentProfile[] {
   if (agents.length === 0) throw new Error("a workspace runtime needs at least one agent");
   return agents;
+}
+
+/** The seq of the last `turn/end` when that turn failed and nothing ran after it. */
+function failedTurnEnd(events: readonly SessionEvent[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === "turn/start") return undefined;
+    if (e.type === "turn/end") return (e.data as { reason?: string }).reason === "error" ? e.seq : undefined;
+  }
+  return undefined;
 }
 
 function toResult(outcome: TurnOutcome): RunResult {

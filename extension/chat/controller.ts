@@ -7,14 +7,16 @@ import type {
   ChatRef,
   ChatSnapshot,
   ContentBlock,
+  EditDetails,
   ModelChoice,
   SessionSummary,
+  ToolResultData,
 } from "../../core/protocol";
 
 import type { Session } from "../../core/session";
 import { ChatApprovals } from "./approvals";
 import { LiveState } from "./live-state";
-import type { ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
+import type { ChatConnection, ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
 
 /** An error the RPC layer reports with its code. */
 export class ChatError extends Error {
@@ -222,6 +224,26 @@ export class ChatController implements Disposable {
     return { steered: false };
   }
 
+  /** Runs the failed turn again; refused unless `turnEnd` is the session's last turn and it failed. */
+  async retry(ref: ChatRef, turnEnd: number): Promise<void> {
+    const { folder, session, report } = await this.session(ref);
+    const readOnly = this.readOnlyReason(session, report.readOnly);
+    if (readOnly) throw new ChatError("read-only", readOnly);
+    const last = session.events().findLast((e) => e.type === "turn/end" || e.type === "turn/start");
+    if (!last || last.seq !== turnEnd) throw new ChatError("invalid", "Only the last failed turn can be retried.");
+    const model = this.models.get(keyOf(ref));
+    const run = folder.runtime.retry(this.coreRef(ref), model ? { model } : {});
+    run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
+  }
+
+  /** The edit a tool call made (or proposed), from the log: a reopened card's "Open diff". */
+  async editDetails(ref: ChatRef, toolCallId: string): Promise<EditDetails | undefined> {
+    const { session } = await this.session(ref);
+    const result = session.events().findLast((e) => e.type === "tool/result" && (e.data as ToolResultData).toolCallId === toolCallId);
+    const details = (result?.data as ToolResultData | undefined)?.details;
+    return details?.kind === "edit" ? details : undefined;
+  }
+
   cancel(ref: ChatRef): void {
     this.folder(ref.folderKey).runtime.cancel(this.coreRef(ref));
   }
@@ -248,6 +270,12 @@ export class ChatController implements Disposable {
 
   model(ref: ChatRef): ModelChoice | undefined {
     return this.models.get(keyOf(ref)) ?? this.runtimes.defaultModel(ref.folderKey);
+  }
+
+  /** The connect form's host side; an error where the host offers none. */
+  connection(): ChatConnection {
+    if (!this.runtimes.connection) throw new ChatError("failed", "connecting a model is not available here");
+    return this.runtimes.connection;
   }
 
   folder(folderKey: string): ChatFolder {

@@ -15,9 +15,12 @@ import {
   type ContentBlock,
   type EditDetails,
   type ModelChoice,
+  type RevealTarget,
 } from "../../core/protocol";
+import { searchOneSession } from "../search/session-search";
 import { ChatError, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
+import { pagesThrough } from "./pages-through";
 import type { Disposable } from "./runtimes";
 
 type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResult<M>> };
@@ -36,6 +39,8 @@ export class ChatRpcServer implements Disposable {
    */
   private shownFromOutside: ChatRef | undefined;
   private switching: Promise<void> = Promise.resolve();
+  /** A reveal sent with a switch, kept until the webview has it (a reloading view gets it in its hello). */
+  private pendingReveal: { ref: ChatRef; target: RevealTarget } | undefined;
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
@@ -43,6 +48,8 @@ export class ChatRpcServer implements Disposable {
   /** What the webview was last told (after hello): a config change sends only what differs. */
   private told: { config?: ChatConfig; model?: ModelChoice | undefined } = {};
   private readonly configChange: Disposable;
+  /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
+  private connectAsked = false;
 
   constructor(
     private readonly controller: ChatController,
@@ -61,7 +68,11 @@ export class ChatRpcServer implements Disposable {
         const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
         this.told.config = config;
         if (snapshot) this.opened(snapshot);
-        return snapshot ? { config, snapshot } : { config };
+        const reveal = snapshot && this.pendingReveal && sameRef(this.pendingReveal.ref, snapshot.ref) ? this.pendingReveal.target : undefined;
+        this.pendingReveal = undefined;
+        const connect = this.connectAsked ? { connect: true } : {};
+        this.connectAsked = false;
+        return snapshot ? { config, snapshot: reveal ? { ...snapshot, reveal } : snapshot, ...connect } : { config, ...connect };
       },
       catchUp: async ({ ref, afterSeq }) => {
         const result = await c.catchUp(ref, afterSeq);
@@ -73,8 +84,13 @@ export class ChatRpcServer implements Disposable {
       newSession: async ({ folderKey, agentId }) => this.opened(await c.open(await c.create(folderKey, agentId))),
       listSessions: async () => c.list(),
       loadEarlier: async ({ ref, beforeSeq }) => c.loadEarlier(ref, beforeSeq),
+      loadThrough: async ({ ref, beforeSeq, seq }) => pagesThrough(c.folder(ref.folderKey), ref, beforeSeq, seq),
+      searchSession: async ({ ref, query }) => searchOneSession(c.folder(ref.folderKey).runtime, ref, query),
       prompt: async ({ ref, text, attachments }) => c.prompt(ref, await this.input(ref, text, attachments)),
       cancel: async ({ ref }) => (c.cancel(ref), {}),
+      retry: async ({ ref, turnEnd }) => (await c.retry(ref, turnEnd), {}),
+      // Only a Downcity key is searched for; anything else (an environment variable) opens Downcity's settings.
+      openSettings: async ({ setting }) => (await actions.runCommand("workbench.action.openSettings", setting && /^downcity\.[\w.]+$/.test(setting) ? setting : "downcity"), {}),
       approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
       rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
@@ -87,9 +103,18 @@ export class ChatRpcServer implements Disposable {
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
-      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId), toolCallId), {}),
+      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {}),
       copy: async ({ text }) => (await actions.copy(text), {}),
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
+      // The form is open once it lists or connects: a later reload must not reopen it.
+      listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      connect: async (params) => {
+        this.connectAsked = false;
+        const result = await c.connection().connect(params);
+        // The views hear "configured" before the form hears "connected": it never shows again in between.
+        if (result.ok) await c.refreshConfig();
+        return result;
+      },
     };
   }
 
@@ -106,6 +131,8 @@ export class ChatRpcServer implements Disposable {
       return;
     }
     const { id } = parsed.request;
+    // The view is alive and talking: a reveal posted with the last switch has reached it.
+    if (parsed.request.method !== "hello") this.pendingReveal = undefined;
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
@@ -116,19 +143,35 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
-  async show(ref: ChatRef): Promise<void> {
+  async show(ref: ChatRef, reveal?: RevealTarget): Promise<void> {
     // Claimed before the open resolves: a hello arriving meanwhile (the view's document
     // reloading as it is revealed) waits for this switch and then answers with it.
     this.shownFromOutside = ref;
+    this.pendingReveal = reveal && { ref, target: reveal };
     const switched = this.controller.open(ref).then((opened) => {
       const snapshot = this.opened(opened);
-      this.event({ type: "session-switched", snapshot });
+      this.event({ type: "session-switched", snapshot: reveal ? { ...snapshot, reveal } : snapshot });
     });
     // A switch that failed must not keep a reloading view from its own saved session.
     this.switching = switched.catch(() => {
       if (this.shownFromOutside === ref) this.shownFromOutside = undefined;
     });
     await switched;
+  }
+
+  /** Opens the connect form: at once in a loaded view, else on the view's next hello. */
+  askConnect(): void {
+    this.connectAsked = true;
+    this.event({ type: "connect" });
+  }
+
+  /**
+   * Shows a session and scrolls it to event `target.seq`, highlighted (a search result was
+   * chosen). The switch carries it; a view whose document reloads meanwhile gets it with
+   * its hello instead.
+   */
+  reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
+    return this.show(ref, target);
   }
 
   event(event: ChatHostEvent): void {

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { SessionEvent, UserMessageData } from "../../core/protocol";
+import { compactedText, type SessionEvent, type UserMessageData } from "../../core/protocol";
 import { renderTranscript, wholeHistory, type SessionRef, type TranscriptFormat } from "../../core/session";
 import { RestrictedModeError } from "../../core/runtime/errors";
 import type { CompactNowResult } from "../../core/runtime/types";
@@ -218,8 +218,7 @@ export function sessionCommands(deps: SessionCommandDeps) {
         { location: vscode.ProgressLocation.Notification, title: `Downcity: compacting "${sessionLabel(node)}"`, cancellable: true },
         (_p, token) => node.entry.runtime.compactNow(refOf(node), { signal: abortOn(token) }),
       );
-      const text = result.closed > 0 ? `closed ${result.closed} messages into a segment` : "nothing to close";
-      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}": ${text}${result.note ? ` (${result.note})` : ""}.`);
+      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}": ${compactedText(result.closed)}${result.note ? ` (${result.note})` : ""}.`);
       return result;
     },
 

@@ -315,14 +315,17 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   await step(
     "18 Compact Now from the palette reports what it closed",
     async () => {
-      const { segments } = sessionPaths(workspace, "default", "ui-two-turns");
+      const { segments, active } = sessionPaths(workspace, "default", "ui-two-turns");
       await runCommand(page, "Downcity: Compact Now");
       await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
       // The model's window is unknown, so nothing is retained: every message before the newest answer closes.
-      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: /"Plan the release": closed \d+ messages into a segment/ }).first();
+      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: /"Plan the release": Compacted \d+ messages?/ }).first();
       await toast.waitFor({ timeout: 30_000 });
-      assert.match(await toast.innerText(), /closed 3 messages into a segment/);
+      const shown = Number(/Compacted (\d+) message/.exec(await toast.innerText())?.[1]);
       await diskMatches(dirname(segments), () => existsSync(segments) && readdirSync(segments).length === 1, 15_000, `a segment in ${segments}`);
+      // One count: the toast says what the log's compaction/end event counts (the chat's notice reads the same).
+      const end = readFileSync(active, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)).find((e) => e.type === "compaction/end");
+      assert.ok(shown > 0 && end?.data.closed === shown, `toast ${shown}, compaction/end ${JSON.stringify(end?.data)}`);
     },
     hasCommands ? false : "the extension contributes no commands yet",
   );

@@ -26,7 +26,7 @@ test("Compact Now from the palette compacts a session whose agent is not configu
   assert.equal(picks.length, 1);
   assert.deepEqual(errors, []);
   // With no known context window the retained tail is empty: all three messages before the newest answer close (the newest user message is restated).
-  assert.deepEqual(told.map((c) => c[0]), ['Downcity: "Plan the release": closed 3 messages into a segment.']);
+  assert.deepEqual(told.map((c) => c[0]), ['Downcity: "Plan the release": Compacted 3 messages.']);
   assert.equal(readdirSync(sessionPaths(root, "default", "old").segments).length, 1, "one segment on disk");
   assert.equal(server.requests.length, 1, "one summary request");
 });
