@@ -110,6 +110,8 @@ function snapshot(dir: string): Map<string, string> {
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(path);
       if (st.isSymbolicLink()) out.set(r, "link");
+      // Never opened: reading a FIFO would wait for a writer.
+      else if (st.isFIFO()) out.set(r, "fifo");
       else if (st.isDirectory()) {
         out.set(r, "dir");
         walk(path, r);
