@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, watch } from "node:fs";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import type { AgentEvent, CatchUp, ChatHostMessage, ChatRef, ChatSnapshot, SessionEvent } from "../../core/protocol";
@@ -153,4 +154,20 @@ export async function reloadedView(host: HostProcess, saved: ChatSnapshot): Prom
   if (catchUp.kind === "reset") view.show(catchUp.snapshot);
   else view.conversation.catchUp(catchUp);
   return view.skip(host);
+}
+
+/** Resolves once `file` (which may not exist yet) matches, re-checked on every change under `root` (bounded). */
+export function fileMatchesUnder(root: string, file: string, pattern: RegExp): Promise<void> {
+  const matches = () => existsSync(file) && pattern.test(readFileSync(file, "utf8"));
+  return new Promise((resolve, reject) => {
+    const watcher = watch(root, { recursive: true }, () => matches() && done());
+    const timer = setTimeout(() => done(new Error(`${file} did not match ${pattern} in time`)), BOUND_MS);
+    function done(error?: Error) {
+      clearTimeout(timer);
+      watcher.close();
+      if (error) reject(error);
+      else resolve();
+    }
+    if (matches()) done();
+  });
 }

@@ -8,7 +8,9 @@ import type { RenderedItem } from "../../webview/rendered";
 import { isSummaryRequest } from "../compaction/helpers";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { HostProcess, reloadedView, ViewModel } from "./helpers";
+import { fileMatchesUnder, HostProcess, reloadedView, ViewModel } from "./helpers";
+import { sessionPaths } from "../../core/storage";
+
 
 /**
  * Issue 20 item 1: one rendering, live or replayed. Each scenario runs in a real host
@@ -141,6 +143,8 @@ test("the chat's rendered model is the same live, after a switch, after SIGKILL 
     replies.push({ sse: wire.openaiChat({ text: "Partial answer the crash cuts off", chunkSize: 6 }), stallAfter: 5 });
     await prompt(ref, "explain");
     await host.wait(() => host.agentEvents().some((e) => for_(ref.sessionId)(e) && e.type === "draft" && JSON.stringify(e.blocks).includes("crash")), "the draft");
+    // The draft on disk is what the crash leaves behind (the view is told just before each write).
+    await fileMatchesUnder(root, sessionPaths(root, ref.agentId, ref.sessionId).draft, /crash/);
   });
   assert.equal(crashView.conversation.items.at(-1)?.kind, "assistant");
 
