@@ -107,7 +107,8 @@ export class Conversation {
   /** What a view shows on open, switch or hello: the log's page, then the live draft and open approvals. */
   show(snapshot: Pick<ChatSnapshot, "page" | "title" | "draft" | "pendingApprovals">): void {
     this.reset(snapshot.page);
-    this.title = snapshot.title ?? this.title;
+    // A new session has no title yet: the header must not keep the previous session's.
+    this.title = snapshot.title;
     if (snapshot.draft) this.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
     for (const a of snapshot.pendingApprovals) this.requestApproval(a);
   }
@@ -458,8 +459,9 @@ function rowSeq(item: Item): number | undefined {
 
 /** How an approval was decided, in the card's words (the same live and replayed). */
 export function decisionText(d: Pick<ToolApprovalData, "decision" | "by" | "scope" | "reason">): string {
-  if (d.decision === "approved") return d.by === "policy" ? "approved by policy" : d.scope === "session" ? "allowed for this session" : "approved";
-  const by = d.by === "policy" ? " by policy" : d.by === "restricted-mode" ? " (Restricted Mode)" : "";
+  // Plain words (issue 19 item 7): a setting decided it, not a "policy".
+  if (d.decision === "approved") return d.by === "policy" ? "auto-approved (setting)" : d.scope === "session" ? "allowed for this session" : "approved";
+  const by = d.by === "policy" ? " (setting)" : d.by === "restricted-mode" ? " (Restricted Mode)" : "";
   return `denied${by}${d.reason ? `: ${d.reason}` : ""}`;
 }
 

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatRef, RevealTarget } from "../../core/protocol";
+import { ChatRef, type RevealTarget } from "../../core/protocol";
 import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "./approvals";
 import type { ChatRuntimes } from "./runtimes";
@@ -40,9 +40,11 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs),
-    vscode.commands.registerCommand("downcity.openChatInEditor", (ref?: ChatRef) =>
-      openChatPanel(context.extensionUri, controller, actions, ref),
-    ),
+    // The conversation the sidebar shows moves to the tab (a menu or palette passes no ref, or something else).
+    vscode.commands.registerCommand("downcity.openChatInEditor", (arg?: unknown) => {
+      const parsed = ChatRef.safeParse(arg);
+      return openChatPanel(context.extensionUri, controller, actions, parsed.success ? parsed.data : provider.shown);
+    }),
     // The webview keeps its own state; the panel only needs its document back.
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
