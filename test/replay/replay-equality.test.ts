@@ -135,7 +135,8 @@ test("the chat's rendered model is the same live, after a switch, after SIGKILL 
     await host.untilAgent((e) => for_(ref.sessionId)(e) && e.type === "session-event" && e.event.type === "user/queued", "the steer to be queued");
     const items = view.follow(host).conversation.items;
     assert.equal(items.filter((i) => i.kind === "user" && i.queued).length, 1, "the steer shows at once, queued");
-    assert.ok(items.at(-1)?.kind === "user" && items.at(-1)?.queued, "below the answer still streaming");
+    const last = items.at(-1);
+    assert.ok(last?.kind === "user" && last.queued, "below the answer still streaming");
     assert.ok(items.at(-2)?.kind === "assistant" && (items.at(-2) as { streaming: boolean }).streaming);
     // Reopened while it waits (switch away and back mid-run): the same, queued row and draft included.
     const now = view.rendered();
