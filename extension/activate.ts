@@ -13,6 +13,7 @@ import { SessionsTree } from "./sessions/tree";
 import { registerChat, type ChatRegistration } from "./chat";
 import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
+import { PendingDecisions } from "./approval/decisions";
 import { registerSearch } from "./search/register";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
@@ -53,14 +54,16 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   });
   // Tests pass their own hooks; VS Code gets the editor-backed tools, asking the chat first.
   let chat: ChatRegistration | undefined;
-  const folderTools = options.hooks ? undefined : new FolderTools(() => chat?.approvals);
+  // One decision per approval, answered from the chat card, the diff's title bar or a notification.
+  const decisions = new PendingDecisions();
+  const folderTools = options.hooks ? undefined : new FolderTools(decisions, () => chat?.approvals);
   // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
   const storage = context.storageUri ?? context.globalStorageUri;
   const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log, storage && join(storage.fsPath, "search"));
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const status = new ModelStatus(config, runtimes);
-  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())));
+  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())), decisions);
   const registered = chat;
   const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {

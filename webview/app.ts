@@ -1,5 +1,6 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import { type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type SessionEvent, type SessionSummary } from "../core/protocol";
+import { answerApproval, undoEdit, type CardHost } from "./card-actions";
 import { VirtualList } from "./list";
 import { Conversation, type Item } from "./model";
 import { RpcClient, type VsCodeApi } from "./rpc";
@@ -64,6 +65,7 @@ export class ChatApp {
       fork: (seq) => void this.call("fork", { ref: this.ref()!, atSeq: seq }).then((s) => s && this.show(s)),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
+      undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
       retry: (turnEnd) => {
         const ref = this.ref();
         if (ref) void this.call("retry", { ref, turnEnd });
@@ -248,15 +250,12 @@ export class ChatApp {
   }
 
   private approve(toolCallId: string, decision: ApprovalDecision): void {
-    const ref = this.ref();
-    if (!ref) return;
-    // Shown at once; the host's approval-resolved event confirms it.
-    this.conversation.tool(toolCallId, (t) => {
-      t.status = decision.approved ? "running" : "refused";
-      t.decision = decision.approved ? (decision.scope === "session" ? "allowed for this session" : "approved") : "denied";
-    });
-    this.refresh();
-    void this.call("approve", { ref, toolCallId, decision });
+    void answerApproval(this.cardHost(), toolCallId, decision);
+  }
+
+  /** What the card actions (approval-answers.ts) need of the app. */
+  private cardHost(): CardHost {
+    return { ref: () => this.ref(), conversation: this.conversation, call: (m, p) => this.call(m, p), refresh: () => this.refresh() };
   }
 
   async loadEarlier(): Promise<void> {

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { ChatRef, type RevealTarget } from "../../core/protocol";
+import type { PendingDecisions } from "../approval/decisions";
 import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "./approvals";
 import type { ChatRuntimes } from "./runtimes";
@@ -30,8 +31,8 @@ export interface ChatRegistration extends vscode.Disposable {
  * (`downcity.openChatInEditor`, restored across reloads by a panel serializer) and the
  * diff documents the tool cards open. The view and command are declared in package.json.
  */
-export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes): ChatRegistration {
-  const controller = new ChatController(runtimes);
+export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes, decisions?: PendingDecisions): ChatRegistration {
+  const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
   const actions = new VscodeHostActions(diffs);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions);
