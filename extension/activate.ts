@@ -57,6 +57,8 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const status = new ModelStatus(config, runtimes);
   chat = registerChat(context, chatRuntimes(runtimes, config));
   const registered = chat;
+  // Delete, archive and rename reach every chat view of the session, whichever window did them.
+  const followSessions = tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.folder.uri.toString(), change));
   const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
     status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
@@ -69,6 +71,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     config,
     runtimes,
     tree,
+    followSessions,
     view,
     status,
     registerCommands({ runtimes, tree, config, openInChat, output }),

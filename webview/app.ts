@@ -27,6 +27,8 @@ export class ChatApp {
   list: VirtualList<Item> | undefined;
   private readonly open = new Set<string>();
   private editingTitle = false;
+  /** Why no session is shown: the one shown was deleted (said in the empty state). */
+  private closedMessage: string | undefined;
   private sessions: SessionSummary[] | undefined;
   private loadingEarlier = false;
   private pendingDraft: (() => void) | undefined;
@@ -44,7 +46,7 @@ export class ChatApp {
       conversation: this.conversation,
       open: this.open,
       readOnly: false,
-      fork: (seq) => void this.call("fork", { ref: this.ref()!, atSeq: seq }).then((s) => s && this.show(s)),
+      fork: (seq) => void this.forkFrom(seq),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
     };
@@ -63,6 +65,11 @@ export class ChatApp {
       // The model may have changed while the view was hidden.
       if (hello?.snapshot && !outside) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
+      if (hello && !hello.snapshot) {
+        // The saved session no longer opens (deleted while this view was away).
+        this.close("This session was deleted or can no longer be opened. Start a new session, or open another one from the Sessions view.");
+        return;
+      }
       if (outside) {
         this.show(outside);
         return;
@@ -100,6 +107,7 @@ export class ChatApp {
   show(snapshot: ChatSnapshot): void {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
     this.snapshot = snapshot;
+    this.closedMessage = undefined;
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
@@ -113,6 +121,24 @@ export class ChatApp {
     this.refresh(true);
     this.list?.scrollToEnd();
     this.save();
+  }
+
+  /** The shown session is gone: nothing of it stays on screen (or in the saved state), and the view says why. */
+  private close(message: string): void {
+    this.snapshot = undefined;
+    this.liveEvents = [];
+    this.running = false;
+    this.usage = undefined;
+    this.readOnly = undefined;
+    this.conversation.reset({ events: [], firstSeq: 0, lastSeq: 0, hasOlder: false });
+    this.conversation.title = undefined;
+    this.composer.text = "";
+    this.composer.attachments = [];
+    this.closedMessage = message;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.api.setState(undefined);
+    this.refresh(true);
   }
 
   private setConfig(config: ChatConfig): void {
@@ -137,6 +163,9 @@ export class ChatApp {
       }
       case "sessions-changed":
         this.sessions = undefined;
+        return;
+      case "session-closed":
+        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.close(event.message);
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -213,6 +242,27 @@ export class ChatApp {
     });
     this.refresh();
     void this.call("approve", { ref, toolCallId, decision });
+  }
+
+  /**
+   * "Fork from here" on a user message: a fork that ends before it, opened with the
+   * message's text in the composer to edit and send. Before the first message there is no
+   * history to keep: a new session of the same agent takes the text.
+   */
+  async forkFrom(seq: number): Promise<void> {
+    const ref = this.ref();
+    const item = this.conversation.items.find((i) => i.kind === "user" && i.seq === seq);
+    if (!ref || item?.kind !== "user") return;
+    const text = item.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+    const at = item.forkAt ?? seq - 1;
+    const snapshot = at >= 1 ? await this.call("fork", { ref, atSeq: at }) : await this.call("newSession", { folderKey: ref.folderKey, ...(this.config?.agents.some((a) => a.id === ref.agentId) ? { agentId: ref.agentId } : {}) });
+    if (!snapshot) return;
+    this.show(snapshot);
+    this.composer.text = text;
+    this.refresh();
+    const box = this.root.querySelector<HTMLTextAreaElement>("textarea");
+    box?.focus();
+    box?.setSelectionRange(box.value.length, box.value.length);
   }
 
   async loadEarlier(): Promise<void> {
@@ -369,6 +419,11 @@ export class ChatApp {
           <button type="button" class="secondary" @click=${() => void this.call("runCommand", { command: "downcity.selectModel" })}>Select Model</button>
         </div>
       </div>`;
+    }
+    if (!this.snapshot && this.closedMessage) {
+      return html`<div class="empty-state" role="status"><i aria-hidden="true" class="codicon codicon-trash"></i><h2>Session deleted</h2>
+        <p>${this.closedMessage}</p>
+        <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
     }
     if (!this.snapshot) {
       return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>No session open</h2>

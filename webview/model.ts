@@ -24,7 +24,7 @@ export interface ToolState {
 }
 
 export type Item =
-  | { kind: "user"; key: string; seq: number; blocks: ContentBlock[]; origin?: string }
+  | { kind: "user"; key: string; seq: number; blocks: ContentBlock[]; origin?: string; forkAt?: number }
   | { kind: "assistant"; key: string; seq?: number; blocks: ContentBlock[]; streaming: boolean; interrupted?: boolean; model?: string }
   | { kind: "summary"; key: string; text: string; throughSeq: number }
   | { kind: "compaction"; key: string; seq: number; text: string }
@@ -51,6 +51,8 @@ export class Conversation {
   /** Older pages loaded (for the coverage label). */
   loadedPages = 0;
   private draftKey: string | undefined;
+  /** Seq of the turn/start just folded (a user message right after it belongs to that turn). */
+  private turnStart: number | undefined;
   private noticeId = 0;
   title: string | undefined;
   /** Ratio of the window in use when compaction last happened (the meter's marker). */
@@ -210,11 +212,15 @@ export class Conversation {
     for (const event of events) {
       this.lastSeq = Math.max(this.lastSeq, event.seq);
       const data = (event.data ?? {}) as Record<string, unknown>;
+      // "Fork from here" forks before the message's turn: the event just before it, when it opened one.
+      const turnStart = this.turnStart;
+      this.turnStart = event.type === "turn/start" ? event.seq : undefined;
       switch (event.type) {
         case "user/message": {
           const origin = data.origin as string | undefined;
           if (origin === "checkpoint" || origin === "system") break;
-          rows.push({ kind: "user", key: `seq:${event.seq}`, seq: event.seq, blocks: blocksOf(data), ...(origin ? { origin } : {}) });
+          const forkAt = (turnStart === event.seq - 1 ? turnStart : event.seq) - 1;
+          rows.push({ kind: "user", key: `seq:${event.seq}`, seq: event.seq, blocks: blocksOf(data), ...(origin ? { origin } : {}), forkAt });
           break;
         }
         case "assistant/message": {

@@ -31,10 +31,23 @@ export function sessionContext(node: SessionNode): string {
   return node.item.running || node.activity.running ? "session.live.running" : "session.live";
 }
 
-function tooltip(node: SessionNode, state: SessionState): vscode.MarkdownString {
+/** Where a fork came from, by its source's title (never its id): the source may be gone. */
+export function forkOrigin(node: SessionNode, model: FolderModel | undefined): string | undefined {
+  const from = node.item.forkedFrom;
+  if (!from) return undefined;
+  const source = model?.get(from.agentId, from.sessionId);
+  return source ? `Forked from "${sessionLabel(source)}"` : "Forked from a session that no longer exists";
+}
+
+function tooltip(node: SessionNode, state: SessionState, model: FolderModel | undefined): vscode.MarkdownString {
   const { item } = node;
   const md = new vscode.MarkdownString();
   md.appendText(sessionLabel(node));
+  const origin = forkOrigin(node, model);
+  if (origin) {
+    md.appendMarkdown("\n\n");
+    md.appendText(origin);
+  }
   md.appendMarkdown("\n\n");
   md.appendText(`Model: ${item.model ?? "none yet"} · ${item.messageCount} messages · history ${formatBytes(item.historyBytes)}`);
   md.appendMarkdown("\n\n");
@@ -82,8 +95,9 @@ export function sessionTreeItem(node: SessionTreeNode, model: FolderModel | unde
       const item = new vscode.TreeItem(sessionLabel(node), vscode.TreeItemCollapsibleState.None);
       item.id = `session:${base}:${node.item.archived ? "a" : "l"}:${node.item.agentId}:${node.item.sessionId}`;
       item.description = relativeTime(node.item.updatedAt, now);
-      item.tooltip = tooltip(node, state);
-      item.iconPath = ICONS[state]();
+      item.tooltip = tooltip(node, state, model);
+      // A fork at rest shows it is one; a state (running, waiting…) says more.
+      item.iconPath = state === "idle" && node.item.forkedFrom ? new vscode.ThemeIcon("repo-forked") : ICONS[state]();
       item.contextValue = sessionContext(node);
       item.command = { command: "downcity.openSession", title: "Open Session", arguments: [node] };
       return item;

@@ -35,6 +35,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
+  private readonly sessionChanged = new vscode.EventEmitter<{ entry: FolderRuntime; change: SessionChange }>();
+  /**
+   * Every change the tree applies to a session, from this window's store or another
+   * process's meta.json: the chat views follow the session they show through it.
+   */
+  readonly onDidChangeSession = this.sessionChanged.event;
 
   constructor(
     private readonly runtimes: Runtimes,
@@ -158,6 +164,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   private onChange(model: FolderModel, change: SessionChange): void {
     this.markStale(model, model.apply(change));
+    this.sessionChanged.fire({ entry: model.entry, change });
   }
 
   private onAgentEvent(model: FolderModel, event: AgentEvent): void {
@@ -210,8 +217,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
         const known = model.get(found.agentId, found.sessionId);
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;
-        if (found.item) this.markStale(model, model.upsert(found.item));
-        else if (known && known.item.archived === found.archived) this.markStale(model, model.remove(found.agentId, found.sessionId));
+        const ids = { agentId: found.agentId, sessionId: found.sessionId };
+        if (found.item) {
+          this.markStale(model, model.upsert(found.item));
+          this.sessionChanged.fire({ entry, change: { kind: known ? "updated" : "created", ...ids, item: found.item } });
+        } else if (known && known.item.archived === found.archived) {
+          this.markStale(model, model.remove(found.agentId, found.sessionId));
+          this.sessionChanged.fire({ entry, change: { kind: "removed", ...ids } });
+        }
       }
     }
   }
@@ -249,5 +262,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.subscription.dispose();
     [...this.perFolder.keys()].forEach((entry) => this.detach(entry));
     this.changed.dispose();
+    this.sessionChanged.dispose();
   }
 }

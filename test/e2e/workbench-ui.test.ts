@@ -133,8 +133,8 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
       await runCommand(page, "Downcity: Fork Session…");
       await quickPickRow(page, "Renamed through the UI").click({ timeout: 15_000 });
       await quickPickRow(page, "Whole session").click({ timeout: 15_000 });
-      // The fork keeps the pinned title: two rows now carry it.
-      await sessionRows(page, "Renamed through the UI").nth(1).waitFor({ timeout: 15_000 });
+      // The fork is told apart from its source: "Fork of ‹title›".
+      await sessionRow(page, "Fork of Renamed through the UI").waitFor({ timeout: 15_000 });
       const id = await newSession(before, /What does src\/inventory\.ts do\?[\s\S]*It tracks stock levels\./);
       assert.notEqual(id, "ui-seeded");
     },
@@ -304,7 +304,8 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     "17 Open Session… from the palette switches the chat to the chosen session",
     async () => {
       await runCommand(page, "Downcity: Open Session…");
-      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      // The source, not step 07's "Fork of Plan the release".
+      await quickPickRow(page, /^Plan the release/).click({ timeout: 15_000 });
       const chat = chatFrame(page);
       await chat.locator('article[aria-label="Assistant"]', { hasText: "The crash on save." }).waitFor({ timeout: 30_000 });
       await chat.locator("article", { hasText: "Which one first?" }).first().waitFor({ timeout: 15_000 });
@@ -317,11 +318,11 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     async () => {
       const { segments } = sessionPaths(workspace, "default", "ui-two-turns");
       await runCommand(page, "Downcity: Compact Now");
-      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      await quickPickRow(page, /^Plan the release/).click({ timeout: 15_000 });
       // The model's window is unknown, so nothing is retained: every message before the newest answer closes.
-      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: /"Plan the release": closed \d+ messages into a segment/ }).first();
+      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: /"Plan the release": Compacted \d+ messages/ }).first();
       await toast.waitFor({ timeout: 30_000 });
-      assert.match(await toast.innerText(), /closed 3 messages into a segment/);
+      assert.match(await toast.innerText(), /Compacted 3 messages/);
       await diskMatches(dirname(segments), () => existsSync(segments) && readdirSync(segments).length === 1, 15_000, `a segment in ${segments}`);
     },
     hasCommands ? false : "the extension contributes no commands yet",
