@@ -15,6 +15,7 @@ const nodeExternal = ["@mongodb-js/zstd"];
 const CLI_SPLITS = [
   { importer: "cli/main.ts", path: "./commands/run", entry: "cli/commands/run.ts", out: "cli-run.js" },
   { importer: "cli/main.ts", path: "./commands/sessions", entry: "cli/commands/sessions.ts", out: "cli-sessions.js" },
+  { importer: "cli/commands/sessions.ts", path: "./sessions-search", entry: "cli/commands/sessions-search.ts", out: "cli-sessions-search.js" },
   { importer: "cli/commands/sessions.ts", path: "./sessions-manage", entry: "cli/commands/sessions-manage.ts", out: "cli-sessions-manage.js" },
   { importer: "cli/commands/sessions-manage.ts", path: "../../core/runtime/workspace-runtime", entry: "core/runtime/workspace-runtime.ts", out: "cli-runtime.js" },
   // Only out of the list's bundle: the others hold the log parser already.

@@ -31,10 +31,19 @@ Commands:
   delete ID                     delete for good
   export ID [--format md|jsonl] the whole history, oldest first
   compact ID                    summarise and close the history now (needs a provider, see run --help)
+  search QUERY [--regex] [--word] [--limit N] [--archived | --all]
+                                every session's messages, tool calls and results, titles (and what
+                                compaction closed): literal, case-insensitive unless QUERY has an
+                                upper-case letter; every agent unless --agent; newest session first;
+                                exit code 1 when nothing matches
 
 Options:
   --cwd DIR        workspace folder (default: current folder)
   --agent ID       agent id: code (default) or ask
-  --archived       list: archived sessions instead
+  --archived       list, search: archived sessions instead
+  --all            search: live and archived sessions
+  --regex          search: QUERY is a regular expression (no back-references or look-around)
+  --word           search: whole words only
+  --limit N        search: at most N hits (default 200)
   --json           machine-readable output
   -h, --help       this help`;

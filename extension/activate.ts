@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { SessionRef } from "../core/session";
 import { registerCommands } from "./commands/register";
+import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./config/status-bar";
 import { createWorkspaceRuntime, type RuntimeFactory } from "./runtime/factory";
@@ -8,9 +10,11 @@ import { offerGitignore } from "./runtime/gitignore";
 import { Runtimes, type RuntimeHooks } from "./runtime/runtimes";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
+import { SHOW_MORE_COMMAND } from "./sessions/items";
 import { registerChat, type ChatRegistration } from "./chat";
 import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
+import { registerSearch } from "./search/register";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
@@ -51,11 +55,14 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   // Tests pass their own hooks; VS Code gets the editor-backed tools, asking the chat first.
   let chat: ChatRegistration | undefined;
   const folderTools = options.hooks ? undefined : new FolderTools(() => chat?.approvals);
-  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log);
+  // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log, storage && join(storage.fsPath, "search"));
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
+  const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));
   const status = new ModelStatus(config, runtimes);
-  chat = registerChat(context, chatRuntimes(runtimes, config));
+  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())));
   const registered = chat;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.
   const followSessions = tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.folder.uri.toString(), change));
@@ -72,10 +79,15 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     runtimes,
     tree,
     followSessions,
+    showMore,
     view,
     status,
-    registerCommands({ runtimes, tree, config, openInChat, output }),
+    registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),
     offerGitignore(runtimes, context.workspaceState),
+    registerSearch(runtimes, async (folder, hit, query) => {
+      status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, { agentId: hit.agentId, sessionId: hit.sessionId });
+      await registered.revealInChat(folder.uri.toString(), hit, { seq: hit.seq, query });
+    }),
   );
   host = { runtimes, tree, view, config, status, chat: registered };
   return host;

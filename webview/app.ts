@@ -5,6 +5,10 @@ import { Conversation, type Item } from "./model";
 import { RpcClient, type VsCodeApi } from "./rpc";
 import { renderItem, type RowContext } from "./views/message";
 import { composer, type ComposerState } from "./views/composer";
+import { ConnectForm } from "./connect";
+import { connectForm } from "./views/connect-form";
+import { FindController } from "./find-controller";
+import { findBar } from "./views/find-bar";
 
 /** What survives a hide / reload: enough to paint at once, then a catch-up asks for the rest. */
 interface SavedState {
@@ -36,6 +40,9 @@ export class ChatApp {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
   private readonly rowContext: RowContext;
+  readonly connect: ConnectForm;
+  /** The find bar (Ctrl/Cmd+F) and reveals of search results. */
+  readonly find: FindController;
 
   constructor(
     private readonly root: HTMLElement,
@@ -50,7 +57,25 @@ export class ChatApp {
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
     };
+    this.connect = new ConnectForm({
+      listModels: (params) => this.call("listModels", params),
+      connect: (params) => this.call("connect", params),
+      refresh: () => this.refresh(),
+      connected: () => this.root.querySelector<HTMLElement>(".composer textarea")?.focus(),
+    });
     root.addEventListener("click", (e) => this.onClick(e));
+    const app = this;
+    this.find = new FindController({
+      conversation: this.conversation,
+      get list() {
+        return app.list;
+      },
+      ref: () => this.ref(),
+      call: (method, params) => this.call(method, params),
+      refresh: () => this.refresh(),
+      prepend: (page) => this.conversation.prepend(page),
+    });
+    this.find.install(document);
   }
 
   async start(): Promise<void> {
@@ -65,6 +90,7 @@ export class ChatApp {
       // The model may have changed while the view was hidden.
       if (hello?.snapshot && !outside) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
+      if (hello?.connect) this.connect.ask();
       if (hello && !hello.snapshot) {
         // The saved session no longer opens (deleted while this view was away).
         this.close("This session was deleted or can no longer be opened. Start a new session, or open another one from the Sessions view.");
@@ -72,6 +98,7 @@ export class ChatApp {
       }
       if (outside) {
         this.show(outside);
+        if (hello?.reveal) void this.find.reveal(hello.reveal);
         return;
       }
       // A switch that arrived meanwhile (a session-switched event, a click) is what the view shows now.
@@ -96,8 +123,10 @@ export class ChatApp {
     const hello = await this.call("hello", {});
     if (!hello) return;
     this.setConfig(hello.config);
+    if (hello.connect) this.connect.ask();
     if (hello.snapshot) this.show(hello.snapshot);
     else this.refresh();
+    if (hello.snapshot && hello.reveal) void this.find.reveal(hello.reveal);
   }
 
   ref(): ChatRef | undefined {
@@ -108,6 +137,7 @@ export class ChatApp {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
     this.snapshot = snapshot;
     this.closedMessage = undefined;
+    this.find.reset();
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
@@ -167,6 +197,12 @@ export class ChatApp {
       case "session-closed":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.close(event.message);
         return;
+      case "connect":
+        this.connect.ask();
+        return;
+      case "reveal":
+        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) void this.find.reveal(event.target);
+        return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
         this.refresh();
@@ -222,7 +258,7 @@ export class ChatApp {
     });
   }
 
-  private async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
+  async call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined> {
     try {
       return await this.rpc.request(method, params);
     } catch (error) {
@@ -409,17 +445,7 @@ export class ChatApp {
   }
 
   private emptyState(): TemplateResult | typeof nothing {
-    if (this.config && !this.config.providerConfigured) {
-      return html`<div class="empty-state" role="note">
-        <i aria-hidden="true" class="codicon codicon-plug"></i>
-        <h2>Connect a model</h2>
-        <p>Downcity needs a model provider. Add a profile in the <code>downcity.providers</code> setting (or set <code>DOWNCITY_BASE_URL</code> and <code>DOWNCITY_MODEL</code>), then store its key.</p>
-        <div class="empty-buttons">
-          <button type="button" class="primary" @click=${() => void this.call("runCommand", { command: "downcity.setApiKey" })}>Set API Key</button>
-          <button type="button" class="secondary" @click=${() => void this.call("runCommand", { command: "downcity.selectModel" })}>Select Model</button>
-        </div>
-      </div>`;
-    }
+    if (this.connectShown()) return connectForm(this.connect, !!this.config?.providerConfigured);
     if (!this.snapshot && this.closedMessage) {
       return html`<div class="empty-state" role="status"><i aria-hidden="true" class="codicon codicon-trash"></i><h2>Session deleted</h2>
         <p>${this.closedMessage}</p>
@@ -449,34 +475,43 @@ export class ChatApp {
     </div>`;
   }
 
+  /** The connect form shows with no provider configured, or when asked for (Add a model…). */
+  private connectShown(): boolean {
+    return Boolean(this.config && (!this.config.providerConfigured || this.connect.state.asked));
+  }
+
   /** Re-renders the shell; the list re-renders only rows whose key is dirty. */
   refresh(initial = false): void {
     this.rowContext.readOnly = !!this.readOnly;
-    const composerView = composer(this, {
+    // A form asked for over a configured chat replaces the composer (both have a "Model" field).
+    const composerView = this.connect.state.asked && this.connectShown() ? nothing : composer(this, {
       running: this.running,
       disabled: !this.snapshot || !!this.readOnly || !!this.config?.restricted,
       readOnly: this.readOnly ?? this.config?.restricted,
-      models: this.config?.models ?? [],
+      // The form has its own "Model" field: no second one beside it.
+      models: this.connectShown() ? [] : (this.config?.models ?? []),
       model: this.model,
       agents: this.config?.agents ?? [],
       agentId: this.snapshot?.ref.agentId,
       meter: this.meter(),
     });
     render(
-      html`${this.header()}${this.historyBar()}
+      html`${this.header()}${findBar(this.find)}${this.historyBar()}
         <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
         ${this.emptyState()}${composerView}`,
       this.root,
     );
     if (!this.list) {
       const scroller = this.root.querySelector<HTMLElement>(".log-scroller")!;
-      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el));
+      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el), () => this.find.decorate());
     }
     const changed = [...this.conversation.dirty];
     this.conversation.dirty.clear();
     this.list.setItems(this.conversation.items, initial ? this.conversation.items.map((i) => i.key) : changed);
     this.root.querySelectorAll<HTMLElement>("[data-ratio]").forEach((el) => el.style.setProperty("--ratio", el.dataset.ratio!));
     if (initial) this.list.flush();
+    // After the render: listing re-renders (its "asking…" hint), never inside one.
+    if (this.connectShown()) this.connect.ensureListed();
   }
 
   // Composer callbacks.

@@ -31,6 +31,8 @@ export class VirtualList<T extends ListRow> {
     private readonly scroller: HTMLElement,
     private readonly inner: HTMLElement,
     private readonly renderRow: (item: T, element: HTMLElement) => void,
+    /** After each draw: what marks rendered rows (find matches) runs here. */
+    private readonly afterDraw: () => void = () => {},
   ) {
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: 0,
@@ -109,6 +111,20 @@ export class VirtualList<T extends ListRow> {
     this.scrollToEnd();
   }
 
+  /** Brings a row to the middle of the view (a find match, a revealed message); the reader is no longer pinned to the end. */
+  scrollToKey(key: string): void {
+    const index = this.items.findIndex((i) => i.key === key);
+    if (index < 0) return;
+    if (index < this.items.length - 1) this.atEnd = false;
+    this.virtualizer.scrollToIndex(index, { align: "center" });
+    this.schedule();
+  }
+
+  /** The rows in the DOM now, by key. */
+  renderedRows(): IterableIterator<[string, HTMLElement]> {
+    return this.rows.entries();
+  }
+
   scrollToEnd(): void {
     if (this.items.length) this.virtualizer.scrollToIndex(this.items.length - 1, { align: "end" });
   }
@@ -147,6 +163,7 @@ export class VirtualList<T extends ListRow> {
       if (!row) {
         row = document.createElement("div");
         row.className = "row";
+        row.dataset.key = item.key;
         this.rows.set(item.key, row);
         this.inner.append(row);
       }
@@ -169,5 +186,6 @@ export class VirtualList<T extends ListRow> {
     if (visible.length && !performance.getEntriesByName("downcity:rows").length) performance.mark("downcity:rows");
     // Keys that left the list for good drop their pending re-render.
     if (this.dirty.size > 256) this.dirty.clear();
+    this.afterDraw();
   }
 }

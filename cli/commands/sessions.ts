@@ -12,6 +12,10 @@ export const OPTIONS = {
   cwd: { type: "string" },
   agent: { type: "string", default: "code" },
   archived: { type: "boolean", default: false },
+  all: { type: "boolean", default: false },
+  regex: { type: "boolean", default: false },
+  word: { type: "boolean", default: false },
+  limit: { type: "string" },
   json: { type: "boolean", default: false },
   before: { type: "string" },
   at: { type: "string" },
@@ -35,6 +39,12 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
   if (command === "list") {
     await list(root, values, output);
     return 0;
+  }
+  if (command === "search") {
+    // Every agent unless --agent names one (its default, code, is for the other commands).
+    const agentGiven = argv.some((a) => a === "--agent" || a.startsWith("--agent="));
+    const { searchCommand } = require("./sessions-search") as typeof import("./sessions-search");
+    return searchCommand(root, [id, ...rest].filter((p) => p !== undefined).join(" ") || undefined, values, agentGiven, output);
   }
   const { manageCommand } = require("./sessions-manage") as typeof import("./sessions-manage");
   return manageCommand(root, command, id, rest, values, output);

@@ -6,5 +6,8 @@ export * from "./generate";
 export * from "./events";
 export * from "./tool-details";
 export * from "./agent-events";
+export * from "./connect";
 export * from "./rpc";
+export * from "./search";
 export * from "./compaction-text";
+export * from "./chat-search";

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { AgentEvent } from "./agent-events";
 import { ContentBlock } from "./content";
 import { SessionEvent } from "./events";
+import { ConnectParams, ConnectResult, ListModelsParams, ListModelsResult } from "./connect";
+import { RevealTarget, SessionSearchHit } from "./chat-search";
 import { ApprovalDecision } from "./tool-details";
 
 /**
@@ -105,12 +107,20 @@ const Empty = z.object({}).strict();
 /** Method name → params and result schemas. */
 export const ChatMethods = {
   /** First message of a view: the config and the session to show (the restored one if it still exists). */
-  hello: { params: z.object({ restore: ChatRef.optional() }).strict(), result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional() }) },
+  hello: {
+    params: z.object({ restore: ChatRef.optional() }).strict(),
+    /** `connect`: the connect form was asked for (Select Model's "Add a model…") before the view loaded. */
+    result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional(), reveal: RevealTarget.optional(), connect: z.boolean().optional() }),
+  },
   catchUp: { params: z.object({ ref: ChatRef, afterSeq: z.number().int().nonnegative() }).strict(), result: CatchUp },
   switchSession: { params: z.object({ ref: ChatRef }).strict(), result: ChatSnapshot },
   newSession: { params: z.object({ folderKey: z.string().min(1).optional(), agentId: Id.optional() }).strict(), result: ChatSnapshot },
   listSessions: { params: Empty, result: z.array(SessionSummary) },
   loadEarlier: { params: z.object({ ref: ChatRef, beforeSeq: z.number().int().positive() }).strict(), result: ChatPage },
+  /** The pages (one segment each, newest first) from `beforeSeq` back to the one holding `seq`: a reveal's paging in one round trip. */
+  loadThrough: { params: z.object({ ref: ChatRef, beforeSeq: z.number().int().positive(), seq: z.number().int().positive() }).strict(), result: z.array(ChatPage) },
+  /** The find bar's "search this whole session": the core query over every segment of one session. */
+  searchSession: { params: z.object({ ref: ChatRef, query: z.string().min(1).max(500) }).strict(), result: z.object({ hits: z.array(SessionSearchHit), more: z.boolean() }) },
   /** Starts a turn, or steers the running one. Resolves once accepted; the run streams as events. */
   prompt: {
     params: z.object({ ref: ChatRef, text: Text, attachments: z.array(z.string().min(1).max(4096)).max(50).optional() }).strict(),
@@ -130,6 +140,9 @@ export const ChatMethods = {
   openDiff: { params: z.object({ ref: ChatRef, toolCallId: Id }).strict(), result: Empty },
   copy: { params: z.object({ text: Text }).strict(), result: Empty },
   insertAtCursor: { params: z.object({ text: Text }).strict(), result: z.object({ inserted: z.boolean() }) },
+  /** The connect form (connect.ts): a server's models, and a tested, saved profile. */
+  listModels: { params: ListModelsParams, result: ListModelsResult },
+  connect: { params: ConnectParams, result: ConnectResult },
 } as const;
 export type ChatMethod = keyof typeof ChatMethods;
 export type ChatParams<M extends ChatMethod> = z.infer<(typeof ChatMethods)[M]["params"]>;
@@ -167,6 +180,10 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("config"), changes: ChatConfigChanges }),
   /** The model the shown session's next run uses changed from outside (settings, status bar, Select Model). */
   z.object({ type: z.literal("model"), ref: ChatRef, model: ModelChoice.optional() }),
+  /** Show the connect form (Select Model's "Add a model…", the status bar with no model). */
+  z.object({ type: z.literal("connect") }),
+  /** Scroll to a message of the shown session (paging back to it) and highlight it: a search result was opened. */
+  z.object({ type: z.literal("reveal"), ref: ChatRef, target: RevealTarget }),
 ]);
 export type ChatHostEvent = z.infer<typeof ChatHostEvent>;
 

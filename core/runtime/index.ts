@@ -2,3 +2,4 @@ export * from "./types";
 export * from "./errors";
 export * from "./agents";
 export * from "./workspace-runtime";
+export * from "./search";

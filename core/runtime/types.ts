@@ -8,6 +8,10 @@ import type { RetryPolicy } from "../agent/retry";
 import type { LlmClient } from "../llm/types";
 import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
+import type { SearchHit, SearchOptions } from "../protocol/search";
+
+export type { SearchHit, SearchOptions, SearchLocation, SearchHitKind, SearchHitPart } from "../protocol/search";
+export { SearchQueryError } from "../search/errors";
 
 /**
  * The contract of one workspace folder's agent host (issue 8): the CLI, the benchmarks,
@@ -68,6 +72,12 @@ export interface WorkspaceRuntimeOptions {
   titles?: "fallback" | "llm";
   /** A model client instead of the LLM runtime over `providers` (benchmarks' scripted model). */
   llm?: LlmClient;
+  /**
+   * Where the session search index lives: a directory outside the workspace (VS Code's
+   * `storageUri`, the CLI's XDG cache); one sub-directory per workspace root. Without it
+   * search reads the logs alone (slower, same hits).
+   */
+  searchIndexDir?: string;
   /** Store tuning (batch window, clock, fs seam) for tests and benchmarks. */
   storage?: Omit<SessionsOptions, "root" | "persistence" | "store">;
   retry?: Partial<RetryPolicy>;
@@ -127,6 +137,11 @@ export interface WorkspaceRuntimeApi {
   archive(ref: SessionRef): Promise<void>;
   unarchive(ref: SessionRef): Promise<void>;
   delete(ref: SessionRef): Promise<void>;
+  /**
+   * Searches every session of the folder (issue 23): hits stream newest session first;
+   * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
+   */
+  search(options: SearchOptions): AsyncIterable<SearchHit>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

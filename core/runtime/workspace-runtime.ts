@@ -6,6 +6,11 @@ import type { LlmClient, ProviderProfile } from "../llm/types";
 import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
 import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
+import type { SearchHit, SearchOptions } from "../protocol/search";
+import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } from "../search";
+import { openSearchIndex } from "./search";
+import { createStorageContext } from "../storage/context";
+import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
 import { ToolRegistry } from "../tools/registry";
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
@@ -29,6 +34,8 @@ interface Entry {
 }
 
 const keyOf = (agentId: string, sessionId: string) => JSON.stringify([agentId, sessionId]);
+/** How old the index's last check of every session folder may be before a search checks them all again. */
+const SEARCH_FULL_CHECK_MS = 2_000;
 
 /**
  * One workspace folder's agent host: the session store, the LLM runtime, the tools and
@@ -47,6 +54,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
   private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
+  /** Opened at the first search when the host gave an index directory. */
+  private searchIndex: SearchIndex | undefined;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
@@ -179,12 +188,36 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.whileIdle(ref, () => this.sessions.delete(this.ref(ref)));
   }
 
+  search(options: SearchOptions): AsyncIterable<SearchHit> {
+    const catalog = this.searchCatalog();
+    if (!this.searchIndex && this.options.searchIndexDir !== undefined) {
+      const index = openSearchIndex(catalog.ctx, this.options.searchIndexDir);
+      // This runtime's own writes are reported as they happen; other processes' at the next full check.
+      this.sessions.onChange((change) => index.changed(change.agentId, change.sessionId));
+      this.searchIndex = index;
+    }
+    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems, SEARCH_FULL_CHECK_MS));
+  }
+
+  private searchCatalog(): SearchCatalog {
+    const { persistence, store } = this.sessions;
+    // Search reads the JSONL layout (another backend's files are not searched).
+    const ctx = persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
+    return {
+      ctx,
+      list: (filter) => this.sessions.list(filter),
+      hotItems: () => store.list().map((session) => persistence.describe(session)),
+      hot: (agentId, sessionId) => store.get(sessionId, agentId),
+    };
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.cancelAll();
       await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       this.entries.clear();
+      await this.searchIndex?.idle();
       await this.sessions.close();
     })();
     return this.closing;

@@ -15,7 +15,7 @@ import type { Session, SessionChange } from "../../core/session";
 import { SessionNotFoundError } from "../../core/storage/errors";
 import { ChatApprovals } from "./approvals";
 import { LiveState } from "./live-state";
-import type { ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
+import type { ChatConnection, ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
 
 /** An error the RPC layer reports with its code. */
 export class ChatError extends Error {
@@ -275,6 +275,12 @@ export class ChatController implements Disposable {
 
   model(ref: ChatRef): ModelChoice | undefined {
     return this.models.get(keyOf(ref)) ?? this.runtimes.defaultModel(ref.folderKey);
+  }
+
+  /** The connect form's host side; an error where the host offers none. */
+  connection(): ChatConnection {
+    if (!this.runtimes.connection) throw new ChatError("failed", "connecting a model is not available here");
+    return this.runtimes.connection;
   }
 
   folder(folderKey: string): ChatFolder {

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatRef } from "../../core/protocol";
+import type { ChatRef, RevealTarget } from "../../core/protocol";
 import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "./approvals";
 import type { ChatRuntimes } from "./runtimes";
@@ -13,12 +13,16 @@ export { ChatController } from "./controller";
 export interface ChatRegistration extends vscode.Disposable {
   /** Shows a session in the sidebar chat (the Sessions tree's click). */
   openInChat(folderKey: string, ref: { agentId: string; sessionId: string }): Promise<void>;
+  /** Shows a session in the sidebar chat scrolled to one of its messages, highlighted (a search result). */
+  revealInChat(folderKey: string, ref: { agentId: string; sessionId: string }, target: RevealTarget): Promise<void>;
   /** Ask here first; undefined means no visible chat shows that session. */
   approvals: ChatApprovalSink;
   controller: ChatController;
   /** The session the sidebar chat shows (in-host tests read it), and when one shown from outside arrived. */
   shown(): ChatRef | undefined;
   onDidShow: vscode.Event<ChatRef>;
+  /** Reveals the sidebar chat with the connect form (Select Model's "Add a model…"). */
+  showConnect(): Promise<void>;
 }
 
 /**
@@ -49,10 +53,12 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
   context.subscriptions.push(...disposables);
   return {
     openInChat: (folderKey, ref) => provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }),
+    revealInChat: (folderKey, ref, target) => provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }, target),
     approvals: controller.approvals,
     controller,
     shown: () => provider.shown,
     onDidShow: provider.onDidShow,
+    showConnect: () => provider.showConnect(),
     dispose: () => disposables.forEach((d) => d.dispose()),
   };
 }

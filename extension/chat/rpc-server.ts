@@ -15,10 +15,13 @@ import {
   type ContentBlock,
   type EditDetails,
   type ModelChoice,
+  type RevealTarget,
 } from "../../core/protocol";
 import type { SessionChange } from "../../core/session";
+import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
+import { pagesThrough } from "./pages-through";
 import type { Disposable } from "./runtimes";
 
 type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResult<M>> };
@@ -37,6 +40,8 @@ export class ChatRpcServer implements Disposable {
    */
   private shownFromOutside: ChatRef | undefined;
   private switching: Promise<void> = Promise.resolve();
+  /** A reveal sent with a switch, kept until the webview has it (a reloading view gets it in its hello). */
+  private pendingReveal: { ref: ChatRef; target: RevealTarget } | undefined;
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
@@ -49,6 +54,8 @@ export class ChatRpcServer implements Disposable {
   private shownArchived = false;
   /** The shown session's title changed (the editor chat's tab follows it). */
   onTitle: ((title: string | undefined) => void) | undefined;
+  /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
+  private connectAsked = false;
 
   constructor(
     private readonly controller: ChatController,
@@ -68,7 +75,11 @@ export class ChatRpcServer implements Disposable {
         const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
         this.told.config = config;
         if (snapshot) this.opened(snapshot);
-        return snapshot ? { config, snapshot } : { config };
+        const reveal = snapshot && this.pendingReveal && sameRef(this.pendingReveal.ref, snapshot.ref) ? this.pendingReveal.target : undefined;
+        this.pendingReveal = undefined;
+        const connect = this.connectAsked ? { connect: true } : {};
+        this.connectAsked = false;
+        return snapshot ? { config, snapshot, ...(reveal ? { reveal } : {}), ...connect } : { config, ...connect };
       },
       catchUp: async ({ ref, afterSeq }) => {
         const result = await c.catchUp(ref, afterSeq);
@@ -80,6 +91,8 @@ export class ChatRpcServer implements Disposable {
       newSession: async ({ folderKey, agentId }) => this.opened(await c.open(await c.create(folderKey, agentId))),
       listSessions: async () => c.list(),
       loadEarlier: async ({ ref, beforeSeq }) => c.loadEarlier(ref, beforeSeq),
+      loadThrough: async ({ ref, beforeSeq, seq }) => pagesThrough(c.folder(ref.folderKey), ref, beforeSeq, seq),
+      searchSession: async ({ ref, query }) => searchOneSession(c.folder(ref.folderKey).runtime, ref, query),
       prompt: async ({ ref, text, attachments }) => c.prompt(ref, await this.input(ref, text, attachments)),
       cancel: async ({ ref }) => (c.cancel(ref), {}),
       approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
@@ -97,6 +110,15 @@ export class ChatRpcServer implements Disposable {
       openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId), toolCallId), {}),
       copy: async ({ text }) => (await actions.copy(text), {}),
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
+      // The form is open once it lists or connects: a later reload must not reopen it.
+      listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      connect: async (params) => {
+        this.connectAsked = false;
+        const result = await c.connection().connect(params);
+        // The views hear "configured" before the form hears "connected": it never shows again in between.
+        if (result.ok) await c.refreshConfig();
+        return result;
+      },
     };
   }
 
@@ -113,6 +135,8 @@ export class ChatRpcServer implements Disposable {
       return;
     }
     const { id } = parsed.request;
+    // The view is alive and talking: a reveal posted with the last switch has reached it.
+    if (parsed.request.method !== "hello") this.pendingReveal = undefined;
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
@@ -136,6 +160,23 @@ export class ChatRpcServer implements Disposable {
       if (this.shownFromOutside === ref) this.shownFromOutside = undefined;
     });
     await switched;
+  }
+
+  /** Opens the connect form: at once in a loaded view, else on the view's next hello. */
+  askConnect(): void {
+    this.connectAsked = true;
+    this.event({ type: "connect" });
+  }
+
+  /**
+   * Shows a session and scrolls it to event `target.seq`, highlighted (a search result was
+   * chosen). The reveal follows the switch; a view whose document reloads meanwhile gets
+   * it with its hello instead.
+   */
+  async reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
+    this.pendingReveal = { ref, target };
+    await this.show(ref);
+    if (this.pendingReveal?.target === target) this.event({ type: "reveal", ref, target });
   }
 
   event(event: ChatHostEvent): void {

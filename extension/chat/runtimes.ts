@@ -1,4 +1,4 @@
-import type { ModelChoice } from "../../core/protocol";
+import type { ConnectParams, ConnectResult, ListModelsParams, ListModelsResult, ModelChoice } from "../../core/protocol";
 import type { WorkspaceRuntimeApi } from "../../core/runtime/types";
 
 /** One workspace folder as the chat sees it. `key` is stable for the folder (its URI string). */
@@ -31,4 +31,11 @@ export interface ChatRuntimes {
   restricted(): string | undefined;
   /** Provider settings, secrets or trust changed: the views refresh their config. */
   onDidChangeConfig?(listener: () => void): Disposable;
+  /** The connect form's host side (extension/config/connect.ts); absent where the host offers no form. */
+  connection?: ChatConnection;
+}
+
+export interface ChatConnection {
+  listModels(params: ListModelsParams): Promise<ListModelsResult>;
+  connect(params: ConnectParams): Promise<ConnectResult>;
 }

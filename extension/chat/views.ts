@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatHostMessage, ChatRef } from "../../core/protocol";
+import type { ChatHostMessage, ChatRef, RevealTarget } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
@@ -35,6 +35,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private server: ChatRpcServer | undefined;
   private view: vscode.WebviewView | undefined;
   private pending: ChatRef | undefined;
+  private pendingConnect = false;
+  private pendingTarget: RevealTarget | undefined;
   private readonly didShow = new vscode.EventEmitter<ChatRef>();
   /** A session shown from outside (tree, command) is now the one the view shows. */
   readonly onDidShow = this.didShow.event;
@@ -54,10 +56,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       server.dispose();
       if (this.server === server) this.server = undefined;
     });
+    if (this.pendingConnect) {
+      this.pendingConnect = false;
+      server.askConnect();
+    }
     if (this.pending) {
       const ref = this.pending;
-      this.pending = undefined;
-      void server.show(ref).then(() => this.didShow.fire(ref), () => undefined);
+      const target = this.pendingTarget;
+      this.pending = this.pendingTarget = undefined;
+      void (target ? server.reveal(ref, target) : server.show(ref)).then(() => this.didShow.fire(ref), () => undefined);
     }
   }
 
@@ -67,15 +74,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Shows `ref` in the sidebar chat, revealing it first. */
-  async show(ref: ChatRef): Promise<void> {
+  async show(ref: ChatRef, target?: RevealTarget): Promise<void> {
     if (!this.server) {
       this.pending = ref;
+      this.pendingTarget = target;
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       return;
     }
     this.view?.show(true);
-    await this.server.show(ref);
+    await (target ? this.server.reveal(ref, target) : this.server.show(ref));
     this.didShow.fire(ref);
+  }
+
+  /** Reveals the sidebar chat with its connect form open. */
+  async showConnect(): Promise<void> {
+    // Before the view is resolved, resolveWebviewView asks once the server exists.
+    if (!this.server) this.pendingConnect = true;
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (!this.pendingConnect) this.server?.askConnect();
   }
 
   dispose(): void {

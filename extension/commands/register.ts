@@ -22,9 +22,10 @@ export const COMMAND_TITLES = {
 } as const;
 
 /** Registers the palette and tree commands in one place. */
-export function registerCommands(deps: SessionCommandDeps & { config: ProviderConfig }): vscode.Disposable {
+/** `showConnect` reveals the chat's connect form (Select Model's "Add a model…"). */
+export function registerCommands(deps: SessionCommandDeps & { config: ProviderConfig; showConnect?: () => Promise<void> }): vscode.Disposable {
   const s = sessionCommands(deps);
-  const m = modelCommands(deps.config);
+  const m = modelCommands(deps.config, deps.showConnect);
   const handlers: Record<keyof typeof COMMAND_TITLES, (...args: any[]) => Promise<unknown>> = {
     "downcity.newSession": s.newSession,
     "downcity.openSession": s.openSession,

@@ -6,6 +6,8 @@ import type { ProviderChoice, ProviderConfig } from "./providers";
 
 interface ModelPick extends vscode.QuickPickItem {
   selection?: ModelSelection;
+  /** "Add a model…": the chat's connect form. */
+  connect?: true;
 }
 
 /**
@@ -13,7 +15,7 @@ interface ModelPick extends vscode.QuickPickItem {
  * never shown or logged. Answers given as arguments (`{ profileId, key }`, `{ profileId,
  * model }`) skip their prompts; a profile named there must exist.
  */
-export function modelCommands(config: ProviderConfig) {
+export function modelCommands(config: ProviderConfig, showConnect?: () => Promise<void>) {
   const openSettings = () => vscode.commands.executeCommand("workbench.action.openSettings", "downcity.providers");
   const ids = (choices: ProviderChoice[]) => choices.map((c) => c.id).join(", ") || "none";
   /** The profile the caller named (or the only one), undefined to ask; an unknown name is an error. */
@@ -75,6 +77,11 @@ export function modelCommands(config: ProviderConfig) {
         await config.select(selection);
         return selection;
       }
+      // With no provider, the chat's connect form is the way in (the status bar item lands here too).
+      if (choices.length === 0 && showConnect) {
+        await showConnect();
+        return undefined;
+      }
       if (choices.length === 0) {
         const answer = await vscode.window.showWarningMessage(
           "Downcity: no model provider is configured. Add a profile to downcity.providers, or set DOWNCITY_PROTOCOL, DOWNCITY_MODEL (and DOWNCITY_BASE_URL, DOWNCITY_API_KEY) for the extension host.",
@@ -102,9 +109,11 @@ export function modelCommands(config: ProviderConfig) {
             });
           }
         });
+        if (showConnect) picks.push({ label: "", kind: vscode.QuickPickItemKind.Separator }, { label: "$(add) Add a model…", description: "connect a provider in the chat", connect: true });
         return picks;
       })();
       const chosen = await vscode.window.showQuickPick(items, { placeHolder: "Model for new runs", matchOnDescription: true });
+      if (chosen?.connect) await showConnect?.();
       if (chosen?.selection) await config.select(chosen.selection);
       return chosen?.selection;
     },

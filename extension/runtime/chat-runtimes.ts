@@ -1,12 +1,13 @@
 import * as vscode from "vscode";
 import type { ModelChoice } from "../../core/protocol";
-import type { ChatRuntimes } from "../chat/runtimes";
+import type { ChatConnection, ChatRuntimes } from "../chat/runtimes";
 import type { ProviderConfig } from "../config/providers";
 import type { Runtimes } from "./runtimes";
 
 /** The chat's narrow view of the folder runtimes and the provider settings. */
-export function chatRuntimes(runtimes: Runtimes, config: ProviderConfig): ChatRuntimes {
+export function chatRuntimes(runtimes: Runtimes, config: ProviderConfig, connection?: ChatConnection): ChatRuntimes {
   return {
+    ...(connection ? { connection } : {}),
     folders: () => runtimes.all().map(({ folder, runtime }) => ({ key: folder.uri.toString(), name: folder.name, runtime })),
     onDidChange: (listener) => runtimes.onDidChange(() => listener()),
     providerConfigured: () => config.selection() !== undefined,

@@ -45,6 +45,8 @@ export class Runtimes implements vscode.Disposable {
     private readonly config: ProviderConfig,
     private readonly hooks: RuntimeHooks = {},
     private readonly log: (line: string) => void = () => {},
+    /** The session search index's directory, outside every workspace (VS Code's storageUri). */
+    private readonly searchIndexDir?: string,
   ) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => this.update(e.added, e.removed)),
@@ -109,6 +111,7 @@ export class Runtimes implements vscode.Disposable {
       tools: () => tools?.(folder) ?? [],
       ...this.liveOptions(),
       restricted: () => this.restricted(),
+      ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
       ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),
     });
   }

@@ -25,6 +25,9 @@ const STATE_TEXT: Record<SessionState, string> = {
 
 export const sessionLabel = (node: SessionNode) => node.item.title ?? "New session";
 
+/** The "Show more" row's command (internal: not in the palette). */
+export const SHOW_MORE_COMMAND = "downcity.sessions.showMore";
+
 /** The menus' `viewItem` value: `session.live`, `session.live.running` or `session.archived`. */
 export function sessionContext(node: SessionNode): string {
   if (node.item.archived) return "session.archived";
@@ -88,6 +91,25 @@ export function sessionTreeItem(node: SessionTreeNode, model: FolderModel | unde
       item.iconPath = new vscode.ThemeIcon("archive");
       item.description = String(model?.sessions(node.agentId, true).length ?? 0);
       item.contextValue = "archivedGroup";
+      return item;
+    }
+    case "date": {
+      // Today and Yesterday open; older groups wait to be expanded (their rows are not asked for until then).
+      const open = node.key === "today" || node.key === "yesterday";
+      const item = new vscode.TreeItem(node.label, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `date:${base}:${node.agentId}:${node.key}`;
+      item.description = String(model?.groupSize(node) ?? 0);
+      item.contextValue = "dateGroup";
+      return item;
+    }
+    case "more": {
+      const item = new vscode.TreeItem("Show more", vscode.TreeItemCollapsibleState.None);
+      const group = node.group;
+      item.id = `more:${base}:${group.kind === "date" ? `${group.agentId}:${group.key}` : `archived:${group.agentId}`}`;
+      item.iconPath = new vscode.ThemeIcon("ellipsis");
+      item.tooltip = "Show older sessions of this group";
+      item.contextValue = "showMore";
+      item.command = { command: SHOW_MORE_COMMAND, title: "Show more", arguments: [node] };
       return item;
     }
     case "session": {

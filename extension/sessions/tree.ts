@@ -15,6 +15,8 @@ export const COALESCE_MS = 100;
 export interface SessionsTreeOptions {
   coalesceMs?: number;
   log?: (line: string) => void;
+  /** The clock the date groups and relative times read (tests fix it). */
+  now?: () => number;
 }
 
 /**
@@ -35,6 +37,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
+  private readonly now: () => number;
   private readonly sessionChanged = new vscode.EventEmitter<{ entry: FolderRuntime; change: SessionChange }>();
   /**
    * Every change the tree applies to a session, from this window's store or another
@@ -47,6 +50,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     private readonly options: SessionsTreeOptions = {},
   ) {
     this.coalesceMs = options.coalesceMs ?? COALESCE_MS;
+    this.now = options.now ?? Date.now;
     runtimes.all().forEach((entry) => this.attach(entry));
     this.subscription = runtimes.onDidChange(({ added, removed }) => {
       removed.forEach((entry) => this.detach(entry));
@@ -77,23 +81,34 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       case "agent":
         return this.agentChildren(model, node.agentId);
       case "archived":
-        return model.sessions(node.agentId, true);
+      case "date":
+        return model.page(node);
       case "session":
+      case "more":
         return [];
     }
   }
 
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
-    return sessionTreeItem(node, this.models.get(node.entry), Date.now());
+    return sessionTreeItem(node, this.models.get(node.entry), this.now());
   }
 
   getParent(node: SessionTreeNode): SessionTreeNode | undefined {
     const model = this.models.get(node.entry);
     if (!model || node.kind === "folder") return undefined;
-    if (node.kind === "session" && node.item.archived) return model.archivedNode(node.item.agentId);
-    const agentId = node.kind === "session" ? node.item.agentId : node.agentId;
-    if (node.kind !== "agent" && model.showAgents) return model.agentNode(agentId);
+    if (node.kind === "more") return node.group;
+    if (node.kind === "session") return node.item.archived ? model.archivedNode(node.item.agentId) : model.dateGroupOf(node);
+    if (node.kind !== "agent" && model.showAgents) return model.agentNode(node.agentId);
     return this.models.size > 1 ? model.folderNode : undefined;
+  }
+
+  /** "Show more" on a group's last row: one more page of its sessions, the rest of the tree as it is. */
+  showMore(node: SessionTreeNode | undefined): void {
+    if (node?.kind !== "more") return;
+    const model = this.models.get(node.entry);
+    if (!model) return;
+    model.showMore(node.group);
+    this.stale(node.group);
   }
 
   // ------------------------------------------------------------------ queries for commands
@@ -123,13 +138,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     return only === undefined ? [] : this.agentChildren(model, only);
   }
 
+  /** An agent's sessions by last activity (lazy: a group's rows are asked for when it is expanded), then Archived. */
   private agentChildren(model: FolderModel, agentId: string): SessionTreeNode[] {
-    const live: SessionTreeNode[] = model.sessions(agentId, false);
-    return model.sessions(agentId, true).length > 0 ? [...live, model.archivedNode(agentId)] : live;
+    const groups: SessionTreeNode[] = model.dateGroups(agentId);
+    return model.sessions(agentId, true).length > 0 ? [...groups, model.archivedNode(agentId)] : groups;
   }
 
   private attach(entry: FolderRuntime): void {
-    const model = new FolderModel(entry);
+    const model = new FolderModel(entry, this.now);
     this.models.set(entry, model);
     const { runtime, folder } = entry;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, META_GLOB));

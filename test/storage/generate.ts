@@ -6,12 +6,13 @@ import type { Sessions } from "../../core/storage";
  * assistant (1–4 KB, with a tool call) and tool result (2–20 KB), closed into a
  * segment every ~130 events. `scale` shrinks payloads for fast tests.
  */
-export async function generateSession(sessions: Sessions, session: Session, events: number, options: { scale?: number; segmentEvery?: number } = {}) {
+export async function generateSession(sessions: Sessions, session: Session, events: number, options: { scale?: number; segmentEvery?: number; text?: (bytes: number) => string } = {}) {
   const scale = options.scale ?? 1;
   const every = options.segmentEvery ?? 130;
   let seed = 7;
   const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-  const text = (bytes: number) => "lorem ipsum dolor sit amet ".repeat(Math.max(1, Math.round((bytes * scale) / 27)));
+  // `text`: a vocabulary of one's own (search benchmarks need more than lorem ipsum).
+  const text = (bytes: number) => (options.text ? options.text(Math.max(1, Math.round(bytes * scale))) : "lorem ipsum dolor sit amet ".repeat(Math.max(1, Math.round((bytes * scale) / 27))));
   let turn = 0;
   let sinceClose = 0;
   while (session.lastSeq < events) {

@@ -247,10 +247,21 @@ export const workspace: Record<string, any> = {
   workspaceFolders: undefined,
   isTrusted: true,
   registerTextDocumentContentProvider: () => new Disposable(() => {}),
-  getConfiguration: (section = "") => ({
-    get: (key: string, fallback?: unknown) => settings[section ? `${section}.${key}` : key] ?? fallback,
-    has: (key: string) => (section ? `${section}.${key}` : key) in settings,
-  }),
+  getConfiguration: (section = "") => {
+    const full = (key: string) => (section ? `${section}.${key}` : key);
+    return {
+      get: (key: string, fallback?: unknown) => settings[full(key)] ?? fallback,
+      has: (key: string) => full(key) in settings,
+      // One scope: every value is the user's (global) one.
+      inspect: (key: string) => (full(key) in settings ? { key: full(key), globalValue: settings[full(key)] } : { key: full(key) }),
+      update: async (key: string, value: unknown) => {
+        const name = full(key);
+        if (value === undefined) delete settings[name];
+        else settings[name] = value;
+        fire.configuration.fire({ affectsConfiguration: (s: string) => name === s || name.startsWith(`${s}.`) });
+      },
+    };
+  },
   onDidChangeWorkspaceFolders: fire.workspaceFolders.event,
   onDidGrantWorkspaceTrust: fire.grantTrust.event,
   onDidChangeConfiguration: fire.configuration.event,

@@ -1,0 +1,231 @@
+// Session search benchmarks (issue 23). Usage:
+//   node --expose-gc --import tsx bench/search.ts [scale=0.1] [sessions=10000] [longEvents=50000]
+// Corpus through the store (test/storage/generate.ts) with a Zipf vocabulary of 20,000
+// pseudo-words; every figure is measured in this one run against a brute-force
+// decode-and-scan of the same logs, with `rg` over plain exports as the floor.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSearchIndex, searchWorkspace } from "../core/runtime/search";
+import type { SearchOptions } from "../core/protocol/search";
+import { eventFields } from "../core/search/extract";
+import { fold } from "../core/search/fold";
+import { indexPrefilter, searchSessions } from "../core/search";
+import { createStorageContext } from "../core/storage/context";
+import { Sessions, sessionPaths } from "../core/storage";
+import { listStored } from "../core/storage/list";
+import { parseEventLog } from "../core/storage/records";
+import { listSegments, readSegment } from "../core/storage/segments-dir";
+import type { SessionEvent } from "../core/protocol";
+import { generateSession } from "../test/storage/generate";
+
+const scale = Number(process.argv[2] ?? 0.1);
+const count = Number(process.argv[3] ?? 10_000);
+const longEvents = Number(process.argv[4] ?? 50_000);
+const now = () => performance.now();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+// ---------------------------------------------------------------- corpus
+let seed = 11;
+const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const SYL = ["ka", "lo", "mi", "ren", "sa", "to", "vu", "zen", "qi", "dor", "pel", "an", "ix", "ul", "mar", "tes"];
+const VOCAB = Array.from({ length: 20_000 }, (_, i) => {
+  let w = "";
+  let n = i + 1;
+  while (n > 0) {
+    w += SYL[n % SYL.length];
+    n = Math.floor(n / SYL.length);
+  }
+  return w;
+});
+let marker: string | undefined;
+function text(bytes: number): string {
+  let out = marker ? `${marker} ` : "";
+  marker = undefined;
+  while (out.length < bytes) out += `${VOCAB[Math.floor(rand() ** 3 * VOCAB.length)]}${rand() < 0.1 ? ". " : " "}`;
+  return out;
+}
+
+async function generate(root: string): Promise<void> {
+  const store = new Sessions({ root, batchWindowMs: 60_000 });
+  for (let i = 0; i < count; i++) {
+    // rare: one session; medium: 1 % of sessions; "quasar" in each hundredth.
+    marker = i === Math.min(4321, Math.floor(count / 2)) ? "xylophonic" : i % 100 === 7 ? "quasar" : undefined;
+    const s = store.create({ id: `session-${String(i).padStart(5, "0")}` });
+    await generateSession(store, s, 20, { scale, text });
+    await store.store.dispose(s);
+    await store.persistence.release(s);
+  }
+  marker = "zeppelinic"; // only in the long session's first (closed) segment
+  const long = store.create({ id: "session-long" });
+  await generateSession(store, long, longEvents, { scale, text });
+  await store.close();
+}
+
+// ---------------------------------------------------------------- reference scans
+async function sessionEvents(root: string, agentId: string, sessionId: string): Promise<SessionEvent[]> {
+  const ctx = createStorageContext({ root });
+  const paths = sessionPaths(root, agentId, sessionId);
+  const events: SessionEvent[] = [];
+  for (const name of await listSegments(ctx, paths)) events.push(...(await readSegment(ctx, paths, name)).events);
+  const base = events.at(-1)?.seq ?? 0;
+  for (const e of parseEventLog(await ctx.fs.readFile(paths.active)).events) if (e.seq > base) events.push(e);
+  return events;
+}
+
+/** Brute force: decode every log, every field folded and tested with indexOf. */
+async function bruteForce(root: string, query: string): Promise<{ ms: number; hits: number }> {
+  const t0 = now();
+  const needle = fold(query);
+  let hits = 0;
+  const ctx = createStorageContext({ root });
+  for (const item of await listStored(ctx, {})) {
+    for (const e of await sessionEvents(root, item.agentId, item.sessionId)) for (const f of eventFields(e, false)) if (fold(f.text).includes(needle)) hits++;
+  }
+  return { ms: now() - t0, hits };
+}
+
+async function exportPlain(root: string, dir: string): Promise<number> {
+  mkdirSync(dir, { recursive: true });
+  let bytes = 0;
+  for (const item of await listStored(createStorageContext({ root }), {})) {
+    const parts: string[] = [];
+    for (const e of await sessionEvents(root, item.agentId, item.sessionId)) for (const f of eventFields(e, true)) parts.push(f.text);
+    const body = parts.join("\n");
+    bytes += Buffer.byteLength(body);
+    writeFileSync(join(dir, `${item.sessionId}.txt`), body);
+  }
+  return bytes;
+}
+
+function rg(dir: string, word: string): number {
+  const t0 = now();
+  try {
+    execFileSync("rg", ["-i", "-l", "--no-messages", word, dir], { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 26 });
+  } catch {
+    /* exit 1: no match */
+  }
+  return now() - t0;
+}
+
+// ---------------------------------------------------------------- searches
+async function timed(hits: AsyncIterable<unknown>): Promise<{ first: number; all: number; n: number }> {
+  const t0 = now();
+  let first = NaN;
+  let n = 0;
+  for await (const _ of hits) {
+    if (n++ === 0) first = now() - t0;
+  }
+  return { first, all: now() - t0, n };
+}
+
+const QUERIES: { name: string; options: SearchOptions }[] = [
+  { name: "rare word (1 session)", options: { query: "xylophonic" } },
+  { name: "word only in a closed segment of the long session", options: { query: "zeppelinic" } },
+  { name: "1 % of sessions, limit 200", options: { query: "quasar" } },
+  { name: "common word, limit 200", options: { query: "kalo" } },
+  { name: "regex with a literal, limit 200", options: { query: "quasar \\w+", regex: true } },
+  { name: "no match", options: { query: "notawordanywhere" } },
+];
+
+async function main(): Promise<void> {
+  const base = process.env.BENCH_SEARCH_DIR ?? mkdtempSync(join(tmpdir(), "downcity-search-bench-"));
+  const root = join(base, "ws");
+  const ready = join(base, `ready-${scale}-${count}-${longEvents}`);
+  const t0 = now();
+  if (!existsSync(ready)) {
+    rmSync(root, { recursive: true, force: true });
+    await generate(root);
+    writeFileSync(ready, "");
+    console.log(`generated ${count} sessions + one of ${longEvents} events (scale ${scale}) in ${((now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const plainDir = join(base, "plain");
+  rmSync(plainDir, { recursive: true, force: true });
+  const plainBytes = await exportPlain(root, plainDir);
+  const logBytes = Number(execFileSync("du", ["-sb", join(root, ".downcity")], { encoding: "utf8" }).split("\t")[0]);
+  console.log(`plain text ${mib(plainBytes)}, logs on disk ${mib(logBytes)}`);
+
+  const rows: string[] = [];
+  const row = (...cells: (string | number)[]) => rows.push(`| ${cells.join(" | ")} |`);
+
+  // Brute force and rg floor (median of 3).
+  const brute = [];
+  for (let i = 0; i < 3; i++) brute.push(await bruteForce(root, "xylophonic"));
+  const bruteMs = median(brute.map((b) => b.ms));
+  const rgMs = median([0, 1, 2].map(() => rg(plainDir, "xylophonic")));
+  row("brute-force decode-and-scan (every log, one word)", `${bruteMs.toFixed(0)} ms`, "1.00", `${brute[0]!.hits} hits`);
+  row("rg -i -l over plain exports (floor)", `${rgMs.toFixed(0)} ms`, (rgMs / bruteMs).toFixed(3), "");
+
+  // Cold: no index at all (the scan), first and complete.
+  for (const q of QUERIES) {
+    const r = await timed(searchWorkspace({ root }, q.options));
+    row(`cold (no index) — ${q.name}`, `first ${Number.isNaN(r.first) ? "–" : r.first.toFixed(0)} ms, all ${r.all.toFixed(0)} ms`, (r.all / bruteMs).toFixed(3), `${r.n} hits`);
+  }
+
+  // Build.
+  const indexDir = join(base, "index");
+  rmSync(indexDir, { recursive: true, force: true });
+  const ctx = createStorageContext({ root });
+  global.gc?.();
+  const heap0 = process.memoryUsage();
+  const index = openSearchIndex(ctx, indexDir);
+  let t = now();
+  await index.refresh();
+  const buildMs = now() - t;
+  const indexBytes = await index.diskBytes();
+  row("whole index build (refresh from nothing, written to disk)", `${buildMs.toFixed(0)} ms`, (buildMs / bruteMs).toFixed(3), `${index.stats.segmentsIndexed} segments, ${mib(index.stats.activeBytesIndexed)} of Active`);
+  row("index size on disk", mib(indexBytes), (indexBytes / plainBytes).toFixed(3), `÷ plain text ${mib(plainBytes)}`);
+
+  // Warm: the same index in memory. As the runtime runs it (its own writes reported,
+  // every folder re-checked at most every 2 s), and with every folder checked per query.
+  const catalog = { ctx, list: async () => [] };
+  for (const [mode, prefilter] of [["warm", indexPrefilter(index, undefined, 2_000)], ["warm, every folder re-checked", indexPrefilter(index)]] as const) {
+    for (const q of QUERIES) {
+      const runs = [];
+      for (let i = 0; i < 5; i++) runs.push(await timed(searchSessions(catalog, q.options, prefilter)));
+      const first = median(runs.map((r) => r.first));
+      const all = median(runs.map((r) => r.all));
+      row(`${mode} — ${q.name}`, `first ${Number.isNaN(first) ? "–" : first.toFixed(1)} ms, all ${all.toFixed(1)} ms`, (all / bruteMs).toFixed(4), `${runs[0]!.n} hits`);
+    }
+  }
+  global.gc?.();
+  const heap1 = process.memoryUsage();
+  row("memory of the warm index (heap + buffers after gc)", mib(heap1.heapUsed + heap1.arrayBuffers - heap0.heapUsed - heap0.arrayBuffers), "", `RSS now ${mib(heap1.rss)}`);
+
+  // Incremental: one turn appended to one session.
+  const store = new Sessions({ root, batchWindowMs: 60_000 });
+  const { session } = await store.open({ sessionId: "session-00042" });
+  session.append("user/message", { content: [{ type: "text", text: text(Math.round(200 * scale) + 20) }] }, { surface: "append" });
+  session.append("assistant/message", { content: [{ type: "text", text: text(Math.round(2500 * scale) + 20) }] }, { surface: "append" });
+  await store.flush(session);
+  await store.close();
+  const before = index.stats.activeBytesIndexed;
+  t = now();
+  await index.update("default", "session-00042");
+  const updateMs = now() - t;
+  row("incremental update after one turn (that session)", `${updateMs.toFixed(2)} ms`, (updateMs / bruteMs).toFixed(5), `${index.stats.activeBytesIndexed - before} bytes indexed`);
+  t = now();
+  await index.refresh();
+  row("refresh with nothing changed (stamps of every session checked)", `${(now() - t).toFixed(0)} ms`, ((now() - t) / bruteMs).toFixed(4), `${count + 1} sessions`);
+
+  // Cold start of a new process' index: load the snapshot.
+  const reloaded = openSearchIndex(ctx, indexDir);
+  t = now();
+  await reloaded.refresh();
+  row("load the index from disk + refresh (a new process)", `${(now() - t).toFixed(0)} ms`, ((now() - t) / bruteMs).toFixed(4), "");
+  const r = await timed(searchSessions(catalog, QUERIES[0]!.options, indexPrefilter(reloaded)));
+  row("first query after that load — rare word", `first ${r.first.toFixed(1)} ms, all ${r.all.toFixed(1)} ms`, (r.all / bruteMs).toFixed(4), `${r.n} hits`);
+
+  console.log(`\nscale ${scale}, ${count} sessions × ~20 events + 1 × ${longEvents} events; ${readdirSync(plainDir).length} exports; node ${process.version}\n`);
+  console.log("| measurement | time / size | ÷ brute force | notes |\n|---|---|---|---|");
+  console.log(rows.join("\n"));
+  if (!process.env.BENCH_SEARCH_DIR) rmSync(base, { recursive: true, force: true });
+  void statSync;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
