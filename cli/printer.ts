@@ -1,4 +1,4 @@
-import type { AgentEvent, AssistantMessageData, ContentBlock, ToolDetails } from "../core/protocol";
+import type { AgentEvent, AssistantMessageData, ContentBlock, RequestErrorData, ToolDetails } from "../core/protocol";
 import type { Output } from "./output";
 
 const BY: Record<string, string> = { policy: "the approval policy", user: "the user", "restricted-mode": "Restricted Mode" };
@@ -79,6 +79,10 @@ export function createPrinter(output: Output): (event: AgentEvent) => void {
         } else if (event.event.type === "request/error") {
           draftId = undefined;
           printed = [];
+          const data = event.event.data as RequestErrorData;
+          if (data.retryInMs !== undefined && data.retryInMs > 0) {
+            line(output.yellow(`! ${data.kind} error (${data.message}${data.server ? `, ${data.server}` : ""}); retrying in ${Math.round(data.retryInMs / 100) / 10} s\n`));
+          }
         }
         break;
       case "tool-started":

@@ -56,6 +56,11 @@ export class ChatApp {
       fork: (seq) => void this.forkFrom(seq),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
+      retry: (turnEnd) => {
+        const ref = this.ref();
+        if (ref) void this.call("retry", { ref, turnEnd });
+      },
+      openSettings: (setting) => void this.call("openSettings", setting ? { setting } : {}),
     };
     this.connect = new ConnectForm({
       listModels: (params) => this.call("listModels", params),
@@ -98,7 +103,6 @@ export class ChatApp {
       }
       if (outside) {
         this.show(outside);
-        if (hello?.reveal) void this.find.reveal(hello.reveal);
         return;
       }
       // A switch that arrived meanwhile (a session-switched event, a click) is what the view shows now.
@@ -108,14 +112,10 @@ export class ChatApp {
       if (switched()) return;
       if (catchUp?.kind === "reset") this.show(catchUp.snapshot);
       else if (catchUp) {
-        for (const event of catchUp.events) this.appendEvent(event);
+        this.conversation.catchUp(catchUp, (event) => this.appendEvent(event));
         this.running = catchUp.running;
         this.usage = catchUp.usage;
         this.readOnly = catchUp.readOnly;
-        if (catchUp.title) this.conversation.title = catchUp.title;
-        if (catchUp.draft) this.conversation.setDraft(catchUp.draft.draftId, catchUp.draft.blocks);
-        else this.conversation.clearDraft();
-        for (const a of catchUp.pendingApprovals) this.conversation.requestApproval(a);
         this.refresh();
       }
       return;
@@ -126,30 +126,29 @@ export class ChatApp {
     if (hello.connect) this.connect.ask();
     if (hello.snapshot) this.show(hello.snapshot);
     else this.refresh();
-    if (hello.snapshot && hello.reveal) void this.find.reveal(hello.reveal);
   }
 
   ref(): ChatRef | undefined {
     return this.snapshot?.ref;
   }
 
-  show(snapshot: ChatSnapshot): void {
+  show(shown: ChatSnapshot): void {
     if (!performance.getEntriesByName("downcity:snapshot").length) performance.mark("downcity:snapshot");
+    // A reveal is done once, not saved with the view's state (a reload must not jump back to it).
+    const { reveal, ...snapshot } = shown;
     this.snapshot = snapshot;
     this.closedMessage = undefined;
-    this.find.reset();
+    this.find.reset(snapshot.ref, reveal);
     this.liveEvents = [];
     this.running = snapshot.running;
     this.usage = snapshot.usage;
     this.model = snapshot.model;
     this.readOnly = snapshot.readOnly;
-    this.conversation.reset(snapshot.page);
-    this.conversation.title = snapshot.title ?? this.conversation.title;
-    if (snapshot.draft) this.conversation.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
-    for (const a of snapshot.pendingApprovals) this.conversation.requestApproval(a);
+    this.conversation.show(snapshot);
     this.open.clear();
     this.refresh(true);
     this.list?.scrollToEnd();
+    this.find.afterShow();
     this.save();
   }
 
@@ -199,9 +198,6 @@ export class ChatApp {
         return;
       case "connect":
         this.connect.ask();
-        return;
-      case "reveal":
-        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) void this.find.reveal(event.target);
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -319,6 +315,7 @@ export class ChatApp {
     const attachments = this.composer.attachments.slice();
     this.composer.text = "";
     this.composer.attachments = [];
+    this.find.forget();
     this.refresh();
     this.list?.follow();
     await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });

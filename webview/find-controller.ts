@@ -39,6 +39,12 @@ export class FindController {
   /** What the matches were counted over: recounted only when rows came or went. */
   private countedAt = "";
   private revealing = 0;
+  /**
+   * The reveal the last switch asked for, by session. Showing the same session again (a
+   * reloading view's hello answered after the switch event) does it again; sending a
+   * message or opening the find bar means the reader moved on.
+   */
+  private wanted: { session: string; target: RevealTarget } | undefined;
 
   constructor(private readonly host: FindHost) {}
 
@@ -54,6 +60,7 @@ export class FindController {
   }
 
   show(): void {
+    this.forget();
     this.open = true;
     this.host.refresh();
     const input = document.querySelector<HTMLInputElement>(".find-bar input");
@@ -133,8 +140,21 @@ export class FindController {
     this.host.list?.scrollToKey(key);
   }
 
-  /** The session changed: nothing found or revealed in the old one applies. */
-  reset(): void {
+  /** The reader moved on: a later show of this session is not a reveal. */
+  forget(): void {
+    this.wanted = undefined;
+  }
+
+  /** After a session was shown: the reveal it asked for, or the one still wanted for it. */
+  afterShow(): void {
+    if (this.wanted) void this.reveal(this.wanted.target);
+  }
+
+  /** A session is shown (again): nothing found or revealed before applies; `reveal` is what this show asks for. */
+  reset(ref: ChatRef, reveal?: RevealTarget): void {
+    const session = `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
+    if (reveal) this.wanted = { session, target: reveal };
+    else if (this.wanted?.session !== session) this.wanted = undefined;
     this.revealing++;
     this.revealed = undefined;
     this.session = undefined;

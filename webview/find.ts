@@ -43,6 +43,7 @@ export function rowText(item: Item): string {
     case "summary":
     case "compaction":
     case "notice":
+    case "problem":
       return item.text;
   }
 }

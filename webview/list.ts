@@ -26,6 +26,10 @@ export class VirtualList<T extends ListRow> {
   /** When the reader last scrolled by hand (wheel, touch, keys, scrollbar). */
   private readerAt = -Infinity;
   private readonly cleanup: () => void;
+  /** A row to bring into view at the next draw. */
+  private scrollTarget: string | undefined;
+  /** A row was brought into view: the list stays off the end until the reader scrolls or asks for it. */
+  private holding = false;
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -55,10 +59,14 @@ export class VirtualList<T extends ListRow> {
     // virtualizer's own corrections also scroll, up by tens of pixels as well as down, and
     // must not leave a pinned reader behind.
     let dragging = false;
-    const reader = () => (this.readerAt = performance.now());
+    const reader = () => {
+      this.readerAt = performance.now();
+      this.holding = false;
+    };
     const onScroll = () => {
       const gap = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-      if (gap <= 24) this.atEnd = true;
+      // A scroll still landing from before a row was brought into view must not re-pin over it.
+      if (gap <= 24) this.atEnd = !this.holding;
       // A jump of more than a screen is never a correction (a link, find, or a script did it).
       else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.atEnd = false;
     };
@@ -107,6 +115,7 @@ export class VirtualList<T extends ListRow> {
   follow(): void {
     // Whatever the reader's last wheel still scrolls, they asked for the end now.
     this.readerAt = -Infinity;
+    this.holding = false;
     this.atEnd = true;
     this.scrollToEnd();
   }
@@ -116,7 +125,10 @@ export class VirtualList<T extends ListRow> {
     const index = this.items.findIndex((i) => i.key === key);
     if (index < 0) return;
     if (index < this.items.length - 1) this.atEnd = false;
-    this.virtualizer.scrollToIndex(index, { align: "center" });
+    this.holding = index < this.items.length - 1;
+    // At the next draw, after the virtualizer applied its own anchoring for rows just added
+    // above (which would otherwise move the view back by their height).
+    this.scrollTarget = key;
     this.schedule();
   }
 
@@ -126,6 +138,7 @@ export class VirtualList<T extends ListRow> {
   }
 
   scrollToEnd(): void {
+    this.holding = false;
     if (this.items.length) this.virtualizer.scrollToIndex(this.items.length - 1, { align: "end" });
   }
 
@@ -151,6 +164,12 @@ export class VirtualList<T extends ListRow> {
   private draw(): void {
     listStats.draws++;
     this.virtualizer._willUpdate();
+    if (this.scrollTarget !== undefined) {
+      const key = this.scrollTarget;
+      this.scrollTarget = undefined;
+      const index = this.items.findIndex((i) => i.key === key);
+      if (index >= 0) this.virtualizer.scrollToIndex(index, { align: "center" });
+    }
     const visible = this.virtualizer.getVirtualItems();
     const keep = new Set<string>();
     this.inner.style.height = `${this.virtualizer.getTotalSize()}px`;

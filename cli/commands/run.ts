@@ -57,6 +57,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
     tools: () => nodeTools,
     workspaceNotes: () => workspaceNotes(root),
     maxSteps,
+    providerSetting: () => "DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW (or --base-url / --context-window)",
   });
   let ref: { agentId: string; sessionId: string } | undefined;
   const onSigint = () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { contextTokens, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type ToolCallBlock } from "../protocol";
+import { contextTokens, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type RequestHeaderData, type ToolCallBlock } from "../protocol";
+import { sentTotal } from "../compaction/measure";
 import type { Session, SessionStoragePort } from "../session";
 import { BlockAssembler } from "../llm/assembler";
 import { LlmError, type LlmClient } from "../llm/types";
@@ -55,6 +56,8 @@ export interface AgentOptions {
   titles?: "fallback" | "llm";
   /** Environment for commands (scrubbed by the tool). */
   env?: NodeJS.ProcessEnv;
+  /** The server a provider profile points at (host:port) and the setting that names it, for errors the user can act on. */
+  endpoint?: (provider: string) => { server?: string; setting: string };
   now?: () => Date;
   random?: () => number;
 }
@@ -67,6 +70,10 @@ export interface TurnOutcome {
   /** The last assistant message of the turn, if any. */
   answer?: AssistantMessageData;
 }
+
+const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
+/** The output reservation for the one retry of a "too long" request far under the window. */
+const loweredReservation = (current: number | undefined) => Math.max(256, Math.min(1024, Math.floor((current ?? 2048) / 2)));
 
 const toContent = (input: string | ContentBlock[]): ContentBlock[] => (typeof input === "string" ? [{ type: "text", text: input }] : input);
 
@@ -104,8 +111,11 @@ export class Agent {
     this.events.emit("event", { ...body, sessionId: session.id, agentId: session.agentId } as AgentEvent);
   }
 
+  /** Logged (off the Surface) so a reopened chat shows it too; emitted for hosts that print as they go. */
   private notice(message: string, level: "info" | "warning" | "error" = "warning"): void {
-    this.emit({ type: "notice", level, message });
+    const { session } = this.options;
+    const seq = session.readOnly ? undefined : session.append("notice", { level, message }).seq;
+    this.emit({ type: "notice", level, message, ...(seq ? { seq } : {}) });
   }
 
   private approvalSettings(): ApprovalSettings {
@@ -133,6 +143,15 @@ export class Agent {
   /** Queues input for the next step of the running turn. */
   steer(input: string | ContentBlock[]): void {
     this.push("steer", input);
+  }
+
+  /**
+   * Runs the failed turn again: a turn with no new user message (the Surface already ends
+   * with the failed request's input). `failedTurnEnd` is the seq of its `turn/end`.
+   */
+  retryTurn(failedTurnEnd: number): void {
+    if (this.running) throw new Error("a turn is running: nothing to retry");
+    this.inbox.push("retry", [], { retryOf: failedTurnEnd });
   }
 
   /** Runs turns until the inbox is empty. Calling it while running joins the same run. */
@@ -175,7 +194,10 @@ export class Agent {
   private push(kind: InboxKind, input: string | ContentBlock[]): void {
     const content = toContent(input);
     if (content.length === 0) throw new Error("empty input");
-    this.inbox.push(kind, content);
+    const { session } = this.options;
+    // Input that waits for a running turn is logged at once, so every view shows it queued.
+    const queuedSeq = this.running && !session.readOnly ? session.append("user/queued", { content }).seq : undefined;
+    this.inbox.push(kind, content, queuedSeq ? { queuedSeq } : {});
   }
 
   private async getCompactor(): Promise<Compactor> {
@@ -203,7 +225,8 @@ export class Agent {
     let steps = 0;
     let answer: AssistantMessageData | undefined;
     let outcome: TurnOutcome | undefined;
-    session.append("turn/start", {});
+    const retryOf = this.inbox.peek()?.retryOf;
+    session.append("turn/start", retryOf ? { retryOf } : {});
     this.emit({ type: "turn-started" });
     try {
       while (!outcome) {
@@ -215,7 +238,12 @@ export class Agent {
         session.append("step/start", { step: steps });
         const inputs = steps === 1 ? this.inbox.claimAll() : this.inbox.claimSteers();
         for (const input of inputs) {
-          const seq = session.append("user/message", { content: input.content, ...(input.kind === "steer" ? { origin: "steer" as const } : {}) }, { surface: "append" }).seq;
+          if (input.kind === "retry") continue;
+          const seq = session.append(
+            "user/message",
+            { content: input.content, ...(input.kind === "steer" ? { origin: "steer" as const } : {}), ...(input.queuedSeq ? { queuedSeq: input.queuedSeq } : {}) },
+            { surface: "append" },
+          ).seq;
           if (session.title.title === undefined) {
             ensureFallbackTitle(session, seq, input.content);
             if (this.options.titles === "llm") titleTask = writeModelTitle(session, this.options.llm, this.options.model, seq, input.content, abort.signal).catch(() => {});
@@ -245,7 +273,7 @@ export class Agent {
     const end = outcome ?? { reason: "error" as const, steps };
     if (answer) end.answer = answer;
     if (!session.readOnly) {
-      session.append("turn/end", { reason: end.reason, ...(end.error ? { error: end.error.message } : {}) });
+      session.append("turn/end", { reason: end.reason, ...(end.error && end.reason === "error" ? this.errorFacts(end.error) : end.error ? { error: end.error.message } : {}) });
       await this.options.storage.flush(session);
     }
     this.emit({ type: "turn-ended", reason: end.reason, ...(end.error ? { error: end.error.message } : {}) });
@@ -288,6 +316,9 @@ export class Agent {
   ): Promise<{ kind: "message"; message: AssistantMessageData; interrupted: boolean } | { kind: "error"; error: Error }> {
     const { session, llm, model, tools, storage } = this.options;
     let contextRetried = false;
+    /** Set once a context-length error on a request far under the window was retried with less output reserved. */
+    let maxTokens = model.maxTokens;
+    let reservationLowered = false;
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
       const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions);
@@ -301,6 +332,7 @@ export class Agent {
         ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}),
         attempt,
         chars: this.contextChars.sent(system, specs, messages),
+        ...(reservationLowered && maxTokens ? { maxTokens } : {}),
       });
       this.lastSystem = system;
       const request: GenerateOptions = {
@@ -313,7 +345,7 @@ export class Agent {
         signal,
       };
       if (model.reasoningEffort) request.reasoningEffort = model.reasoningEffort;
-      if (model.maxTokens) request.maxTokens = model.maxTokens;
+      if (maxTokens) request.maxTokens = maxTokens;
       if (model.temperature !== undefined) request.temperature = model.temperature;
 
       const draftId = randomUUID();
@@ -360,8 +392,13 @@ export class Agent {
       const error = failure instanceof Error ? failure : new Error(String(failure));
       const kind = error instanceof LlmError ? error.kind : "unknown";
       const partialBlocks = assembler.blocks({ dropIncompleteToolCalls: true });
-      const contextRecovery = kind === "context-length" && !contextRetried;
-      const delay = contextRecovery ? 0 : retryDelay(error, attempt, this.retry, this.options.random);
+      // A "too long" answer for a request far under the window is the server's own limit
+      // (a local server's smaller window, or prompt + reserved output): nothing to compact.
+      const size = kind === "context-length" ? this.requestSize(header.data as RequestHeaderData, compactor) : undefined;
+      const lowerReservation = size?.farUnder === true && !reservationLowered;
+      const contextRecovery = kind === "context-length" && !contextRetried && !size?.farUnder;
+      const delay = lowerReservation || contextRecovery ? 0 : kind === "context-length" ? undefined : retryDelay(error, attempt, this.retry, this.options.random);
+      const endpoint = this.options.endpoint?.(model.provider);
       session.append("request/error", {
         attempt,
         kind,
@@ -369,8 +406,27 @@ export class Agent {
         ...(error instanceof LlmError && error.details.status ? { status: error.details.status } : {}),
         ...(partialBlocks.length > 0 ? { partial: partialBlocks } : {}),
         ...(delay !== undefined ? { retryInMs: delay } : {}),
+        ...(endpoint?.server ? { server: endpoint.server } : {}),
+        ...(endpoint ? { setting: endpoint.setting } : {}),
       });
       await storage.discardDraft(session);
+      if (lowerReservation) {
+        reservationLowered = true;
+        maxTokens = loweredReservation(maxTokens);
+        continue;
+      }
+      if (size?.farUnder) {
+        const where = endpoint?.server ? `the server at ${endpoint.server}` : "the provider";
+        const fix = endpoint ? ` Set the model's real context window in ${endpoint.setting}.` : " Set the model's real context window in its provider profile.";
+        return {
+          kind: "error",
+          error: new LlmError(
+            "context-length",
+            `${where} says the request is too long, but it is about ${tokens(size.tokens)} tokens (${tokens(size.chars)} characters) and the configured context window is ${tokens(size.window)} tokens, even with the output reservation lowered to ${tokens(maxTokens ?? 0)} tokens: the server's window is smaller than configured (it said: ${error.message}).${fix}`,
+            error instanceof LlmError ? error.details : {},
+          ),
+        };
+      }
       if (contextRecovery) {
         // The provider says the request is too long and gave no usage: fold and retry once.
         contextRetried = true;
@@ -379,13 +435,40 @@ export class Agent {
         continue;
       }
       if (delay === undefined) return { kind: "error", error };
-      this.notice(`${kind} error (${error.message}); retrying in ${Math.round(delay / 100) / 10} s`);
+      // The retry is the request/error just logged (with retryInMs): views show it as one line.
       try {
         await sleep(delay, signal);
       } catch {
         return { kind: "error", error: new LlmError("aborted", "cancelled while waiting to retry") };
       }
     }
+  }
+
+  /**
+   * The request's measured size against the window; `farUnder` below a quarter of it (a
+   * margin for the characters-per-token estimate; compaction would not help there).
+   */
+  private requestSize(header: RequestHeaderData, compactor: Compactor): { chars: number; tokens: number; window: number; farUnder: boolean } | undefined {
+    const window = compactor.contextWindow;
+    if (!window || !header.chars) return undefined;
+    const chars = sentTotal(header.chars);
+    const perChar = compactor.tokensPerChar ?? 1 / compactor.config.charsPerToken;
+    const estimate = Math.ceil(chars * perChar);
+    return { chars, tokens: estimate, window, farUnder: estimate < window / 4 };
+  }
+
+  /** A failed turn's error as logged: the message (naming the server and the setting for provider errors) and its facts. */
+  private errorFacts(error: Error): { error: string; errorKind?: string; server?: string; setting?: string } {
+    if (!(error instanceof LlmError) || error.kind === "aborted") return { error: error.message };
+    const endpoint = this.options.endpoint?.(this.options.model.provider);
+    const already = endpoint?.server && error.message.includes(endpoint.server);
+    const where = endpoint?.server && !already ? ` (server ${endpoint.server}; check ${endpoint.setting})` : "";
+    return {
+      error: `${error.message}${where}`,
+      errorKind: error.kind,
+      ...(endpoint?.server ? { server: endpoint.server } : {}),
+      ...(endpoint ? { setting: endpoint.setting } : {}),
+    };
   }
 
   private emitUsage(message: AssistantMessageData, contextWindow: number | undefined): void {

@@ -1,9 +1,13 @@
 import type { ContentBlock } from "../protocol";
 
-export type InboxKind = "followup" | "steer";
+export type InboxKind = "followup" | "steer" | "retry";
 export interface InboxItem {
   kind: InboxKind;
   content: ContentBlock[];
+  /** The `user/queued` event that showed it while it waited. */
+  queuedSeq?: number;
+  /** For "retry": the failed turn's `turn/end` seq. */
+  retryOf?: number;
 }
 
 /**
@@ -13,8 +17,13 @@ export interface InboxItem {
 export class Inbox {
   private readonly items: InboxItem[] = [];
 
-  push(kind: InboxKind, content: ContentBlock[]): void {
-    this.items.push({ kind, content });
+  push(kind: InboxKind, content: ContentBlock[], extra: Pick<InboxItem, "queuedSeq" | "retryOf"> = {}): void {
+    this.items.push({ kind, content, ...extra });
+  }
+
+  /** What the next turn starts with (a retry says which turn it retries). */
+  peek(): InboxItem | undefined {
+    return this.items[0];
   }
 
   get size(): number {

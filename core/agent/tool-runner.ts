@@ -1,4 +1,4 @@
-import type { ToolCallBlock, ToolResultData } from "../protocol";
+import type { ApprovalPreview, ToolCallBlock, ToolResultData } from "../protocol";
 import type { Session } from "../session";
 import { SandboxError, ToolError } from "../tools/errors";
 import type { ToolRegistry } from "../tools/registry";
@@ -30,6 +30,8 @@ type Planned = {
   outcome?: Outcome;
   refusedBy?: "policy" | "user" | "restricted-mode";
   notStarted?: boolean;
+  /** What the approval prompt showed (a refused edit's diff is logged with its result). */
+  preview?: ApprovalPreview;
 };
 
 const errorOutput = (t: string): ToolOutput => ({ content: [{ type: "text", text: t }], isError: true });
@@ -83,8 +85,12 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
     const data: ToolResultData = { toolCallId: p.call.id, toolName: p.call.name, content: output.content };
     if (output.isError) data.isError = true;
     if (p.notStarted) data.synthetic = "cancelled";
-    session.append("tool/result", data, { surface: "append" });
     const outcome = p.outcome ?? "failed";
+    // Logged, not only emitted: a reopened chat shows the same outcome, diff and exit facts.
+    data.outcome = outcome;
+    const details = output.details ?? p.preview;
+    if (details) data.details = details;
+    session.append("tool/result", data, { surface: "append" });
     emit({
       type: "tool-finished",
       toolCallId: p.call.id,
@@ -118,10 +124,10 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     ...(options.remembered ? { remembered: options.remembered } : {}),
   });
 
-  const refuse = (by: "policy" | "user" | "restricted-mode", reason: string | undefined): Planned => {
+  const refuse = (by: "policy" | "user" | "restricted-mode", reason: string | undefined, shown?: ApprovalPreview): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
     emit({ type: "approval-resolved", toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
-    return { call, run: false, readOnly: true, outcome: "refused", refusedBy: by, output: errorOutput(refusalText(tool.name, tool.kind, by, reason)) };
+    return { call, run: false, readOnly: true, outcome: "refused", refusedBy: by, output: errorOutput(refusalText(tool.name, tool.kind, by, reason)), ...(shown ? { preview: shown } : {}) };
   };
   const approve = (by: "policy" | "user", scope?: "once" | "session"): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
@@ -144,12 +150,12 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
   emit({ type: "approval-requested", toolCallId: call.id, toolName: tool.name, kind: tool.kind, summary, ...(preview.value ? { preview: preview.value } : {}) });
   try {
     const decision = await options.approve({ toolCallId: call.id, toolName: tool.name, kind: tool.kind, arguments: call.arguments, summary, ...(preview.value ? { preview: preview.value } : {}) }, context.signal);
-    if (!decision.approved) return refuse("user", decision.reason);
+    if (!decision.approved) return refuse("user", decision.reason, preview.value);
     const scope = decision.scope ?? "once";
     if (scope === "session") options.remembered?.remember(tool.name, commandLineOf(tool.kind, call.arguments));
     return approve("user", scope);
   } catch (err) {
-    return refuse("user", context.signal.aborted ? "the turn was cancelled" : `approval failed: ${err instanceof Error ? err.message : String(err)}`);
+    return refuse("user", context.signal.aborted ? "the turn was cancelled" : `approval failed: ${err instanceof Error ? err.message : String(err)}`, preview.value);
   }
 }
 

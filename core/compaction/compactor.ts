@@ -64,6 +64,12 @@ export class Compactor {
     return this.options.contextWindow;
   }
 
+  /** The session's measured tokens per character (from real usage), if any yet. */
+  get tokensPerChar(): number | undefined {
+    this.ledger.sync(this.options.session);
+    return this.ledger.tokensPerChar;
+  }
+
   /** The compaction due before the next call, if one is. */
   get pending(): PendingCompaction | undefined {
     this.ledger.sync(this.options.session);

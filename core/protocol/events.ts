@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ContentBlock, ToolResultPart } from "./content";
-import { RefusedBy } from "./tool-details";
+import { ApprovalPreview, RefusedBy, ToolDetails } from "./tool-details";
 import { FinishReason, ReplayState, Usage } from "./usage";
 
 /** How a Surface-eligible event changes the model-visible Surface (DESIGN §3). */
@@ -42,7 +42,12 @@ export const UserMessageData = z.looseObject({
   content: z.array(ContentBlock),
   /** Why a non-human user message exists (e.g. a compaction checkpoint). */
   origin: z.enum(["human", "steer", "checkpoint", "system"]).optional(),
+  /** The `user/queued` event this steer was shown as while it waited (the chat moves it here). */
+  queuedSeq: z.number().int().positive().optional(),
 });
+
+/** A steer typed while the agent ran, waiting for the next step (off the Surface; the chat shows it queued at once). */
+export const UserQueuedData = z.looseObject({ content: z.array(ContentBlock) });
 
 export const AssistantMessageData = z.looseObject({
   content: z.array(ContentBlock),
@@ -63,6 +68,10 @@ export const ToolResultData = z.looseObject({
   isError: z.boolean().optional(),
   /** Set when recovery closed a call whose outcome is not known. */
   synthetic: z.enum(["not-started", "outcome-unknown", "cancelled"]).optional(),
+  /** How the call ended, as the live run showed it (a stopped command is "cancelled", not "failed"). */
+  outcome: z.enum(["done", "failed", "refused", "cancelled"]).optional(),
+  /** The edit's diff or the command's exit facts (for a refused edit: the diff it proposed), so a reopened card shows them. */
+  details: z.union([ToolDetails, ApprovalPreview]).optional(),
 });
 
 export const ToolCallData = z.looseObject({
@@ -87,10 +96,18 @@ export const SessionTitleData = z.looseObject({
   source: TitleSource,
 });
 
-export const TurnStartData = z.looseObject({ turn: z.number().int().positive().optional() });
+export const TurnStartData = z.looseObject({
+  turn: z.number().int().positive().optional(),
+  /** Seq of the failed turn's `turn/end` this turn retries (no new user message: the Surface already ends with it). */
+  retryOf: z.number().int().positive().optional(),
+});
 export const TurnEndData = z.looseObject({
   reason: z.enum(["completed", "cancelled", "error", "max-steps", "interrupted"]),
   error: z.string().optional(),
+  /** For an error: the neutral kind, the server (host:port) and the setting to check. */
+  errorKind: z.string().optional(),
+  server: z.string().optional(),
+  setting: z.string().optional(),
 });
 export const StepStartData = z.looseObject({ step: z.number().int().positive().optional() });
 export const StepEndData = z.looseObject({ step: z.number().int().positive().optional() });
@@ -113,7 +130,13 @@ export const RequestErrorData = z.looseObject({
   partial: z.array(ContentBlock).optional(),
   /** Set when the loop retries after this long. */
   retryInMs: z.number().nonnegative().optional(),
+  /** host:port of the server that failed, and the setting (or variable) that points at it. */
+  server: z.string().optional(),
+  setting: z.string().optional(),
 });
+
+/** Something the loop told the user (a compaction that failed but did not stop the turn, an unknown window). */
+export const NoticeData = z.looseObject({ level: z.enum(["info", "warning", "error"]), message: z.string() });
 
 export const CompactionStartData = z.looseObject({
   reason: z.string().min(1),
@@ -173,6 +196,8 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "compaction/start": CompactionStartData,
   "compaction/end": CompactionEndData,
   "compaction/error": CompactionErrorData,
+  "user/queued": UserQueuedData,
+  notice: NoticeData,
 };
 
 export type UserMessageData = z.infer<typeof UserMessageData>;
@@ -188,6 +213,8 @@ export type CompactionStartData = z.infer<typeof CompactionStartData>;
 export type CompactionEndData = z.infer<typeof CompactionEndData>;
 export type CompactionCause = z.infer<typeof CompactionCause>;
 export type CompactionErrorData = z.infer<typeof CompactionErrorData>;
+export type UserQueuedData = z.infer<typeof UserQueuedData>;
+export type NoticeData = z.infer<typeof NoticeData>;
 
 /** Data type by event type, for typed appends. */
 export interface KnownEventData {
@@ -206,5 +233,7 @@ export interface KnownEventData {
   "compaction/start": CompactionStartData;
   "compaction/end": CompactionEndData;
   "compaction/error": CompactionErrorData;
+  "user/queued": UserQueuedData;
+  notice: NoticeData;
 }
 export type EventData<T extends string> = T extends keyof KnownEventData ? KnownEventData[T] : unknown;

@@ -59,6 +59,8 @@ export const ChatSnapshot = z.object({
   pendingApprovals: z.array(ApprovalRequested),
   usage: UsageEvent.optional(),
   model: ModelChoice.optional(),
+  /** Scroll to this message (paging back to it) and highlight it: a search result was opened. Not saved with the view's state. */
+  reveal: RevealTarget.optional(),
 });
 export type ChatSnapshot = z.infer<typeof ChatSnapshot>;
 
@@ -110,7 +112,7 @@ export const ChatMethods = {
   hello: {
     params: z.object({ restore: ChatRef.optional() }).strict(),
     /** `connect`: the connect form was asked for (Select Model's "Add a model…") before the view loaded. */
-    result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional(), reveal: RevealTarget.optional(), connect: z.boolean().optional() }),
+    result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional(), connect: z.boolean().optional() }),
   },
   catchUp: { params: z.object({ ref: ChatRef, afterSeq: z.number().int().nonnegative() }).strict(), result: CatchUp },
   switchSession: { params: z.object({ ref: ChatRef }).strict(), result: ChatSnapshot },
@@ -127,6 +129,10 @@ export const ChatMethods = {
     result: z.object({ steered: z.boolean() }),
   },
   cancel: { params: z.object({ ref: ChatRef }).strict(), result: Empty },
+  /** Runs the failed last turn again (its `turn/end` seq), without a new user message. */
+  retry: { params: z.object({ ref: ChatRef, turnEnd: z.number().int().positive() }).strict(), result: Empty },
+  /** Opens the Settings editor at a Downcity setting (a failed turn's "Open Settings"). */
+  openSettings: { params: z.object({ setting: z.string().max(200).optional() }).strict(), result: Empty },
   approve: { params: z.object({ ref: ChatRef, toolCallId: Id, decision: ApprovalDecision }).strict(), result: z.object({ resolved: z.boolean() }) },
   rename: { params: z.object({ ref: ChatRef, title: z.string().trim().min(1).max(500) }).strict(), result: Empty },
   fork: { params: z.object({ ref: ChatRef, atSeq: z.number().int().positive().optional() }).strict(), result: ChatSnapshot },
@@ -182,8 +188,6 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("model"), ref: ChatRef, model: ModelChoice.optional() }),
   /** Show the connect form (Select Model's "Add a model…", the status bar with no model). */
   z.object({ type: z.literal("connect") }),
-  /** Scroll to a message of the shown session (paging back to it) and highlight it: a search result was opened. */
-  z.object({ type: z.literal("reveal"), ref: ChatRef, target: RevealTarget }),
 ]);
 export type ChatHostEvent = z.infer<typeof ChatHostEvent>;
 

@@ -81,6 +81,8 @@ export interface WorkspaceRuntimeOptions {
   /** Store tuning (batch window, clock, fs seam) for tests and benchmarks. */
   storage?: Omit<SessionsOptions, "root" | "persistence" | "store">;
   retry?: Partial<RetryPolicy>;
+  /** Where a provider profile's server is configured (a setting or environment variable), named in its errors. */
+  providerSetting?: (profileId: string) => string;
 }
 
 /**
@@ -127,6 +129,8 @@ export interface WorkspaceRuntimeApi {
    */
   prompt(ref: SessionRef, input: string | ContentBlock[], options?: { model?: ModelSelection; whenRunning?: "steer" | "queue" }): Promise<RunResult[]>;
   steer(ref: SessionRef, input: string | ContentBlock[]): void;
+  /** Runs the session's last turn again when it failed (no new user message); resolves when the run ends. */
+  retry(ref: SessionRef, options?: { model?: ModelSelection }): Promise<RunResult[]>;
   cancel(ref: SessionRef): void;
   cancelAll(): void;
   isRunning(ref: SessionRef): boolean;

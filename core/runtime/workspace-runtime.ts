@@ -6,6 +6,7 @@ import type { LlmClient, ProviderProfile } from "../llm/types";
 import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
 import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
+import { serverOf } from "../llm/endpoint";
 import type { SearchHit, SearchOptions } from "../protocol/search";
 import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } from "../search";
 import { openSearchIndex } from "./search";
@@ -113,6 +114,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     }
     const agent = await this.agentFor(entry, options.model);
     agent.followUp(input);
+    return this.start(entry, agent);
+  }
+
+  async retry(ref: SessionRef, options: { model?: ModelSelection } = {}): Promise<RunResult[]> {
+    if (this.closing) throw new RuntimeError("the workspace runtime is closed");
+    const why = this.options.restricted?.();
+    if (why !== undefined) throw new RestrictedModeError(why);
+    const entry = await this.entry(ref);
+    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    while (entry.compacting) await entry.compacting.catch(() => undefined);
+    if (entry.run) throw new RuntimeError("the session is running: nothing to retry");
+    const failed = failedTurnEnd(entry.session.events());
+    if (failed === undefined) throw new RuntimeError("the last turn did not fail: nothing to retry");
+    const agent = await this.agentFor(entry, options.model);
+    agent.retryTurn(failed);
+    return this.start(entry, agent);
+  }
+
+  private start(entry: Entry, agent: Agent): Promise<RunResult[]> {
     const run = agent.run().then((outcomes) => outcomes.map(toResult));
     entry.run = run;
     const clear = () => {
@@ -321,11 +341,20 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.env ? { env: options.env } : {}),
+      endpoint: (provider) => this.endpoint(provider),
     });
     agent.onEvent((event) => this.emitter.emit("event", event));
     entry.agent = agent;
     entry.buildKey = buildKey;
     return agent;
+  }
+
+  /** The server a profile points at and where it is set, for errors that say what to check. */
+  private endpoint(provider: string): { server?: string; setting: string } {
+    const profile = this.llmRuntime?.profile(provider);
+    const server = profile ? serverOf(profile) : undefined;
+    const setting = this.options.providerSetting?.(provider) ?? `the provider profile "${provider}"`;
+    return { ...(server ? { server } : {}), setting };
   }
 
   /**
@@ -401,6 +430,16 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 function checkedAgents(agents: readonly AgentProfile[]): readonly AgentProfile[] {
   if (agents.length === 0) throw new Error("a workspace runtime needs at least one agent");
   return agents;
+}
+
+/** The seq of the last `turn/end` when that turn failed and nothing ran after it. */
+function failedTurnEnd(events: readonly SessionEvent[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === "turn/start") return undefined;
+    if (e.type === "turn/end") return (e.data as { reason?: string }).reason === "error" ? e.seq : undefined;
+  }
+  return undefined;
 }
 
 function toResult(outcome: TurnOutcome): RunResult {

@@ -7,8 +7,10 @@ import type {
   ChatRef,
   ChatSnapshot,
   ContentBlock,
+  EditDetails,
   ModelChoice,
   SessionSummary,
+  ToolResultData,
 } from "../../core/protocol";
 
 import type { Session, SessionChange } from "../../core/session";
@@ -247,6 +249,26 @@ export class ChatController implements Disposable {
     const run = folder.runtime.prompt(coreRef, input, model ? { model } : {});
     run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
     return { steered: false };
+  }
+
+  /** Runs the failed turn again; refused unless `turnEnd` is the session's last turn and it failed. */
+  async retry(ref: ChatRef, turnEnd: number): Promise<void> {
+    const { folder, session, report } = await this.session(ref);
+    const readOnly = this.readOnlyReason(session, report.readOnly);
+    if (readOnly) throw new ChatError("read-only", readOnly);
+    const last = session.events().findLast((e) => e.type === "turn/end" || e.type === "turn/start");
+    if (!last || last.seq !== turnEnd) throw new ChatError("invalid", "Only the last failed turn can be retried.");
+    const model = this.models.get(keyOf(ref));
+    const run = folder.runtime.retry(this.coreRef(ref), model ? { model } : {});
+    run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
+  }
+
+  /** The edit a tool call made (or proposed), from the log: a reopened card's "Open diff". */
+  async editDetails(ref: ChatRef, toolCallId: string): Promise<EditDetails | undefined> {
+    const { session } = await this.session(ref);
+    const result = session.events().findLast((e) => e.type === "tool/result" && (e.data as ToolResultData).toolCallId === toolCallId);
+    const details = (result?.data as ToolResultData | undefined)?.details;
+    return details?.kind === "edit" ? details : undefined;
   }
 
   cancel(ref: ChatRef): void {

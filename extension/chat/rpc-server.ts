@@ -79,7 +79,7 @@ export class ChatRpcServer implements Disposable {
         this.pendingReveal = undefined;
         const connect = this.connectAsked ? { connect: true } : {};
         this.connectAsked = false;
-        return snapshot ? { config, snapshot, ...(reveal ? { reveal } : {}), ...connect } : { config, ...connect };
+        return snapshot ? { config, snapshot: reveal ? { ...snapshot, reveal } : snapshot, ...connect } : { config, ...connect };
       },
       catchUp: async ({ ref, afterSeq }) => {
         const result = await c.catchUp(ref, afterSeq);
@@ -95,6 +95,9 @@ export class ChatRpcServer implements Disposable {
       searchSession: async ({ ref, query }) => searchOneSession(c.folder(ref.folderKey).runtime, ref, query),
       prompt: async ({ ref, text, attachments }) => c.prompt(ref, await this.input(ref, text, attachments)),
       cancel: async ({ ref }) => (c.cancel(ref), {}),
+      retry: async ({ ref, turnEnd }) => (await c.retry(ref, turnEnd), {}),
+      // Only a Downcity key is searched for; anything else (an environment variable) opens Downcity's settings.
+      openSettings: async ({ setting }) => (await actions.runCommand("workbench.action.openSettings", setting && /^downcity\.[\w.]+$/.test(setting) ? setting : "downcity"), {}),
       approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
       rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
@@ -107,7 +110,7 @@ export class ChatRpcServer implements Disposable {
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
-      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId), toolCallId), {}),
+      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {}),
       copy: async ({ text }) => (await actions.copy(text), {}),
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.
@@ -147,13 +150,14 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
-  async show(ref: ChatRef): Promise<void> {
+  async show(ref: ChatRef, reveal?: RevealTarget): Promise<void> {
     // Claimed before the open resolves: a hello arriving meanwhile (the view's document
     // reloading as it is revealed) waits for this switch and then answers with it.
     this.shownFromOutside = ref;
+    this.pendingReveal = reveal && { ref, target: reveal };
     const switched = this.controller.open(ref).then((opened) => {
       const snapshot = this.opened(opened);
-      this.event({ type: "session-switched", snapshot });
+      this.event({ type: "session-switched", snapshot: reveal ? { ...snapshot, reveal } : snapshot });
     });
     // A switch that failed must not keep a reloading view from its own saved session.
     this.switching = switched.catch(() => {
@@ -170,13 +174,11 @@ export class ChatRpcServer implements Disposable {
 
   /**
    * Shows a session and scrolls it to event `target.seq`, highlighted (a search result was
-   * chosen). The reveal follows the switch; a view whose document reloads meanwhile gets
-   * it with its hello instead.
+   * chosen). The switch carries it; a view whose document reloads meanwhile gets it with
+   * its hello instead.
    */
-  async reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
-    this.pendingReveal = { ref, target };
-    await this.show(ref);
-    if (this.pendingReveal?.target === target) this.event({ type: "reveal", ref, target });
+  reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
+    return this.show(ref, target);
   }
 
   event(event: ChatHostEvent): void {

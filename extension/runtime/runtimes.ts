@@ -4,7 +4,7 @@ import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
 import type { LiveOptions, RuntimeApprovalRequest } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
-import type { ProviderConfig } from "../config/providers";
+import { ENV_PROFILE_ID, type ProviderConfig } from "../config/providers";
 import type { HostRuntime, RuntimeFactory } from "./factory";
 
 /** One workspace folder and the core runtime that owns its `.downcity/` store. */
@@ -111,6 +111,8 @@ export class Runtimes implements vscode.Disposable {
       tools: () => tools?.(folder) ?? [],
       ...this.liveOptions(),
       restricted: () => this.restricted(),
+      // Errors name where the failing server is configured: the environment profile, or the setting.
+      providerSetting: (id) => (id === ENV_PROFILE_ID ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables" : "downcity.providers"),
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
       ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),
     });

@@ -45,6 +45,9 @@ test("Approve sends the approve RPC for that call and the card updates", { skip:
 
     // The host confirms, then the tool finishes: the card follows.
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "approved", by: "user", scope: "once" } });
+    // As the runtime sends it: the logged result (outcome and diff, what a reopened card shows too), then tool-finished.
+    const details = { kind: "edit" as const, path: "src/a.ts", diff: DIFF, added: 1, removed: 1 };
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(3, "tool/result", { toolCallId: "call-1", toolName: "edit_file", content: [{ type: "text", text: "edited src/a.ts" }], outcome: "done", details }) } });
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "tool-finished", ...base, toolCallId: "call-1", name: "edit_file", outcome: "done", details: { kind: "edit", path: "src/a.ts", diff: DIFF, added: 1, removed: 1 } } });
     await page.getByRole("group", { name: "Tool edit_file: done" }).waitFor();
 

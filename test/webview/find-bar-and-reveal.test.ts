@@ -140,35 +140,53 @@ test("Search this whole session lists hits from history not loaded; choosing one
   }
 });
 
-test("A reveal from the host pages back one segment at a time to its seq in one request, then highlights that message", { skip: skipReason }, async () => {
+test("A switch that asks for a reveal pages back to its seq in one request and highlights that message; the same session shown again re-does it until the reader moves on", { skip: skipReason }, async () => {
   const active = conversation(301, 20);
   const snap = snapshot(active, { page: { events: active, firstSeq: 301, lastSeq: 320, hasOlder: true } });
   const segments = [
     { events: conversation(201, 100), firstSeq: 201, lastSeq: 300, hasOlder: true, summary: "Summary through 200." },
     { events: [...conversation(101, 20), assistantEv(121, "Here the narwhal is mentioned once."), ...conversation(122, 79)], firstSeq: 101, lastSeq: 200, hasOlder: true, summary: "Summary through 100." },
   ];
-  const chat = await openChat(browserOf(), (host) => helloWith(snap)(host).on("loadThrough", () => segments));
+  const chat = await openChat(browserOf(), (host) =>
+    helloWith(snap)(host)
+      .on("loadThrough", ({ beforeSeq }) => (beforeSeq === 301 ? segments : []))
+      .on("prompt", () => ({ steered: false })),
+  );
   const { page, host } = chat;
-  try {
-    await page.getByRole("log").getByText("Question 319").waitFor();
-    await host.event({ type: "reveal", ref: REF, target: { seq: 121, query: "narwhal" } });
-    await host.waitFor("loadThrough");
+  const revealedNarwhal = async (requests: number) => {
+    await host.waitFor("loadThrough", requests);
     await page.locator(".history-bar").getByText("Showing events 101–320").waitFor();
     await page.locator(".row.revealed").waitFor();
     await host.frames();
-    assert.equal(host.count("loadThrough"), 1, "one round trip whatever the number of segments");
-    assert.equal(host.count("loadEarlier"), 0);
     assert.match((await revealedText(page))!, /narwhal is mentioned once/);
     assert.ok(await inView(page, ".row.revealed"));
+  };
+  try {
+    await page.getByRole("log").getByText("Question 319").waitFor();
+    await host.event({ type: "session-switched", snapshot: { ...snap, reveal: { seq: 121, query: "narwhal" } } });
+    await revealedNarwhal(1);
+    assert.equal(host.count("loadEarlier"), 0, "one round trip whatever the number of segments");
+    assert.deepEqual(host.sent.find((s) => s.method === "loadThrough")!.params, { ref: REF, beforeSeq: 301, seq: 121 });
     // Both segment boundaries are there, as clicking Load earlier twice would show them.
     assert.equal(await page.evaluate(() => (window as any).__downcityChat.conversation.items.filter((i: any) => i.kind === "summary").length), 2);
     assert.deepEqual(await highlighted(page, "downcity-find"), ["narwhal"]);
+    // The reveal is not part of what the view saves (a reload must not jump back to it).
+    await page.waitForFunction(() => sessionStorage.getItem("vscode-state") !== null);
+    assert.doesNotMatch((await page.evaluate(() => sessionStorage.getItem("vscode-state")))!, /narwhal"|"reveal"/);
 
-    // A reveal for another session is not this view's.
-    await host.event({ type: "reveal", ref: { ...REF, sessionId: "other" }, target: { seq: 305 } });
+    // The same session shown again without a reveal (a reloading view's hello answered after the switch): still revealed.
+    await host.event({ type: "session-switched", snapshot: snap });
+    await revealedNarwhal(2);
+
+    // Once the reader sends a message, showing the session again is only showing it.
+    await page.getByRole("textbox", { name: "Message" }).fill("thanks");
+    await page.keyboard.press("Enter");
+    await host.waitFor("prompt");
+    await host.event({ type: "session-switched", snapshot: snap });
+    await page.locator(".history-bar").getByText("Showing events 301–320").waitFor();
     await host.frames();
-    assert.equal(host.count("loadThrough"), 1);
-    assert.match((await revealedText(page))!, /narwhal/);
+    assert.equal(host.count("loadThrough"), 2);
+    assert.equal(await revealedText(page), null);
   } finally {
     await chat.close();
   }

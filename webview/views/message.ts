@@ -3,7 +3,7 @@ import { repeat } from "lit-html/directives/repeat.js";
 import { unsafeHTML } from "lit-html/directives/unsafe-html.js";
 import type { ContentBlock, ToolCallBlock } from "../../core/protocol";
 import { MarkdownStream, renderMarkdown } from "../markdown";
-import type { Conversation, Item, ItemOf } from "../model";
+import type { Conversation, Item, ItemOf, ProblemItem } from "../model";
 import { toolCard, type ToolActions } from "./tool-card";
 
 export interface RowContext extends ToolActions {
@@ -11,8 +11,13 @@ export interface RowContext extends ToolActions {
   /** Keys of `<details>` the user opened, so virtualisation does not close them. */
   open: Set<string>;
   fork(seq: number): void;
+  /** Runs the failed turn whose `turn/end` is `turnEnd` again. */
+  retry(turnEnd: number): void;
+  openSettings(setting: string | undefined): void;
   readOnly: boolean;
 }
+
+const clock = (time: number) => new Date(time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
 /** Finished messages' HTML by row key and text: re-rendering a row after scrolling costs no parse. */
 const htmlCache = new Map<string, string>();
@@ -74,14 +79,35 @@ function blocks(item: ItemOf<"user"> | ItemOf<"assistant">, ctx: RowContext): Te
   })}`;
 }
 
+/** A request's failures as one line: retrying (updated in place), recovered, or the turn's error with Retry / Open Settings. */
+function problem(item: ProblemItem, ctx: RowContext): TemplateResult {
+  const level = item.state === "failed" ? "error" : item.state === "retrying" ? "warning" : "info";
+  const icon = item.state === "failed" ? "error" : item.state === "retrying" ? "sync codicon-modifier-spin" : "info";
+  const offered = item.state === "failed" && item.retry === "offered" && !ctx.readOnly;
+  return html`<div class="notice problem ${level}" role=${item.state === "failed" ? "alert" : "status"}>
+    <i aria-hidden="true" class="codicon codicon-${icon}"></i> <span class="problem-text">${item.text}</span>
+    ${item.state === "failed" && item.setting ? html`<span class="problem-hint">Check ${item.setting}.</span>` : nothing}
+    ${item.retry === "retried" ? html`<span class="badge">retried</span>` : nothing}
+    ${
+      item.state === "failed"
+        ? html`<span class="problem-buttons">${offered && item.turnEnd ? html`<button type="button" class="primary" @click=${() => ctx.retry(item.turnEnd!)}>Retry</button>` : nothing}<button type="button" class="secondary" @click=${() => ctx.openSettings(item.setting)}>Open Settings</button></span>`
+        : nothing
+    }
+  </div>`;
+}
+
 export function renderItem(item: Item, ctx: RowContext): TemplateResult {
   switch (item.kind) {
     case "user":
-      return html`<article class="message user" aria-label="You">
+      return html`<article class="message user ${item.queued ? "queued" : ""}" aria-label=${item.queued ? "You (queued)" : "You"}>
         <div class="message-head"><i aria-hidden="true" class="codicon codicon-account"></i><span class="who">You</span>${
-          item.origin === "steer" ? html`<span class="badge">steer</span>` : nothing
-        }<span class="spacer"></span>${
-          ctx.readOnly
+          item.queued
+            ? html`<span class="badge">${item.undelivered ? "not delivered" : "queued"}</span>`
+            : item.origin === "steer"
+              ? html`<span class="badge">steer</span>`
+              : nothing
+        }<time class="time" datetime=${new Date(item.time).toISOString()}>${clock(item.time)}</time><span class="spacer"></span>${
+          ctx.readOnly || item.queued
             ? nothing
             : html`<button type="button" class="icon-button" aria-label="Fork from here" title="Fork from here" @click=${() => ctx.fork(item.seq)}><i aria-hidden="true" class="codicon codicon-repo-forked"></i></button>`
         }</div>
@@ -102,5 +128,7 @@ export function renderItem(item: Item, ctx: RowContext): TemplateResult {
       return html`<div class="compaction-marker" role="separator"><i aria-hidden="true" class="codicon codicon-fold"></i> ${item.text}</div>`;
     case "notice":
       return html`<div class="notice ${item.level}" role=${item.level === "error" ? "alert" : "status"}><i aria-hidden="true" class="codicon codicon-${item.level === "error" ? "error" : item.level === "warning" ? "warning" : "info"}"></i> ${item.text}</div>`;
+    case "problem":
+      return problem(item, ctx);
   }
 }

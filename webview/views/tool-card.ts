@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { ApprovalDecision, ToolCallBlock } from "../../core/protocol";
 import type { ToolState } from "../model";
+import { toolView } from "../rendered";
 
 export interface ToolActions {
   approve(toolCallId: string, decision: ApprovalDecision): void;
@@ -31,32 +32,28 @@ function diffView(diff: string): TemplateResult {
   })}</pre>`;
 }
 
-/** A tool call: arguments, live status and output, the edit's diff, and Approve / Deny while pending. */
+/** A tool call: arguments, status and output, the edit's diff, the command's exit, and Approve / Deny while pending. */
 export function toolCard(call: ToolCallBlock, state: ToolState | undefined, actions: ToolActions, details: Details): TemplateResult {
-  const status = state?.status ?? "called";
-  const s = STATUS[status];
-  const edit = state?.details?.kind === "edit" ? state.details : state?.preview?.kind === "edit" ? state.preview : undefined;
-  const command = state?.preview?.kind === "command" ? state.preview : state?.details?.kind === "command" ? state.details : undefined;
-  const resultText = state?.result?.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n") ?? "";
-  const output = state?.output || resultText;
-  return html`<section class="tool-card status-${status}" role="group" aria-label="Tool ${call.name}: ${s.label}">
+  const v = toolView(call, state);
+  const s = STATUS[v.status];
+  return html`<section class="tool-card status-${v.status}" role="group" aria-label="Tool ${call.name}: ${s.label}">
     ${details(
       "args",
       html`<i aria-hidden="true" class="codicon codicon-${s.icon}"></i><span class="tool-name">${call.name}</span><span class="tool-arg">${argSummary(call.arguments)}</span><span class="tool-status">${s.label}</span>`,
       html`<pre class="tool-args">${JSON.stringify(call.arguments, null, 2)}</pre>`,
       "tool-head",
     )}
-    ${command ? html`<div class="tool-command"><i aria-hidden="true" class="codicon codicon-terminal"></i><code>${command.command}</code><span class="cwd">in ${command.cwd}</span></div>` : nothing}
+    ${v.command ? html`<div class="tool-command"><i aria-hidden="true" class="codicon codicon-terminal"></i><code>${v.command.command}</code><span class="cwd">in ${v.command.cwd}</span>${v.exit ? html`<span class="tool-exit">${v.exit}</span>` : nothing}</div>` : nothing}
     ${
-      edit
-        ? html`<div class="tool-edit"><div class="edit-head"><i aria-hidden="true" class="codicon codicon-diff"></i><span>${edit.path}</span><span class="added">+${edit.added}</span><span class="removed">−${edit.removed}</span>
-            <button type="button" class="link-button" @click=${() => actions.openDiff(call.id)}>Open diff</button></div>${diffView(edit.diff)}</div>`
+      v.edit
+        ? html`<div class="tool-edit"><div class="edit-head"><i aria-hidden="true" class="codicon codicon-diff"></i><span>${v.edit.path}</span><span class="added">+${v.edit.added}</span><span class="removed">−${v.edit.removed}</span>
+            <button type="button" class="link-button" @click=${() => actions.openDiff(call.id)}>Open diff</button></div>${diffView(v.edit.diff)}</div>`
         : nothing
     }
     ${
-      status === "approval"
+      v.approval !== undefined
         ? html`<div class="approval" role="alert">
-            <div class="approval-text">${state?.approvalSummary ?? `Run ${call.name}?`}</div>
+            <div class="approval-text">${v.approval}</div>
             <div class="approval-buttons">
               <button type="button" class="primary" @click=${() => actions.approve(call.id, { approved: true, scope: "once" })}>Approve</button>
               <button type="button" class="secondary" @click=${() => actions.approve(call.id, { approved: true, scope: "session" })}>Allow for this session</button>
@@ -65,8 +62,8 @@ export function toolCard(call: ToolCallBlock, state: ToolState | undefined, acti
           </div>`
         : nothing
     }
-    ${state?.decision ? html`<div class="tool-decision">${state.decision}</div>` : nothing}
-    ${state?.message ? html`<div class="tool-message">${state.message}</div>` : nothing}
-    ${output ? details("out", html`<i aria-hidden="true" class="codicon codicon-output"></i> Output`, html`<pre class="tool-output">${output}</pre>`, "tool-out") : nothing}
+    ${v.decision ? html`<div class="tool-decision">${v.decision}</div>` : nothing}
+    ${v.message ? html`<div class="tool-message">${v.message}</div>` : nothing}
+    ${v.output ? details("out", html`<i aria-hidden="true" class="codicon codicon-output"></i> Output`, html`<pre class="tool-output">${v.output}</pre>`, "tool-out") : nothing}
   </section>`;
 }
