@@ -14,6 +14,7 @@ import { SHOW_MORE_COMMAND } from "./sessions/items";
 import { registerChat, type ChatRegistration } from "./chat";
 import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
+import { PendingDecisions } from "./approval/decisions";
 import { registerSearch } from "./search/register";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
@@ -54,7 +55,9 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   });
   // Tests pass their own hooks; VS Code gets the editor-backed tools, asking the chat first.
   let chat: ChatRegistration | undefined;
-  const folderTools = options.hooks ? undefined : new FolderTools(() => chat?.approvals);
+  // One decision per approval, answered from the chat card, the diff's title bar or a notification.
+  const decisions = new PendingDecisions();
+  const folderTools = options.hooks ? undefined : new FolderTools(decisions, () => chat?.approvals);
   // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
   const storage = context.storageUri ?? context.globalStorageUri;
   const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log, storage && join(storage.fsPath, "search"));
@@ -62,7 +65,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));
   const status = new ModelStatus(config, runtimes);
-  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())));
+  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())), decisions);
   const registered = chat;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.
   const followSessions = tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.folder.uri.toString(), change));

@@ -1,10 +1,15 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
-import { contextTokens, type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type SessionEvent, type SessionSummary } from "../core/protocol";
+import { type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type SessionEvent, type SessionSummary } from "../core/protocol";
+import { answerApproval, undoEdit, type CardHost } from "./card-actions";
 import { VirtualList } from "./list";
 import { Conversation, type Item } from "./model";
 import { RpcClient, type VsCodeApi } from "./rpc";
 import { renderItem, type RowContext } from "./views/message";
 import { composer, type ComposerState } from "./views/composer";
+import { installChatKeys } from "./keys";
+import { agentConfirm, type AgentAsk } from "./views/agent-confirm";
+import { jumpToLatest } from "./views/jump-to-latest";
+import { meterView } from "./views/meter";
 import { ConnectForm } from "./connect";
 import { connectForm } from "./views/connect-form";
 import { FindController } from "./find-controller";
@@ -40,6 +45,12 @@ export class ChatApp {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
   private readonly rowContext: RowContext;
+  /** The agent the next new session uses (the picker, with no session open or before a confirmed switch). */
+  private chosenAgent: string | undefined;
+  /** A switch of agent waiting for the user's answer: the open session cannot change agent. */
+  private agentAsk: AgentAsk | undefined;
+  /** A first message is starting its session: Enter again must not start a second one. */
+  private starting = false;
   readonly connect: ConnectForm;
   /** The find bar (Ctrl/Cmd+F) and reveals of search results. */
   readonly find: FindController;
@@ -56,6 +67,7 @@ export class ChatApp {
       fork: (seq) => void this.forkFrom(seq),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
+      undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
       retry: (turnEnd) => {
         const ref = this.ref();
         if (ref) void this.call("retry", { ref, turnEnd });
@@ -69,6 +81,7 @@ export class ChatApp {
       connected: () => this.root.querySelector<HTMLElement>(".composer textarea")?.focus(),
     });
     root.addEventListener("click", (e) => this.onClick(e));
+    installChatKeys(root, { running: () => this.running, stop: () => this.cancel() });
     const app = this;
     this.find = new FindController({
       conversation: this.conversation,
@@ -145,6 +158,7 @@ export class ChatApp {
     this.model = snapshot.model;
     this.readOnly = snapshot.readOnly;
     this.conversation.show(snapshot);
+    this.agentAsk = undefined;
     this.open.clear();
     this.refresh(true);
     this.list?.scrollToEnd();
@@ -265,15 +279,12 @@ export class ChatApp {
   }
 
   private approve(toolCallId: string, decision: ApprovalDecision): void {
-    const ref = this.ref();
-    if (!ref) return;
-    // Shown at once; the host's approval-resolved event confirms it.
-    this.conversation.tool(toolCallId, (t) => {
-      t.status = decision.approved ? "running" : "refused";
-      t.decision = decision.approved ? (decision.scope === "session" ? "allowed for this session" : "approved") : "denied";
-    });
-    this.refresh();
-    void this.call("approve", { ref, toolCallId, decision });
+    void answerApproval(this.cardHost(), toolCallId, decision);
+  }
+
+  /** What the card actions (approval-answers.ts) need of the app. */
+  private cardHost(): CardHost {
+    return { ref: () => this.ref(), conversation: this.conversation, call: (m, p) => this.call(m, p), refresh: () => this.refresh() };
   }
 
   /**
@@ -308,17 +319,69 @@ export class ChatApp {
     this.refresh();
   }
 
+  /**
+   * Sends the composer's message. With no session open (or a new agent chosen for an empty
+   * one) it first starts a session of the selected agent: one step for the user. The text
+   * goes back into the composer if it could not be sent, so nothing typed is lost.
+   */
   async send(): Promise<void> {
-    const ref = this.ref();
     const text = this.composer.text.trim();
-    if (!ref || !text || this.readOnly) return;
+    if (!text || this.readOnly || this.config?.restricted || this.starting) return;
     const attachments = this.composer.attachments.slice();
     this.composer.text = "";
     this.composer.attachments = [];
     this.find.forget();
     this.refresh();
+    let ref = this.ref();
+    const agentId = this.chosenAgent;
+    if (!ref || (agentId && agentId !== ref.agentId)) {
+      this.starting = true;
+      try {
+        const snapshot = await this.call("newSession", { ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}), ...(agentId ? { agentId } : {}) });
+        if (!snapshot) return this.giveBack(text, attachments);
+        this.show(snapshot);
+        ref = snapshot.ref;
+        this.chosenAgent = undefined;
+      } finally {
+        this.starting = false;
+      }
+    }
     this.list?.follow();
-    await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
+    const sent = await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
+    if (!sent) this.giveBack(text, attachments);
+  }
+
+  /** Puts an unsent message back, unless the user already typed another. */
+  private giveBack(text: string, attachments: string[]): void {
+    if (this.composer.text.trim()) return;
+    this.composer.text = text;
+    this.composer.attachments = attachments;
+    this.refresh();
+  }
+
+  /**
+   * The agent picker. An agent keeps its own sessions, so the open session cannot change
+   * agent: with nothing said yet the next message starts a session of the chosen one;
+   * otherwise the user is asked before a new session replaces this conversation.
+   */
+  chooseAgent(agentId: string): void {
+    const current = this.snapshot?.ref.agentId;
+    this.agentAsk = undefined;
+    if (!this.snapshot || agentId === current || (this.conversation.items.length === 0 && !this.running)) {
+      this.chosenAgent = agentId === current ? undefined : agentId;
+    } else {
+      const name = (id: string | undefined) => this.config?.agents.find((a) => a.id === id)?.name ?? id ?? "";
+      this.agentAsk = { agentId, agentName: name(agentId), currentName: name(current) };
+    }
+    this.refresh();
+  }
+
+  private answerAgentAsk(start: boolean): void {
+    const ask = this.agentAsk;
+    this.agentAsk = undefined;
+    if (start && ask) void this.newSession(ask.agentId);
+    else this.refresh();
+    this.root.querySelector<HTMLTextAreaElement>("textarea")?.focus();
   }
 
   private onClick(e: MouseEvent): void {
@@ -334,7 +397,7 @@ export class ChatApp {
     const action = target.closest<HTMLElement>("[data-action]");
     if (!action) return;
     const code = action.closest(".code-block")?.querySelector("pre")?.textContent ?? "";
-    if (action.dataset.action === "copy") void this.call("copy", { text: code });
+    if (action.dataset.action === "copy") void this.call("copy", { text: code }).then((done) => done && copied(action));
     if (action.dataset.action === "insert") void this.call("insertAtCursor", { text: code });
   }
 
@@ -401,8 +464,11 @@ export class ChatApp {
 
   async newSession(agentId?: string): Promise<void> {
     this.sessions = undefined;
-    const snapshot = await this.call("newSession", { ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}), ...(agentId ? { agentId } : {}) });
-    if (snapshot) this.show(snapshot);
+    const agent = agentId ?? this.chosenAgent;
+    const snapshot = await this.call("newSession", { ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}), ...(agent ? { agentId: agent } : {}) });
+    if (!snapshot) return;
+    this.chosenAgent = undefined;
+    this.show(snapshot);
   }
 
   private editTitle(): void {
@@ -414,6 +480,8 @@ export class ChatApp {
   private titleKey(e: KeyboardEvent): void {
     const input = e.currentTarget as HTMLInputElement;
     if (e.key === "Escape") {
+      // Leaves the edit only; the chat's Escape (stop the run) does not apply here.
+      e.preventDefault();
       this.editingTitle = false;
       this.refresh();
     } else if (e.key === "Enter") {
@@ -437,7 +505,6 @@ export class ChatApp {
           ? html`<button type="button" class="secondary" ?disabled=${this.loadingEarlier} @click=${() => void this.loadEarlier()}><i aria-hidden="true" class="codicon codicon-fold-up"></i> Load earlier</button>`
           : html`<span class="history-start">Start of session</span>`
       }
-      <span class="coverage">${c.firstSeq > 1 ? `Showing events ${c.firstSeq}–${c.lastSeq}` : ""}</span>
     </div>`;
   }
 
@@ -449,27 +516,16 @@ export class ChatApp {
         <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
     }
     if (!this.snapshot) {
-      return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>No session open</h2>
-        <p>Start a new session, or open one from the Sessions view.</p>
+      return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>Ask the agent</h2>
+        <p>Type a message below to start a session, or open one from the Sessions view.</p>
         <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
     }
     if (this.conversation.items.length === 0) return html`<div class="empty-hint">Ask the agent about this workspace. Type <kbd>@</kbd> to attach a file.</div>`;
     return nothing;
   }
 
-  private meter(): TemplateResult | typeof nothing {
-    const u = this.usage;
-    // The window the next run is judged against: the selected model's, once settings name one.
-    const window = this.model?.contextWindow ?? u?.contextWindow;
-    if (!u || !window) return nothing;
-    const used = contextTokens(u.usage);
-    const ratio = Math.min(1, window === u.contextWindow && u.ratio !== undefined ? u.ratio : used / window);
-    const marker = this.conversation.compactedAt;
-    return html`<div class="meter" role="meter" aria-label="Context used" aria-valuemin="0" aria-valuemax=${window} aria-valuenow=${used}
-      title="${used.toLocaleString()} of ${window.toLocaleString()} tokens (${Math.round(ratio * 100)}%)">
-      <div class="meter-bar"><div class="meter-fill ${ratio > 0.8 ? "high" : ""}" data-ratio=${ratio}></div>${marker !== undefined ? html`<div class="meter-marker" data-ratio=${Math.min(1, marker)} title="Compacted here"></div>` : nothing}</div>
-      <span class="meter-text">${Math.round(ratio * 100)}%</span>
-    </div>`;
+  private meter(): TemplateResult {
+    return meterView(this.usage, this.model, this.conversation.compactedAt);
   }
 
   /** The connect form shows with no provider configured, or when asked for (Add a model…). */
@@ -483,24 +539,32 @@ export class ChatApp {
     // A form asked for over a configured chat replaces the composer (both have a "Model" field).
     const composerView = this.connect.state.asked && this.connectShown() ? nothing : composer(this, {
       running: this.running,
-      disabled: !this.snapshot || !!this.readOnly || !!this.config?.restricted,
+      disabled: !!this.readOnly || !!this.config?.restricted || this.starting,
       readOnly: this.readOnly ?? this.config?.restricted,
       // The form has its own "Model" field: no second one beside it.
       models: this.connectShown() ? [] : (this.config?.models ?? []),
       model: this.model,
       agents: this.config?.agents ?? [],
-      agentId: this.snapshot?.ref.agentId,
+      agentId: this.agentAsk?.agentId ?? this.chosenAgent ?? this.snapshot?.ref.agentId,
       meter: this.meter(),
+      ask: this.agentAsk ? agentConfirm(this.agentAsk, (start) => this.answerAgentAsk(start)) : nothing,
     });
     render(
       html`${this.header()}${findBar(this.find)}${this.historyBar()}
-        <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
+        <div class="log-area"><div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
+        ${this.list && !this.list.pinned && this.conversation.items.length ? jumpToLatest(() => this.jumpToLatest()) : nothing}</div>
         ${this.emptyState()}${composerView}`,
       this.root,
     );
     if (!this.list) {
       const scroller = this.root.querySelector<HTMLElement>(".log-scroller")!;
-      this.list = new VirtualList<Item>(scroller, scroller.querySelector<HTMLElement>(".log-inner")!, (item, el) => render(renderItem(item, this.rowContext), el), () => this.find.decorate());
+      this.list = new VirtualList<Item>(
+        scroller,
+        scroller.querySelector<HTMLElement>(".log-inner")!,
+        (item, el) => render(renderItem(item, this.rowContext), el),
+        () => this.find.decorate(),
+        () => this.refresh(),
+      );
     }
     const changed = [...this.conversation.dirty];
     this.conversation.dirty.clear();
@@ -509,6 +573,12 @@ export class ChatApp {
     if (initial) this.list.flush();
     // After the render: listing re-renders (its "asking…" hint), never inside one.
     if (this.connectShown()) this.connect.ensureListed();
+  }
+
+  private jumpToLatest(): void {
+    this.list?.follow();
+    this.refresh();
+    this.root.querySelector<HTMLTextAreaElement>("textarea")?.focus();
   }
 
   // Composer callbacks.
@@ -525,6 +595,17 @@ export class ChatApp {
     this.model = model;
     if (ref) void this.call("selectModel", { ref, model });
   }
+}
+
+/** "Copied" on the Copy button for a moment (it is re-rendered with the row at the latest). */
+function copied(button: HTMLElement): void {
+  const label = button.querySelector(".copied-text") ?? button.appendChild(Object.assign(document.createElement("span"), { className: "copied-text" }));
+  label.textContent = "Copied";
+  button.setAttribute("aria-label", "Copied");
+  setTimeout(() => {
+    label.remove();
+    button.setAttribute("aria-label", "Copy code");
+  }, 2000);
 }
 
 function sameRef(a: ChatRef, b: ChatRef): boolean {

@@ -37,6 +37,8 @@ export class VirtualList<T extends ListRow> {
     private readonly renderRow: (item: T, element: HTMLElement) => void,
     /** After each draw: what marks rendered rows (find matches) runs here. */
     private readonly afterDraw: () => void = () => {},
+    /** Called when the reader leaves the end or comes back to it (the "Jump to latest" button). */
+    private readonly onPinChange?: () => void,
   ) {
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: 0,
@@ -66,9 +68,9 @@ export class VirtualList<T extends ListRow> {
     const onScroll = () => {
       const gap = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
       // A scroll still landing from before a row was brought into view must not re-pin over it.
-      if (gap <= 24) this.atEnd = !this.holding;
+      if (gap <= 24) this.pin(!this.holding);
       // A jump of more than a screen is never a correction (a link, find, or a script did it).
-      else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.atEnd = false;
+      else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.pin(false);
     };
     const onPointerDown = (e: Event) => {
       // On the scrollbar only (past the content box): a click on a row's button is not a scroll.
@@ -116,15 +118,26 @@ export class VirtualList<T extends ListRow> {
     // Whatever the reader's last wheel still scrolls, they asked for the end now.
     this.readerAt = -Infinity;
     this.holding = false;
-    this.atEnd = true;
+    this.pin(true);
     this.scrollToEnd();
+  }
+
+  /** Whether the list follows the end (false once the reader scrolled up). */
+  get pinned(): boolean {
+    return this.atEnd;
+  }
+
+  private pin(atEnd: boolean): void {
+    if (this.atEnd === atEnd) return;
+    this.atEnd = atEnd;
+    this.onPinChange?.();
   }
 
   /** Brings a row to the middle of the view (a find match, a revealed message); the reader is no longer pinned to the end. */
   scrollToKey(key: string): void {
     const index = this.items.findIndex((i) => i.key === key);
     if (index < 0) return;
-    if (index < this.items.length - 1) this.atEnd = false;
+    if (index < this.items.length - 1) this.pin(false);
     this.holding = index < this.items.length - 1;
     // At the next draw, after the virtualizer applied its own anchoring for rows just added
     // above (which would otherwise move the view back by their height).

@@ -27,6 +27,12 @@ export interface ToolState {
   approvalSummary?: string;
   decision?: string;
   message?: string;
+  /** An answer sent from this card, until the host confirms it (the card shows the outcome only then). */
+  answering?: boolean;
+  /** An Undo sent from this card, until the host logs it or says why not. */
+  undoing?: boolean;
+  /** The file whose applied edit was undone (a `tool/undo` in the log). */
+  undone?: string;
 }
 
 /**
@@ -66,6 +72,9 @@ const OUTPUT_LIMIT = 64 * 1024;
  * and agent events (drafts, tool progress, approvals). Tracks which rows changed so
  * the list re-renders only those.
  */
+/** The reason the host gives an approval that Stop resolved (extension/approval/decisions.ts CANCELLED). */
+const CANCELLED_REASON = "the turn was cancelled";
+
 export class Conversation {
   items: Item[] = [];
   readonly tools = new Map<string, ToolState>();
@@ -110,7 +119,8 @@ export class Conversation {
   /** What a view shows on open, switch or hello: the log's page, then the live draft and open approvals. */
   show(snapshot: Pick<ChatSnapshot, "page" | "title" | "draft" | "pendingApprovals">): void {
     this.reset(snapshot.page);
-    this.title = snapshot.title ?? this.title;
+    // A new session has no title yet: the header must not keep the previous session's.
+    this.title = snapshot.title;
     if (snapshot.draft) this.setDraft(snapshot.draft.draftId, snapshot.draft.blocks);
     for (const a of snapshot.pendingApprovals) this.requestApproval(a);
   }
@@ -184,7 +194,9 @@ export class Conversation {
         break;
       case "approval-resolved":
         this.tool(event.toolCallId, (t) => {
-          if (t.status === "approval") t.status = event.decision === "approved" ? "running" : "refused";
+          t.answering = false;
+          const cancelled = event.decision === "denied" && event.reason === CANCELLED_REASON;
+          if (t.status === "approval") t.status = event.decision === "approved" ? "running" : cancelled ? "cancelled" : "refused";
         });
         break;
       case "notice":
@@ -339,6 +351,12 @@ export class Conversation {
         this.tool(approval.toolCallId, (t) => (t.decision = decisionText(approval)));
         break;
       }
+      case "tool/undo":
+        this.tool(String(data.toolCallId), (t) => {
+          t.undone = String(data.path);
+          t.undoing = false;
+        });
+        break;
       case "session/title":
         if (typeof data.title === "string") this.title = data.title;
         break;
@@ -460,8 +478,11 @@ function rowSeq(item: Item): number | undefined {
 
 /** How an approval was decided, in the card's words (the same live and replayed). */
 export function decisionText(d: Pick<ToolApprovalData, "decision" | "by" | "scope" | "reason">): string {
-  if (d.decision === "approved") return d.by === "policy" ? "approved by policy" : d.scope === "session" ? "allowed for this session" : "approved";
-  const by = d.by === "policy" ? " by policy" : d.by === "restricted-mode" ? " (Restricted Mode)" : "";
+  // Stop answered it: nobody denied anything.
+  if (d.decision === "denied" && d.reason === CANCELLED_REASON) return "cancelled";
+  // Plain words (issue 19 item 7): a setting decided it, not a "policy".
+  if (d.decision === "approved") return d.by === "policy" ? "auto-approved (setting)" : d.scope === "session" ? "allowed for this session" : "approved";
+  const by = d.by === "policy" ? " (setting)" : d.by === "restricted-mode" ? " (Restricted Mode)" : "";
   return `denied${by}${d.reason ? `: ${d.reason}` : ""}`;
 }
 

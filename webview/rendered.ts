@@ -16,7 +16,13 @@ export interface ToolView {
   decision?: string;
   message?: string;
   output?: string;
+  /** An applied edit the card offers to undo (one step). */
+  undo?: true;
+  /** The file an undone edit put back (a `tool/undo` in the log). */
+  undone?: string;
 }
+
+const EDIT_TOOLS = new Set(["edit_file", "write_file"]);
 
 export function toolView(call: ToolCallBlock, state: ToolState | undefined): ToolView {
   const status = state?.status ?? "called";
@@ -33,6 +39,8 @@ export function toolView(call: ToolCallBlock, state: ToolState | undefined): Too
   if (state?.decision) view.decision = state.decision;
   if (state?.message) view.message = state.message;
   if (output) view.output = output;
+  if (state?.undone) view.undone = state.undone;
+  else if (status === "done" && state?.details?.kind === "edit" && EDIT_TOOLS.has(call.name)) view.undo = true;
   return view;
 }
 

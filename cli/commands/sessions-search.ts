@@ -42,10 +42,16 @@ export async function searchCommand(root: string, query: string | undefined, val
     throw error;
   }
   let count = 0;
-  for await (const hit of hits) {
-    count++;
-    if (values.json) output.out(`${inertJson(hit)}\n`);
-    else output.out(formatHit(hit, output));
+  try {
+    for await (const hit of hits) {
+      count++;
+      if (values.json) output.out(`${inertJson(hit)}\n`);
+      else output.out(formatHit(hit, output));
+    }
+  } catch (error) {
+    // A regex that ran out of its step budget: said plainly, after the hits it found.
+    if (error instanceof SearchQueryError) throw new CliError(error.message, 1);
+    throw error;
   }
   if (!values.json && count === 0) output.err(`no match for ${JSON.stringify(query)}\n`);
   return count > 0 ? 0 : 1;

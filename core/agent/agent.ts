@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { contextTokens, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type RequestHeaderData, type ToolCallBlock } from "../protocol";
+import { contextTokens, DEFAULT_CONTEXT_WINDOW, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type RequestHeaderData, type ToolCallBlock } from "../protocol";
 import { sentTotal } from "../compaction/measure";
 import type { Session, SessionStoragePort } from "../session";
 import { BlockAssembler } from "../llm/assembler";
@@ -86,6 +86,8 @@ export class Agent {
   private readonly inbox = new Inbox();
   private readonly retry: RetryPolicy;
   private compactor: Compactor | undefined;
+  /** The model's window is unknown: usage is reported against DEFAULT_CONTEXT_WINDOW, and says so. */
+  private windowAssumed = false;
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
   private lastSystem: string | undefined;
@@ -204,7 +206,9 @@ export class Agent {
     if (this.compactor) return this.compactor;
     const { llm, model, contextWindow } = this.options;
     const window = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
-    if (!window) this.notice(`the context window of ${model.model} is unknown: automatic compaction is off (set it in the provider profile or DOWNCITY_CONTEXT_WINDOW)`);
+    // Unknown everywhere (table, server, profile): usage is measured against a stated default, said once in the
+    // meter's tooltip instead of a banner. Compaction is not triggered from a guess: it keeps needing a known window.
+    this.windowAssumed = !window;
     this.compactor = new Compactor({
       session: this.options.session,
       storage: this.options.storage,
@@ -471,12 +475,14 @@ export class Agent {
     };
   }
 
-  private emitUsage(message: AssistantMessageData, contextWindow: number | undefined): void {
+  private emitUsage(message: AssistantMessageData, known: number | undefined): void {
     if (!message.usage) return;
+    const contextWindow = known ?? (this.windowAssumed ? DEFAULT_CONTEXT_WINDOW : undefined);
     this.emit({
       type: "usage",
       usage: message.usage,
       ...(contextWindow ? { contextWindow, ratio: contextTokens(message.usage) / contextWindow } : {}),
+      ...(this.windowAssumed ? { windowAssumed: true as const } : {}),
     });
   }
 }

@@ -127,7 +127,9 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
   const refuse = (by: "policy" | "user" | "restricted-mode", reason: string | undefined, shown?: ApprovalPreview): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
     emit({ type: "approval-resolved", toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
-    return { call, run: false, readOnly: true, outcome: "refused", refusedBy: by, output: errorOutput(refusalText(tool.name, tool.kind, by, reason)), ...(shown ? { preview: shown } : {}) };
+    // An approval Stop resolved is cancelled, not refused: the card says so.
+    const outcome = context.signal.aborted ? "cancelled" : "refused";
+    return { call, run: false, readOnly: true, outcome, refusedBy: by, output: errorOutput(refusalText(tool.name, tool.kind, by, reason)), ...(shown ? { preview: shown } : {}) };
   };
   const approve = (by: "policy" | "user", scope?: "once" | "session"): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });

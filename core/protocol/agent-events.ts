@@ -69,6 +69,8 @@ export const AgentEvent = z.discriminatedUnion("type", [
     usage: Usage,
     contextWindow: z.number().int().positive().optional(),
     ratio: z.number().nonnegative().optional(),
+    /** The model's window is unknown: `contextWindow` is the stated default (DEFAULT_CONTEXT_WINDOW). */
+    windowAssumed: z.literal(true).optional(),
   }),
   z.object({ type: z.literal("compaction-started"), ...Base, reason: z.string() }),
   z.object({

@@ -89,6 +89,13 @@ export const ToolApprovalData = z.looseObject({
   reason: z.string().optional(),
 });
 
+/** The user undid an applied edit from its card (one step, back to the text before it). */
+export const ToolUndoData = z.looseObject({
+  toolCallId: z.string().min(1),
+  /** The file, relative to the workspace folder, as the edit named it. */
+  path: z.string().min(1),
+});
+
 export const TitleSource = z.object({ kind: z.enum(["fallback", "llm", "user"]) });
 export const SessionTitleData = z.looseObject({
   title: z.string().min(1).max(500),
@@ -186,6 +193,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "tool/result": ToolResultData,
   "tool/call": ToolCallData,
   "tool/approval": ToolApprovalData,
+  "tool/undo": ToolUndoData,
   "session/title": SessionTitleData,
   "turn/start": TurnStartData,
   "turn/end": TurnEndData,
@@ -205,6 +213,7 @@ export type AssistantMessageData = z.infer<typeof AssistantMessageData>;
 export type ToolResultData = z.infer<typeof ToolResultData>;
 export type ToolCallData = z.infer<typeof ToolCallData>;
 export type ToolApprovalData = z.infer<typeof ToolApprovalData>;
+export type ToolUndoData = z.infer<typeof ToolUndoData>;
 export type SessionTitleData = z.infer<typeof SessionTitleData>;
 export type TurnEndData = z.infer<typeof TurnEndData>;
 export type RequestHeaderData = z.infer<typeof RequestHeaderData>;
@@ -223,6 +232,7 @@ export interface KnownEventData {
   "tool/result": ToolResultData;
   "tool/call": ToolCallData;
   "tool/approval": ToolApprovalData;
+  "tool/undo": ToolUndoData;
   "session/title": SessionTitleData;
   "turn/start": z.infer<typeof TurnStartData>;
   "turn/end": TurnEndData;

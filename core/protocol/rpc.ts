@@ -144,6 +144,8 @@ export const ChatMethods = {
   /** A link in model output: confirmed and opened externally, or a workspace path opened in the editor. */
   openLink: { params: z.object({ folderKey: z.string().min(1), href: z.string().min(1).max(8192) }).strict(), result: z.object({ opened: z.boolean() }) },
   openDiff: { params: z.object({ ref: ChatRef, toolCallId: Id }).strict(), result: Empty },
+  /** Undoes an applied edit (one step); logged as `tool/undo`. Fails, changing nothing, when the file changed since. */
+  undoEdit: { params: z.object({ ref: ChatRef, toolCallId: Id }).strict(), result: z.object({ path: z.string() }) },
   copy: { params: z.object({ text: Text }).strict(), result: Empty },
   insertAtCursor: { params: z.object({ text: Text }).strict(), result: z.object({ inserted: z.boolean() }) },
   /** The connect form (connect.ts): a server's models, and a tested, saved profile. */

@@ -29,3 +29,21 @@ export const ReplayState = z.object({
   data: z.unknown(),
 });
 export type ReplayState = z.infer<typeof ReplayState>;
+
+/**
+ * The context figure the chat meter and the status bar both show (issue 20 item 5): the
+ * last request's real tokens against `window` (the selected model's, when settings name
+ * one, else the window the run reported). Undefined when no window is known.
+ */
+export function contextShare(usage: Usage, window: number | undefined): { used: number; window: number; ratio: number } | undefined {
+  if (!window) return undefined;
+  const used = contextTokens(usage);
+  return { used, window, ratio: Math.min(1, used / window) };
+}
+
+/**
+ * The window the meter and status bar measure against when neither the model table, the
+ * server nor the profile gives one (stated in their tooltips). Automatic compaction still
+ * needs a known window.
+ */
+export const DEFAULT_CONTEXT_WINDOW = 32_768;

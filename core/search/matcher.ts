@@ -27,7 +27,10 @@ export function smartCase(query: string, regex: boolean): boolean {
 }
 
 
-export function createMatcher(options: Pick<SearchOptions, "query" | "regex" | "word" | "caseSensitive">): Matcher {
+/** Regex steps one query may take (~1 s of one core): linear in the text, but the text may be gigabytes. */
+export const MAX_REGEX_STEPS = 300_000_000;
+
+export function createMatcher(options: Pick<SearchOptions, "query" | "regex" | "word" | "caseSensitive">, maxSteps = MAX_REGEX_STEPS): Matcher {
   const query = options.query;
   if (query.length === 0) throw new SearchQueryError("the search text is empty");
   const regex = options.regex === true;
@@ -62,7 +65,7 @@ export function createMatcher(options: Pick<SearchOptions, "query" | "regex" | "
   let tree = parseRegex(query);
   const required = requiredLiterals(tree).map(fold);
   if (options.word) tree = wholeWord(tree);
-  const vm = new Vm(compile(tree), caseSensitive);
+  const vm = new Vm(compile(tree), caseSensitive, maxSteps);
   const quick = required.length > 0 ? required.reduce((a, b) => (b.length > a.length ? b : a)) : undefined;
   return {
     caseSensitive,

@@ -29,8 +29,8 @@ export interface PlannedSession {
   segments?: ReadonlySet<string>;
 }
 
-/** Narrows what is read (the index): which sessions, newest first, and which of their units. */
-export type SearchPrefilter = (options: SearchOptions, matcher: Matcher) => Promise<PlannedSession[]>;
+/** Narrows what is read (the index): which sessions, newest first, and which of their units; undefined: read everything. */
+export type SearchPrefilter = (options: SearchOptions, matcher: Matcher) => Promise<Iterable<PlannedSession> | undefined>;
 
 export const DEFAULT_LIMIT = 200;
 /** Matches counted per field (the snippet shows those near the first). */
@@ -60,7 +60,7 @@ async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Mat
   const limit = options.limit ?? DEFAULT_LIMIT;
   const perSession = options.perSession ?? Infinity;
   const reasoning = options.reasoning === true;
-  const planned = prefilter ? await prefilter(options, matcher) : (await listed(catalog, options)).map((item): PlannedSession => ({ item }));
+  const planned = (prefilter && (await prefilter(options, matcher))) ?? (await listed(catalog, options)).map((item): PlannedSession => ({ item }));
   let total = 0;
   const checked = new Map<string, boolean>();
   let visited = 0;

@@ -15,6 +15,7 @@ import type {
 
 import type { Session, SessionChange } from "../../core/session";
 import { SessionNotFoundError } from "../../core/storage/errors";
+import { PendingDecisions } from "../approval/decisions";
 import { ChatApprovals } from "./approvals";
 import { LiveState } from "./live-state";
 import type { ChatConnection, ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
@@ -61,9 +62,12 @@ export class ChatController implements Disposable {
   private configRefresh: Promise<void> | undefined;
   private configStale = false;
 
-  constructor(private readonly runtimes: ChatRuntimes) {
-    this.approvals = new ChatApprovals((sessionId, agentId) =>
-      [...this.watchers].some((w) => w.visible() && w.ref.sessionId === sessionId && w.ref.agentId === agentId),
+  constructor(
+    private readonly runtimes: ChatRuntimes,
+    decisions: PendingDecisions = new PendingDecisions(),
+  ) {
+    this.approvals = new ChatApprovals(decisions, (folderKey, agentId, sessionId) =>
+      [...this.watchers].some((w) => w.visible() && w.ref.folderKey === folderKey && w.ref.sessionId === sessionId && w.ref.agentId === agentId),
     );
     this.syncFolders();
     this.subscriptions.push(
@@ -275,10 +279,26 @@ export class ChatController implements Disposable {
     this.folder(ref.folderKey).runtime.cancel(this.coreRef(ref));
   }
 
-  /** The user's answer to an approval shown in a view; false when nothing waits for it. */
+  /**
+   * The user's answer to an approval shown in a view: it resolves the one decision the
+   * diff review and the notification show too. False when nothing waits for it.
+   */
   approve(ref: ChatRef, toolCallId: string, decision: ApprovalDecision): boolean {
     this.folder(ref.folderKey);
-    return this.approvals.answer(ref.sessionId, toolCallId, decision);
+    return this.approvals.decisions.answer({ ...ref, toolCallId }, decision);
+  }
+
+  /** Refuses (read-only error) when the session cannot be written: nothing it asks for may change files. */
+  async writable(ref: ChatRef): Promise<void> {
+    const { session, report } = await this.session(ref);
+    const readOnly = this.readOnlyReason(session, report.readOnly);
+    if (readOnly) throw new ChatError("read-only", readOnly);
+  }
+
+  /** Logs an undone edit, so a reopened chat shows the card as undone. */
+  async logUndo(ref: ChatRef, toolCallId: string, path: string): Promise<void> {
+    const { session } = await this.session(ref);
+    session.append("tool/undo", { toolCallId, path });
   }
 
   async rename(ref: ChatRef, title: string): Promise<void> {
@@ -339,7 +359,7 @@ export class ChatController implements Disposable {
   }
 
   private liveOf(ref: ChatRef) {
-    return this.live.get(ref.folderKey)?.get(ref.sessionId);
+    return this.live.get(ref.folderKey)?.get(ref.agentId, ref.sessionId);
   }
 
   private notice(ref: ChatRef, message: string): void {

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
-import type { ChatRef, RevealTarget } from "../../core/protocol";
+import { ChatRef, type RevealTarget } from "../../core/protocol";
+import type { PendingDecisions } from "../approval/decisions";
 import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "./approvals";
 import type { ChatRuntimes } from "./runtimes";
@@ -30,8 +31,8 @@ export interface ChatRegistration extends vscode.Disposable {
  * (`downcity.openChatInEditor`, restored across reloads by a panel serializer) and the
  * diff documents the tool cards open. The view and command are declared in package.json.
  */
-export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes): ChatRegistration {
-  const controller = new ChatController(runtimes);
+export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes, decisions?: PendingDecisions): ChatRegistration {
+  const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
   const actions = new VscodeHostActions(diffs);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions);
@@ -40,9 +41,11 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs),
-    vscode.commands.registerCommand("downcity.openChatInEditor", (ref?: ChatRef) =>
-      openChatPanel(context.extensionUri, controller, actions, ref),
-    ),
+    // The conversation the sidebar shows moves to the tab (a menu or palette passes no ref, or something else).
+    vscode.commands.registerCommand("downcity.openChatInEditor", (arg?: unknown) => {
+      const parsed = ChatRef.safeParse(arg);
+      return openChatPanel(context.extensionUri, controller, actions, parsed.success ? parsed.data : provider.shown);
+    }),
     // The webview keeps its own state; the panel only needs its document back.
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel) {

@@ -15,13 +15,15 @@ export interface SessionLive {
 export class LiveState {
   private readonly sessions = new Map<string, SessionLive>();
 
-  get(sessionId: string): SessionLive | undefined {
-    return this.sessions.get(sessionId);
+  /** Keyed by agent and session: two agents may hold the same session id. */
+  get(agentId: string, sessionId: string): SessionLive | undefined {
+    return this.sessions.get(keyOf(agentId, sessionId));
   }
 
   apply(event: AgentEvent): void {
-    const live: SessionLive = this.sessions.get(event.sessionId) ?? { running: false, pending: new Map() };
-    this.sessions.set(event.sessionId, live);
+    const key = keyOf(event.agentId, event.sessionId);
+    const live: SessionLive = this.sessions.get(key) ?? { running: false, pending: new Map() };
+    this.sessions.set(key, live);
     switch (event.type) {
       case "turn-started":
         live.running = true;
@@ -51,7 +53,9 @@ export class LiveState {
     }
   }
 
-  forget(sessionId: string): void {
-    this.sessions.delete(sessionId);
+  forget(agentId: string, sessionId: string): void {
+    this.sessions.delete(keyOf(agentId, sessionId));
   }
 }
+
+const keyOf = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;

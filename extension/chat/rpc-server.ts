@@ -111,6 +111,12 @@ export class ChatRpcServer implements Disposable {
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
       openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {}),
+      undoEdit: async ({ ref, toolCallId }) => {
+        await c.writable(ref);
+        const undone = await actions.undoEdit(c.folder(ref.folderKey), ref.sessionId, toolCallId);
+        await c.logUndo(ref, toolCallId, undone.path);
+        return undone;
+      },
       copy: async ({ text }) => (await actions.copy(text), {}),
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ChatRef, EditDetails } from "../../core/protocol";
+import { UNDO_EDIT_COMMAND } from "../tools/undo-edit";
 import { applyUnifiedDiff } from "./diff-sides";
 import type { HostActions } from "./host-actions";
 import type { ChatFolder } from "./runtimes";
@@ -50,6 +51,13 @@ export class VscodeHostActions implements HostActions {
     if (line) options.selection = new vscode.Range(Number(line) - 1, 0, Number(line) - 1, 0);
     await vscode.window.showTextDocument(vscode.Uri.file(target), options);
     return true;
+  }
+
+  async undoEdit(folder: ChatFolder, sessionId: string, toolCallId: string): Promise<{ path: string }> {
+    // The editor tools own what an applied edit changed; they register this command per window.
+    const undone = (await vscode.commands.executeCommand(UNDO_EDIT_COMMAND, folder.key, sessionId, toolCallId)) as { path: string } | undefined;
+    if (!undone) throw new Error("this edit cannot be undone here: its folder's tools are not running in this window");
+    return undone;
   }
 
   async openDiff(folder: ChatFolder, details: EditDetails | undefined, toolCallId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { contextTokens, type AgentEventOf } from "../../core/protocol";
+import { contextShare, contextTokens, type AgentEventOf } from "../../core/protocol";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import type { ProviderConfig } from "./providers";
 
@@ -68,9 +68,12 @@ export class ModelStatus implements vscode.Disposable {
     let tooltip = `Downcity: ${selection.provider} · ${selection.model} (click to change)`;
     const usage = this.usage;
     if (usage) {
-      const used = contextTokens(usage.usage);
-      if (usage.ratio !== undefined) text += ` · ${Math.round(usage.ratio * 100)}%`;
-      tooltip += `\nContext of this session: ${used.toLocaleString("en-US")}${usage.contextWindow ? ` of ${usage.contextWindow.toLocaleString("en-US")}` : ""} tokens (last request)`;
+      // The chat's meter shows the same figure: the selected model's window when settings name one (issue 20 item 5).
+      const share = contextShare(usage.usage, selection.contextWindow ?? usage.contextWindow);
+      if (share) text += ` · ${Math.round(share.ratio * 100)}%`;
+      const used = share?.used ?? contextTokens(usage.usage);
+      tooltip += `\nContext of this session: ${used.toLocaleString("en-US")}${share ? ` of ${share.window.toLocaleString("en-US")}` : ""} tokens (last request)`;
+      if (usage.windowAssumed && !selection.contextWindow) tooltip += `\nThe model's context window is unknown, so ${share?.window.toLocaleString("en-US")} tokens is assumed.`;
     }
     this.item.text = text;
     this.item.tooltip = tooltip;

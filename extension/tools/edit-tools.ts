@@ -125,7 +125,7 @@ function createEditTool<P extends EditFileParams | WriteFileParams>(
       } finally {
         if (ctx.toolCallId !== undefined) proposals.delete(ctx.toolCallId);
       }
-      if (ctx.toolCallId !== undefined) proposals.rememberApplied(ctx.toolCallId, p.file, p.baseText ?? "");
+      if (ctx.toolCallId !== undefined) proposals.rememberApplied({ toolCallId: ctx.toolCallId, sessionId: ctx.sessionId, file: p.file, before: p.baseText, after: text });
       const lines = [text === p.text ? p.summary : writeSummary(p.file.shown, text, p.baseText === undefined)];
       if (text !== p.text) lines.push("The user changed your proposal before accepting it: read the file again before the next edit.");
       const newErrors = await collectNewErrors(watch, p.file, before, ctx.signal);

@@ -9,9 +9,12 @@ import { createEditorListDirTool, createEditorReadFileTool } from "./read-tools"
 import { createEditorRunCommandTool } from "./run-command";
 import { createEditorGlobTool, createEditorGrepTool } from "./search-tools";
 import { CommandTerminals } from "./terminals";
+import { undoAppliedEdit } from "./undo-edit";
 
 export { createApprover, approvalSummary, type ApproverOptions, type ChatApprovalSink } from "./approvals";
 export type { Prompts } from "./review";
+export { EditReviews, ACCEPT_EDIT_COMMAND, REJECT_EDIT_COMMAND, EDIT_PROPOSAL_COMMAND, REVIEW_PENDING_CONTEXT, REVIEW_EDITING_CONTEXT } from "./edit-reviews";
+export { PendingDecisions, CANCELLED, type DecisionKey, type PendingDecision } from "../approval/decisions";
 export { PROPOSAL_SCHEME, ProposalStore } from "./proposals";
 
 export interface EditorToolsOptions {
@@ -34,6 +37,8 @@ export interface EditorTools {
   proposals: ProposalStore;
   /** Opens the diff of an applied edit (the chat's link on an edit's card). */
   showAppliedDiff(toolCallId: string): Promise<boolean>;
+  /** Undoes a session's applied edit (one step); throws, changing nothing, when the file changed since. Returns its path. */
+  undoEdit(toolCallId: string, sessionId: string): Promise<{ path: string }>;
   /** Stops a session's commands and closes its terminal. */
   disposeSession(sessionId: string): Promise<void>;
   /** Stops every command (their process groups die) and closes every terminal. */
@@ -42,6 +47,7 @@ export interface EditorTools {
 
 /** Command that opens an applied edit's diff: `downcity.tools.showAppliedDiff(toolCallId)`. */
 export const SHOW_APPLIED_DIFF_COMMAND = "downcity.tools.showAppliedDiff";
+export { UNDO_EDIT_COMMAND } from "./undo-edit";
 
 /**
  * The editor-backed tools of one workspace folder: the core's tool names and parameters,
@@ -68,6 +74,7 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
     tools,
     proposals,
     showAppliedDiff: (id) => proposals.showApplied(id),
+    undoEdit: async (id, sessionId) => ({ path: (await undoAppliedEdit(proposals, id, sessionId)).file.shown }),
     disposeSession: (id) => terminals.disposeSession(id),
     async dispose() {
       for (const r of registrations) r.dispose();

@@ -2,8 +2,11 @@ import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
 import type { Tool } from "../../core/tools/types";
 import type { RuntimeHooks } from "../runtime/runtimes";
+import type { PendingDecisions } from "../approval/decisions";
 import { createApprover, type ChatApprovalSink } from "./approvals";
+import { EditReviews } from "./edit-reviews";
 import { createEditorTools, SHOW_APPLIED_DIFF_COMMAND, type EditorTools } from "./index";
+import { UNDO_EDIT_COMMAND } from "./undo-edit";
 
 /**
  * The runtimes' hooks for editor-backed tools: one tool set per workspace folder
@@ -14,9 +17,15 @@ import { createEditorTools, SHOW_APPLIED_DIFF_COMMAND, type EditorTools } from "
 export class FolderTools implements vscode.Disposable {
   private readonly byFolder = new Map<string, EditorTools>();
   private readonly subscriptions: vscode.Disposable[];
+  /** The window's edit reviews: one set of title-bar commands for every folder. */
+  private readonly reviews = new EditReviews();
 
-  constructor(private readonly chat: () => ChatApprovalSink | undefined) {
+  constructor(
+    private readonly decisions: PendingDecisions,
+    private readonly chat: () => ChatApprovalSink | undefined,
+  ) {
     this.subscriptions = [
+      this.reviews.register(),
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         for (const folder of e.removed) void this.release(folder.uri.toString());
       }),
@@ -25,6 +34,11 @@ export class FolderTools implements vscode.Disposable {
         for (const tools of this.byFolder.values()) if (await tools.showAppliedDiff(toolCallId)) return true;
         return false;
       }),
+      vscode.commands.registerCommand(UNDO_EDIT_COMMAND, async (folderKey: string, sessionId: string, toolCallId: string) => {
+        const tools = this.byFolder.get(folderKey);
+        if (!tools) throw new Error("this edit cannot be undone here: it was applied before the window was reloaded");
+        return tools.undoEdit(toolCallId, sessionId);
+      }),
     ];
   }
 
@@ -32,7 +46,8 @@ export class FolderTools implements vscode.Disposable {
     tools: (folder) => this.forFolder(folder).tools as readonly Tool[],
     approve: (folder, request, signal) => {
       const tools = this.forFolder(folder);
-      return createApprover({ proposals: tools.proposals, chat: this.chat })(request, signal);
+      const options = { folderKey: folder.uri.toString(), proposals: tools.proposals, reviews: this.reviews, decisions: this.decisions, chat: this.chat };
+      return createApprover(options)(request, signal);
     },
   };
 

@@ -27,10 +27,16 @@ export interface Proposal {
   accepted?: string;
 }
 
-/** What an applied edit changed, kept so the chat's link can open its diff. */
-interface Applied {
+/** What an applied edit changed, kept so the chat's link can open its diff and its Undo can revert it. */
+export interface AppliedEdit {
+  toolCallId: string;
+  /** The session whose call it was: tool call ids repeat across sessions (local servers send call_0 every turn). */
+  sessionId: string | undefined;
   file: ToolPath;
-  before: string;
+  /** The text before the edit; undefined when the edit created the file. */
+  before: string | undefined;
+  /** The text the edit left, what Undo requires the file to still hold. */
+  after: string;
 }
 
 const APPLIED_KEPT = 200;
@@ -41,7 +47,7 @@ const APPLIED_KEPT = 200;
  */
 export class ProposalStore implements vscode.TextDocumentContentProvider {
   private readonly proposals = new Map<string, Proposal>();
-  private readonly applied = new Map<string, Applied>();
+  private readonly applied = new Map<string, AppliedEdit>();
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changes.event;
 
@@ -80,11 +86,23 @@ export class ProposalStore implements vscode.TextDocumentContentProvider {
     this.proposals.delete(toolCallId);
   }
 
-  rememberApplied(toolCallId: string, file: ToolPath, before: string): void {
+  rememberApplied(edit: AppliedEdit): void {
+    const { toolCallId } = edit;
     this.applied.delete(toolCallId);
-    this.applied.set(toolCallId, { file, before });
+    this.applied.set(toolCallId, edit);
     // Oldest first in a Map: drop from the front.
     while (this.applied.size > APPLIED_KEPT) this.applied.delete(this.applied.keys().next().value!);
+  }
+
+  /** The applied edit of a session's call, while it is kept (the last 200 of the folder). */
+  appliedEdit(toolCallId: string, sessionId: string): AppliedEdit | undefined {
+    const edit = this.applied.get(toolCallId);
+    return edit && (edit.sessionId === undefined || edit.sessionId === sessionId) ? edit : undefined;
+  }
+
+  /** Undo is one step: an undone edit cannot be undone again (its diff link goes too). */
+  forgetApplied(toolCallId: string): void {
+    this.applied.delete(toolCallId);
   }
 
   /** Opens the diff of what an applied edit changed (the text before it, against the file now). */

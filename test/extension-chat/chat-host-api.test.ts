@@ -92,7 +92,8 @@ test("an approval shown in a visible chat waits for Approve; an invisible chat d
         policy: "reads",
         approve: (req: RuntimeApprovalRequest, signal: AbortSignal) => {
           asked.push(req);
-          return controller!.approvals.request(req, signal) ?? Promise.resolve<ApprovalDecision>({ approved: false, reason: "no chat" });
+          if (!controller!.approvals.shows(FOLDER, req.agentId, req.sessionId)) return Promise.resolve<ApprovalDecision>({ approved: false, reason: "no chat" });
+          return controller!.approvals.decisions.ask({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId }, signal).decision;
         },
       } as never,
     },
@@ -116,14 +117,15 @@ test("an approval shown in a visible chat waits for Approve; an invisible chat d
   assert.deepEqual(await v.request("approve", { ref, toolCallId: "w1", decision: { approved: true } }), { resolved: false }, "a second answer changes nothing");
 
   visible = false;
-  const req: RuntimeApprovalRequest = { ...asked[0]!, toolCallId: "w2" };
-  assert.equal(controller.approvals.request(req, new AbortController().signal), undefined, "no visible chat: the approver asks elsewhere");
-  // A cancelled run answers its own prompt.
+  assert.equal(controller.approvals.shows(FOLDER, "code", ref.sessionId), false, "no visible chat: the approver asks elsewhere too");
   visible = true;
+  assert.equal(controller.approvals.shows("file:///other", "code", ref.sessionId), false, "a session of the same id in another folder is not this view's");
+  assert.equal(controller.approvals.shows(FOLDER, "ask", ref.sessionId), false, "nor another agent's");
+  // A cancelled run answers its own prompt.
   const abort = new AbortController();
-  const waiting = controller.approvals.request(req, abort.signal)!;
+  const waiting = controller.approvals.decisions.ask({ folderKey: FOLDER, agentId: "code", sessionId: ref.sessionId, toolCallId: "w2" }, abort.signal);
   abort.abort();
-  assert.deepEqual(await waiting, { approved: false, reason: "cancelled" });
+  assert.deepEqual(await waiting.decision, { approved: false, reason: "the turn was cancelled" });
 });
 
 test("rename, fork, select model, attachments and read-only refusal", async (t) => {

@@ -30,6 +30,7 @@ export function recordingActions(): HostActions & { calls: [string, ...unknown[]
     calls,
     openLink: rec("openLink", true),
     openDiff: rec("openDiff"),
+    undoEdit: rec("undoEdit", { path: "src/a.ts" }),
     copy: rec("copy"),
     insertAtCursor: rec("insertAtCursor", true),
     runCommand: rec("runCommand"),

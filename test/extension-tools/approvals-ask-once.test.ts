@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RuntimeApprovalRequest } from "../../core/runtime/types";
-import { approvalSummary, createApprover } from "../../extension/tools";
+import { approvalSummary, createApprover, PendingDecisions } from "../../extension/tools";
 import { workspace } from "../support/vscode-fake/index";
 import { editorWorkspace } from "./helpers";
 
@@ -36,26 +36,33 @@ describe("approvals", () => {
     assert.deepEqual(await approve(command("ls"), signal), { approved: false, reason: "the request was dismissed" });
   });
 
-  it("the chat takes the question when it can; undefined from it means hidden", async (t) => {
+  it("a visible chat's card asks alone; with no chat showing the session a notification asks too, and either answers", async (t) => {
     const ws = editorWorkspace(t);
-    const asked: RuntimeApprovalRequest[] = [];
+    const decisions = new PendingDecisions();
     let visible = true;
+    const shown: string[][] = [];
     const approve = createApprover({
+      folderKey: "folder-a",
       chat: () => ({
-        request: (req) => {
-          asked.push(req);
-          return visible ? Promise.resolve({ approved: false, reason: "not now" }) : undefined;
-        },
+        decisions,
+        shows: (...ref) => (shown.push(ref), visible),
       }),
     });
     const signal = new AbortController().signal;
-    assert.deepEqual(await approve(command("make"), signal), { approved: false, reason: "not now" });
-    assert.equal(asked[0]!.summary, "run `make`");
+    const key = { folderKey: "folder-a", agentId: "default", sessionId: "s1", toolCallId: "c-make" };
+    const first = approve(command("make"), signal);
+    assert.deepEqual(shown[0], ["folder-a", "default", "s1"], "asked by folder, agent and session");
+    assert.equal(decisions.answer({ ...key, agentId: "other" }, { approved: true }), false, "another agent's session of the same id is not answered");
+    assert.equal(decisions.answer(key, { approved: false, reason: "not now" }), true);
+    assert.deepEqual(await first, { approved: false, reason: "not now" });
     assert.equal(ws.editor.prompts.length, 0);
     visible = false;
-    ws.editor.answers.push("Approve");
-    assert.deepEqual(await approve(command("make"), signal), { approved: true, scope: "once" });
-    assert.equal(ws.editor.prompts.length, 1);
+    const second = approve(command("make"), signal);
+    assert.equal(ws.editor.prompts.length, 1, "hidden chat: a notification asks too");
+    // The chat shown later answers the same decision; the toast's late click changes nothing.
+    assert.equal(decisions.answer(key, { approved: true, scope: "once" }), true);
+    assert.deepEqual(await second, { approved: true, scope: "once" });
+    assert.equal(decisions.isPending(key), false);
   });
 
   it("a cancelled call stops waiting for the answer", async (t) => {
@@ -64,7 +71,7 @@ describe("approvals", () => {
     const abort = new AbortController();
     const pending = approve(command("sleep 1"), abort.signal);
     abort.abort();
-    assert.deepEqual(await pending, { approved: false, reason: "the call was cancelled" });
+    assert.deepEqual(await pending, { approved: false, reason: "the turn was cancelled" });
     assert.equal(ws.editor.prompts.length, 1);
   });
 

@@ -3,7 +3,17 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { ToolRegistry } from "../../core/tools/registry";
 import type { ToolContext, ToolOutput } from "../../core/tools/types";
-import { createApprover, createEditorTools, type ApproverOptions, type EditorTools, type EditorToolsOptions } from "../../extension/tools";
+import type { ApprovalDecision } from "../../core/protocol";
+import {
+  createApprover,
+  createEditorTools,
+  EditReviews,
+  PendingDecisions,
+  type ApproverOptions,
+  type DecisionKey,
+  type EditorTools,
+  type EditorToolsOptions,
+} from "../../extension/tools";
 import { tempDir } from "../support/temp";
 import { installEditor, type FakeEditor } from "../support/vscode-fake/editor";
 
@@ -16,11 +26,23 @@ export interface EditorWorkspace {
   write(rel: string, content: string): string;
   ctx(extra?: Partial<ToolContext>): ToolContext;
   run(name: string, args: unknown, extra?: Partial<ToolContext>): Promise<ToolOutput>;
+  /** The window's open decisions and edit reviews (their title-bar commands registered, as the extension does). */
+  decisions: PendingDecisions;
+  reviews: EditReviews;
+  /** The key of a call's decision in this workspace (session "s1", agent "default"). */
+  key(toolCallId: string): DecisionKey;
   /**
    * What the agent loop does for a call that needs approval: preview, ask the approver,
-   * then execute if approved. Returns the decision and (when run) the output.
+   * let `answer` act as the user (while the approval is open), then execute if approved.
+   * Returns the decision and (when run) the output.
    */
-  reviewed(name: string, args: unknown, options?: ApproverOptions & { toolCallId?: string }): Promise<{ approved: boolean; reason?: string; output?: ToolOutput }>;
+  reviewed(
+    name: string,
+    args: unknown,
+    options: ApproverOptions & { toolCallId?: string; signal?: AbortSignal; answer: (call: { toolCallId: string; key: DecisionKey }) => unknown },
+  ): Promise<{ approved: boolean; reason?: string; output?: ToolOutput }>;
+  /** The chat card's answer. */
+  card(toolCallId: string, decision: ApprovalDecision): boolean;
 }
 
 let calls = 0;
@@ -41,6 +63,12 @@ export function editorWorkspace(t: { after(fn: () => unknown): void }, options: 
     editor.dispose();
   });
   const registry = new ToolRegistry(tools.tools);
+  const decisions = new PendingDecisions();
+  const reviews = new EditReviews();
+  const registration = reviews.register();
+  t.after(() => registration.dispose());
+  const folderKey = folder.uri.toString();
+  const key = (toolCallId: string): DecisionKey => ({ folderKey, agentId: "default", sessionId: "s1", toolCallId });
   const ctx = (extra: Partial<ToolContext> = {}): ToolContext => ({
     root,
     signal: new AbortController().signal,
@@ -61,17 +89,24 @@ export function editorWorkspace(t: { after(fn: () => unknown): void }, options: 
       return file;
     },
     ctx,
+    decisions,
+    reviews,
+    key,
+    card: (toolCallId, decision) => decisions.answer(key(toolCallId), decision),
     run: (name, args, extra) => registry.run(name, args, ctx(extra)),
-    async reviewed(name, args, options = {}) {
-      const c = ctx(options.toolCallId ? { toolCallId: options.toolCallId } : {});
+    async reviewed(name, args, options) {
+      const { answer, toolCallId, signal, ...approverOptions } = options;
+      const c = ctx({ ...(toolCallId ? { toolCallId } : {}), ...(signal ? { signal } : {}) });
       const parsed = registry.parse(name, args);
       if (!parsed.ok) throw new Error(parsed.error);
       const preview = await parsed.tool.preview?.(parsed.args, c);
-      const approve = createApprover({ proposals: tools.proposals, ...options });
-      const decision = await approve(
+      const approve = createApprover({ folderKey, proposals: tools.proposals, reviews, decisions, ...approverOptions });
+      const asked = approve(
         { sessionId: "s1", agentId: "default", toolCallId: c.toolCallId!, toolName: name, kind: parsed.tool.kind, arguments: args as Record<string, unknown>, summary: parsed.tool.describe?.(parsed.args) ?? name, ...(preview ? { preview } : {}) },
         c.signal,
       );
+      await answer({ toolCallId: c.toolCallId!, key: key(c.toolCallId!) });
+      const decision = await asked;
       if (!decision.approved) return { approved: false, ...(decision.reason ? { reason: decision.reason } : {}) };
       return { approved: true, output: await registry.run(name, args, c) };
     },

@@ -3,25 +3,32 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { Diagnostic, DiagnosticSeverity, Range } from "../support/vscode-fake/editor";
-import { Uri } from "../support/vscode-fake/index";
+import { commands, Uri } from "../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
 
 const edit = (oldText: string, newText: string) => ({ path: "src/a.ts", edits: [{ oldText, newText }] });
 
 describe("edits reviewed in a diff", () => {
-  it("accepted: the diff shows the proposal; one WorkspaceEdit, saved; one undo restores the file", async (t) => {
+  it("accepted from the diff's title bar: the diff shows the proposal; one WorkspaceEdit, saved; one undo restores the file", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "const a = 1;\nconst b = 2;\nconst c = 3;\n");
-    ws.editor.answers.push("Accept");
-    const result = await ws.reviewed("edit_file", edit("const b = 2;", "const b = 20;\nconst b2 = 21;"), { toolCallId: "call-acc" });
+    let during: unknown;
+    const result = await ws.reviewed("edit_file", edit("const b = 2;", "const b = 20;\nconst b2 = 21;"), {
+      toolCallId: "call-acc",
+      answer: () => {
+        during = { ...ws.editor.contexts };
+        return commands.executeCommand("downcity.acceptEdit", ws.editor.diffs[0]!.right);
+      },
+    });
     assert.equal(result.approved, true);
+    assert.deepEqual(during, { "downcity.reviewPending": true, "downcity.reviewEditing": false }, "the title-bar actions show while it is open");
+    assert.equal(ws.editor.contexts["downcity.reviewPending"], false, "and go when it is answered");
     assert.equal(readFileSync(file, "utf8"), "const a = 1;\nconst b = 20;\nconst b2 = 21;\nconst c = 3;\n", "saved to disk");
     const diff = ws.editor.diffs[0]!;
     assert.equal(diff.title, "a.ts — Proposed by Downcity");
     assert.equal(diff.left.fsPath, file, "left: the document as the editor has it");
     assert.equal(diff.right.scheme, "downcity-proposal");
-    assert.equal(ws.editor.prompts[0]!.message, "Downcity: edit src/a.ts (+2 −1)");
-    assert.deepEqual(ws.editor.prompts[0]!.items, ["Accept", "Edit Proposal", "Reject"]);
+    assert.equal(ws.editor.prompts.length, 0, "no toast: the diff and the chat card ask");
     assert.equal(ws.editor.tabs.length, 0, "the diff tab is closed after the decision");
     assert.equal(ws.editor.applied.length, 1, "one WorkspaceEdit");
     assert.equal(ws.editor.applied[0]!.size, 1, "one text change in it");
@@ -38,27 +45,64 @@ describe("edits reviewed in a diff", () => {
     const file = ws.write("src/a.ts", "saved text\n");
     await ws.editor.open(file, "unsaved text\n");
     let served: string | undefined;
-    ws.editor.answers.push(() => {
-      served = ws.editor.provided(ws.editor.diffs[0]!.right);
-      return "Accept";
+    const result = await ws.reviewed("edit_file", edit("unsaved", "edited"), {
+      answer: ({ toolCallId }) => {
+        served = ws.editor.provided(ws.editor.diffs[0]!.right);
+        return ws.card(toolCallId, { approved: true, scope: "once" });
+      },
     });
-    const result = await ws.reviewed("edit_file", edit("unsaved", "edited"));
     assert.equal(served, "edited text\n");
     assert.equal(result.approved, true);
     assert.equal(readFileSync(file, "utf8"), "edited text\n");
   });
 
-  it("rejected: the file is untouched and the model gets the user's reason", async (t) => {
+  it("rejected from the title bar: the file is untouched and the model gets the user's reason", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "keep me\n");
-    ws.editor.answers.push("Reject", "use a constant instead");
-    const result = await ws.reviewed("edit_file", edit("keep", "drop"));
+    ws.editor.answers.push("use a constant instead");
+    const result = await ws.reviewed("edit_file", edit("keep", "drop"), { toolCallId: "call-x", answer: () => commands.executeCommand("downcity.rejectEdit") });
     assert.deepEqual(result, { approved: false, reason: "use a constant instead" });
+    assert.equal(ws.editor.prompts[0]!.kind, "input");
     assert.equal(readFileSync(file, "utf8"), "keep me\n");
     assert.equal(ws.editor.applied.length, 0);
     assert.equal(ws.tools.proposals.get("call-x"), undefined);
-    ws.editor.answers.push(undefined);
-    assert.deepEqual(await ws.reviewed("edit_file", edit("keep", "drop")), { approved: false, reason: "the review was dismissed" });
+    assert.equal(ws.editor.tabs.length, 0);
+  });
+
+  it("the card's answer while the title bar's Reject asks for a reason wins, and closes the question", async (t) => {
+    const ws = editorWorkspace(t);
+    const file = ws.write("src/a.ts", "one\n");
+    let rejecting: Promise<unknown> | undefined;
+    const result = await ws.reviewed("edit_file", edit("one", "two"), {
+      answer: ({ toolCallId }) => {
+        rejecting = commands.executeCommand("downcity.rejectEdit");
+        assert.equal(ws.card(toolCallId, { approved: true, scope: "once" }), true, "the card answers first");
+        assert.equal(ws.card(toolCallId, { approved: false }), false, "a second answer changes nothing");
+      },
+    });
+    assert.equal(await rejecting, false, "the reason box closed without answering");
+    assert.equal(result.approved, true);
+    assert.equal(readFileSync(file, "utf8"), "two\n");
+  });
+
+  it("Stop while the review is open: cancelled, the diff closes, nothing is written", async (t) => {
+    const ws = editorWorkspace(t);
+    const file = ws.write("src/a.ts", "one\n");
+    const stop = new AbortController();
+    const result = await ws.reviewed("edit_file", edit("one", "two"), {
+      toolCallId: "call-stop",
+      signal: stop.signal,
+      answer: () => {
+        assert.equal(ws.editor.tabs.length, 1);
+        stop.abort();
+      },
+    });
+    assert.deepEqual(result, { approved: false, reason: "the turn was cancelled" });
+    assert.equal(ws.editor.tabs.length, 0);
+    assert.equal(ws.decisions.isPending(ws.key("call-stop")), false);
+    assert.equal(ws.editor.contexts["downcity.reviewPending"], false);
+    assert.equal(readFileSync(file, "utf8"), "one\n");
+    assert.equal(await commands.executeCommand("downcity.acceptEdit"), false, "a late Accept finds nothing to answer");
   });
 
   it("a file changed on disk after the proposal is not overwritten", async (t) => {
@@ -86,43 +130,47 @@ describe("edits reviewed in a diff", () => {
     assert.equal(doc.getText(), "one\nthe user typed\n");
   });
 
-  it("a file changed during the review is proposed again against its new text", async (t) => {
+  it("a file changed during the review is not written: the accepted text was computed against what the user no longer has", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "alpha\nbeta\n");
-    ws.editor.answers.push(() => {
-      writeFileSync(file, "alpha\nbeta\ngamma\n");
-      return "Accept";
-    }, "Accept");
-    const result = await ws.reviewed("edit_file", { path: "src/a.ts", edits: [{ oldText: "beta", newText: "BETA" }] });
-    assert.equal(ws.editor.diffs.length, 2, "shown again");
-    assert.match(ws.editor.prompts[1]!.message, /changed on disk after the proposal while you reviewed it/);
+    const result = await ws.reviewed("edit_file", { path: "src/a.ts", edits: [{ oldText: "beta", newText: "BETA" }] }, {
+      answer: () => {
+        writeFileSync(file, "alpha\nbeta\ngamma\n");
+        return commands.executeCommand("downcity.acceptEdit");
+      },
+    });
     assert.equal(result.approved, true);
-    assert.equal(readFileSync(file, "utf8"), "alpha\nBETA\ngamma\n", "the later change is kept");
+    assert.equal(result.output!.isError, true);
+    assert.match(text(result.output), /src\/a.ts changed on disk after the proposal; nothing was written\. Read the file again/);
+    assert.equal(readFileSync(file, "utf8"), "alpha\nbeta\ngamma\n", "the later change is kept");
   });
 
   it("Edit Proposal: the user's version of the proposal is what is written, and the model is told", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "x = 1\n");
-    ws.editor.answers.push("Edit Proposal", async () => {
-      const editable = [...ws.editor.documents.values()].find((d) => d.isUntitled)!;
-      editable.setText("x = 3 # reviewed\n", true);
-      return "Accept Edited";
+    const result = await ws.reviewed("edit_file", edit("x = 1", "x = 2"), {
+      answer: async () => {
+        await commands.executeCommand("downcity.editProposal");
+        assert.equal(ws.editor.contexts["downcity.reviewEditing"], true);
+        const editable = [...ws.editor.documents.values()].find((d) => d.isUntitled)!;
+        editable.setText("x = 3 # reviewed\n", true);
+        // Accept in the editing diff's title bar (its right side is the editable copy).
+        return commands.executeCommand("downcity.acceptEdit", editable.uri);
+      },
     });
-    const result = await ws.reviewed("edit_file", edit("x = 1", "x = 2"));
     assert.equal(readFileSync(file, "utf8"), "x = 3 # reviewed\n");
     assert.match(text(result.output), /The user changed your proposal before accepting it/);
     assert.match(ws.editor.diffs[1]!.title, /Proposed by Downcity \(editing\)/);
     const editable = [...ws.editor.documents.values()].find((d) => d.isUntitled)!;
     assert.equal(editable.isDirty, false, "the editable copy closes without a save prompt");
+    assert.equal(ws.editor.tabs.length, 0, "both diffs are closed");
   });
 
   it("write_file creates a new file through the WorkspaceEdit and saves it", async (t) => {
     const ws = editorWorkspace(t);
-    ws.editor.answers.push("Accept");
-    const result = await ws.reviewed("write_file", { path: "new/dir/b.ts", content: "export const b = 1;\n" });
+    const result = await ws.reviewed("write_file", { path: "new/dir/b.ts", content: "export const b = 1;\n" }, { answer: () => commands.executeCommand("downcity.acceptEdit") });
     const file = path.join(ws.root, "new/dir/b.ts");
     assert.equal(readFileSync(file, "utf8"), "export const b = 1;\n");
-    assert.equal(ws.editor.prompts[0]!.message, "Downcity: create new/dir/b.ts (+1)");
     assert.equal(ws.editor.diffs[0]!.left.scheme, "downcity-proposal", "a new file is diffed against an empty document");
     assert.deepEqual(ws.editor.applied[0]!.ops.map((o) => o.kind), ["create", "text"]);
     assert.match(text(result.output), /^created new\/dir\/b.ts \(20 bytes, 1 line\)/);

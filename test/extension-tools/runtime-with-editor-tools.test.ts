@@ -6,6 +6,7 @@ import type { ToolResultData } from "../../core/protocol";
 import { createApprover } from "../../extension/tools";
 import { startHarness } from "../agent/harness";
 import { wire } from "../support/provider-server";
+import { commands } from "../support/vscode-fake/index";
 import { editorWorkspace } from "./helpers";
 
 const resultText = (d: ToolResultData) => d.content.map((p) => (p.type === "text" ? p.text : "")).join("");
@@ -35,11 +36,19 @@ describe("the core runtime with the editor tools and approver", () => {
         runtime: {
           tools: () => ws.tools.tools,
           approval: () => ({ reads: "auto", edits: "ask", commands: "ask", allowedCommands: ["echo allowed"] }),
-          approve: createApprover({ proposals: ws.tools.proposals }),
+          approve: createApprover({ proposals: ws.tools.proposals, reviews: ws.reviews, decisions: ws.decisions }),
         },
       },
     );
-    ws.editor.answers.push("Reject", "keep it at 1", "Deny", "Deny");
+    // The user clicks Reject in the review's title bar as soon as it opens (the review registers right after its decision).
+    let rejected = false;
+    const listening = ws.decisions.onDidChange(() => {
+      if (rejected || ws.decisions.size === 0) return;
+      rejected = true;
+      queueMicrotask(() => void commands.executeCommand("downcity.rejectEdit"));
+    });
+    t.after(() => listening.dispose());
+    ws.editor.answers.push("keep it at 1", "Deny", "Deny");
     h.agent.followUp("change a");
     await h.agent.run();
     const results = h.agent.session.events().filter((e) => e.type === "tool/result").map((e) => e.data as ToolResultData);

@@ -11,7 +11,7 @@ import { ToolRegistry } from "../../core/tools/registry";
 import type { ToolContext, ToolOutput } from "../../core/tools/types";
 import { withTimeout } from "../support/with-timeout";
 import { whenEvent } from "./events";
-import { createApprover, createEditorTools, ProposalStore, type EditorTools, type Prompts } from "../../extension/tools";
+import { createApprover, createEditorTools, EditReviews, PendingDecisions, ProposalStore, type EditorTools } from "../../extension/tools";
 import { diagnosticsWatch } from "../../extension/tools/diagnostics";
 import { createEditorEditTools } from "../../extension/tools/edit-tools";
 import { editorExcludes } from "../../extension/tools/excludes";
@@ -59,18 +59,23 @@ suite("editor-backed tools", function () {
   const ctx = (extra: Partial<ToolContext> = {}): ToolContext => ({ root, signal: new AbortController().signal, toolCallId: `host-${++n}`, sessionId: "host", ...extra });
   const run = (name: string, args: unknown, extra?: Partial<ToolContext>) => registry.run(name, args, ctx(extra));
 
-  /** Preview, the real diff review answered by `answer`, then execute: what the agent loop does. */
-  async function reviewed(name: string, args: Record<string, unknown>, answer: (message: string, items: string[]) => Promise<string | undefined>) {
+  /**
+   * Preview, the real diff review answered by `answer` (as its title-bar actions do, on
+   * this test's own set of reviews), then execute: what the agent loop does.
+   */
+  async function reviewed(name: string, args: Record<string, unknown>, answer: (reviews: EditReviews) => Promise<unknown>) {
     const c = ctx();
     const parsed = registry.parse(name, args);
     assert.ok(parsed.ok);
     const preview = await parsed.tool.preview!(parsed.args, c);
-    const prompts: Prompts = { choose: (m, items) => answer(m, items), reason: async () => "not like this" };
-    const decision = await createApprover({ proposals: editor.proposals, prompts })(
+    const reviews = new EditReviews({ reason: async () => "not like this" });
+    const asked = createApprover({ folderKey: folder.uri.toString(), proposals: editor.proposals, reviews, decisions: new PendingDecisions() })(
       { sessionId: "host", agentId: "default", toolCallId: c.toolCallId!, toolName: name, kind: parsed.tool.kind, arguments: args, summary: name, ...(preview ? { preview } : {}) },
       c.signal,
     );
-    return decision.approved ? { decision, output: await registry.run(name, args, c) } : { decision };
+    await answer(reviews);
+    const decision = await asked;
+    return decision.approved ? { decision, output: await registry.run(name, args, c), toolCallId: c.toolCallId! } : { decision, toolCallId: c.toolCallId! };
   }
 
   const diffTab = () =>
@@ -113,11 +118,11 @@ suite("editor-backed tools", function () {
     const original = "export const a = 1;\nexport const b = 2;\n";
     writeFileSync(file, original);
     let title: string | undefined;
-    const { decision, output } = await reviewed("edit_file", { path: "tools-host/accept.ts", edits: [{ oldText: "b = 2", newText: "b = 3" }] }, async (message, items) => {
-      assert.equal(message, "Downcity: edit tools-host/accept.ts (+1 −1)");
-      assert.deepEqual(items, ["Accept", "Edit Proposal", "Reject"]);
-      title = (await whenEvent("the diff editor", vscode.window.tabGroups.onDidChangeTabs, diffTab)).label;
-      return "Accept";
+    const { decision, output } = await reviewed("edit_file", { path: "tools-host/accept.ts", edits: [{ oldText: "b = 2", newText: "b = 3" }] }, async (reviews) => {
+      const tab = await whenEvent("the diff editor", vscode.window.tabGroups.onDidChangeTabs, diffTab);
+      title = tab.label;
+      // The title bar's Accept passes the diff's right side.
+      assert.equal(reviews.accept((tab.input as vscode.TabInputTextDiff).modified), true);
     });
     assert.equal(title, "accept.ts — Proposed by Downcity");
     assert.equal(decision.approved, true);
@@ -135,9 +140,34 @@ suite("editor-backed tools", function () {
   test("a rejected edit leaves the file unchanged and carries the user's reason", async () => {
     const file = join(dir, "reject.ts");
     writeFileSync(file, "keep\n");
-    const { decision } = await reviewed("write_file", { path: "tools-host/reject.ts", content: "gone\n" }, async () => "Reject");
+    const { decision } = await reviewed("write_file", { path: "tools-host/reject.ts", content: "gone\n" }, async (reviews) => {
+      await whenEvent("the diff editor", vscode.window.tabGroups.onDidChangeTabs, diffTab);
+      return reviews.reject();
+    });
     assert.deepEqual(decision, { approved: false, reason: "not like this" });
     assert.equal(readFileSync(file, "utf8"), "keep\n");
+    assert.equal(diffTab(), undefined, "the review's diff is closed");
+  });
+
+  test("Undo of an applied edit restores the file on disk through the editor, once; a changed file is refused", async () => {
+    const file = join(dir, "undo.ts");
+    writeFileSync(file, "export const u = 1;\n");
+    const { toolCallId } = await reviewed("edit_file", { path: "tools-host/undo.ts", edits: [{ oldText: "u = 1", newText: "u = 2" }] }, async (reviews) => {
+      await whenEvent("the diff editor", vscode.window.tabGroups.onDidChangeTabs, diffTab);
+      return reviews.accept();
+    });
+    assert.equal(readFileSync(file, "utf8"), "export const u = 2;\n");
+    assert.deepEqual(await editor.undoEdit(toolCallId, "host"), { path: "tools-host/undo.ts" });
+    assert.equal(readFileSync(file, "utf8"), "export const u = 1;\n", "back on disk");
+    const doc = await vscode.workspace.openTextDocument(file);
+    assert.equal(doc.isDirty, false, "saved");
+    await assert.rejects(editor.undoEdit(toolCallId, "host"), /undone already/);
+
+    const second = await run("edit_file", { path: "tools-host/undo.ts", edits: [{ oldText: "u = 1", newText: "u = 3" }] }, { toolCallId: "host-undo-2" });
+    assert.equal(second.isError, undefined, text(second));
+    writeFileSync(file, "export const u = 3;\n// the user added this\n");
+    await assert.rejects(editor.undoEdit("host-undo-2", "host"), /changed since the edit; nothing was undone/);
+    assert.equal(readFileSync(file, "utf8"), "export const u = 3;\n// the user added this\n");
   });
 
   test("a file changed after the proposal is not overwritten", async () => {

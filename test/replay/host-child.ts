@@ -11,7 +11,7 @@ import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import { createNodeTools } from "../../core/tools/node";
 import { ChatController } from "../../extension/chat/controller";
 import { ChatRpcServer } from "../../extension/chat/rpc-server";
-import { recordingActions, runtimesOf } from "../extension-chat/helpers";
+import { FOLDER, recordingActions, runtimesOf } from "../extension-chat/helpers";
 
 const [root, baseURL] = process.argv.slice(2) as [string, string];
 const window = Number(process.env.REPLAY_CONTEXT_WINDOW ?? 200_000);
@@ -23,7 +23,11 @@ const runtime = new WorkspaceRuntime({
   model: () => ({ provider: "test", model: "gpt-4o", contextWindow: window }),
   // Reads run; edits and commands ask the chat, as in VS Code by default.
   approval: () => settingsForPolicy("reads"),
-  approve: (request, signal) => controller!.approvals.request(request, signal) ?? Promise.resolve({ approved: false, reason: "no view shows the session" }),
+  approve: (request, signal) => {
+    const { approvals } = controller!;
+    if (!approvals.shows(FOLDER, request.agentId, request.sessionId)) return Promise.resolve({ approved: false, reason: "no view shows the session" });
+    return approvals.decisions.ask({ folderKey: FOLDER, agentId: request.agentId, sessionId: request.sessionId, toolCallId: request.toolCallId }, signal).decision;
+  },
   tools: () => tools,
   retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 },
   providerSetting: () => "downcity.providers",

@@ -122,6 +122,15 @@ test("catastrophic regexes run in steps linear in the text: (a+)+$, (a|a)*b, (.*
   }
 });
 
+test("a regex query stops with a clear error once it has run its step budget", () => {
+  const m = createMatcher({ query: "(\\w|\\s)*z", regex: true }, 50_000);
+  const text = `${"ab ".repeat(2_000)}z`;
+  assert.throws(() => {
+    for (let i = 0; i < 100; i++) m.find(text, 10);
+  }, /needs too much work over this history/);
+  assert.ok(m.steps < 50_000 + 30 * text.length, `stopped near the budget: ${m.steps}`);
+});
+
 test("regex semantics match JavaScript's on ordinary patterns (leftmost-first, greedy and lazy)", () => {
   const cases: [string, string][] = [
     ["a+?b", "xaaab aab"],

@@ -60,6 +60,7 @@ test("the index reads only what may match: a rare word reads one segment, not ev
   const reads: string[] = [];
   const counting = { ...ctx, fs: { ...ctx.fs, readFile: (p: string) => (reads.push(p), ctx.fs.readFile(p)) } };
   const index = new SearchIndex(counting, undefined);
+  await index.refresh();
   const { searchSessions, indexPrefilter } = await import("../../core/search");
   const hits = await collect(searchSessions({ ctx: counting, list: async () => [] }, { query: "wombat" }, indexPrefilter(index)));
   assert.equal(hits.length, 1);
@@ -165,14 +166,16 @@ test("a corrupt, forged or deleted index is rebuilt (or outvoted by the logs): n
   // Forged journal: claims a session holds a word it does not, and names a session that does not exist.
   await hitsOf(root, indexDir, q);
   const journal = join(dir, "journal.jsonl");
-  const forgedUnit = { t: "u", id: 999_999, key: "act:1:0:1", words: ["zebra"] };
+  const nonce = JSON.parse(readFileSync(journal, "utf8").split("\n")[0]!).n;
+  const forgedUnit = { t: "u", id: 999_999, key: "act:1:0:1", words: ["zebra"], n: nonce };
   writeFileSync(journal, `${readFileSync(journal, "utf8")}${JSON.stringify(forgedUnit)}\n`);
   assert.deepEqual(await hitsOf(root, indexDir, { query: "zebra" }), []);
   assert.deepEqual(await hitsOf(root, indexDir, q), want);
 
   // Forged, well-formed: a stranger's session record with the stamps of none on disk.
   await hitsOf(root, indexDir, q);
-  const fake = { t: "s", s: { agentId: "code", sessionId: "../../etc", area: "sessions", updatedAt: 9e12, messagesMtime: 0, activeStamp: "", activeIno: 0, activeSize: 0, activeUnits: [], segments: [], draft: true } };
+  const nonce2 = JSON.parse(readFileSync(journal, "utf8").split("\n")[0]!).n;
+  const fake = { n: nonce2, t: "s", s: { agentId: "code", sessionId: "../../etc", area: "sessions", updatedAt: 9e12, messagesMtime: 0, activeStamp: "", activeIno: 0, activeSize: 0, activeUnits: [], segments: [], draft: true } };
   writeFileSync(journal, `${readFileSync(journal, "utf8")}${JSON.stringify(fake)}\n`);
   const after = await hitsOf(root, indexDir, q);
   assert.deepEqual(after, want);

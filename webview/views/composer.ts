@@ -18,7 +18,7 @@ export interface ComposerHost {
   refresh(): void;
   searchFiles(query: string): Promise<string[]>;
   selectModel(model: ModelChoice): void;
-  newSession(agentId?: string): Promise<void>;
+  chooseAgent(agentId: string): void;
 }
 
 export interface ComposerProps {
@@ -30,6 +30,8 @@ export interface ComposerProps {
   agents: { id: string; name: string }[];
   agentId: string | undefined;
   meter: TemplateResult | typeof nothing;
+  /** The question asked when the picked agent cannot continue the open session. */
+  ask: TemplateResult | typeof nothing;
 }
 
 const AT_QUERY = /(?:^|\s)@([^\s@]*)$/;
@@ -81,6 +83,8 @@ function onKey(host: ComposerHost, e: KeyboardEvent): void {
       return;
     }
     if (e.key === "Escape") {
+      // Closes the suggestions only: the chat's Escape (stop the run) waits for the next one.
+      e.preventDefault();
       c.suggestions = [];
       c.query = undefined;
       host.refresh();
@@ -98,6 +102,7 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
   const c = host.composer;
   const modelKey = (m: ModelChoice) => `${m.provider}\u0000${m.model}`;
   return html`<footer class="composer">
+    ${p.ask}
     ${p.readOnly ? html`<div class="read-only" role="status"><i aria-hidden="true" class="codicon codicon-lock"></i> Read-only: ${p.readOnly}</div>` : nothing}
     ${
       c.attachments.length
@@ -122,7 +127,7 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
     <div class="input-row">
       <textarea
         aria-label="Message"
-        placeholder=${p.running ? "Steer the running agent…" : "Ask the agent… (@ to attach a file)"}
+        placeholder=${p.running ? "Steer the running agent… (Esc stops)" : "Ask the agent… (@ to attach a file)"}
         rows="3"
         ?disabled=${p.disabled}
         aria-autocomplete="list"
@@ -140,8 +145,8 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
     <div class="composer-bar">
       ${
         p.agents.length > 1
-          ? html`<select aria-label="Agent" title="Agent (starts a new session)" @change=${(e: Event) => void host.newSession((e.currentTarget as HTMLSelectElement).value)}>
-              ${p.agents.map((a) => html`<option value=${a.id} ?selected=${a.id === p.agentId}>${a.name}</option>`)}
+          ? html`<select aria-label="Agent" title="Agent" .value=${live(p.agentId ?? p.agents[0]!.id)} @change=${(e: Event) => host.chooseAgent((e.currentTarget as HTMLSelectElement).value)}>
+              ${p.agents.map((a) => html`<option value=${a.id} ?selected=${a.id === (p.agentId ?? p.agents[0]!.id)}>${a.name}</option>`)}
             </select>`
           : nothing
       }
@@ -158,8 +163,8 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
       }
       ${p.meter}
       <span class="spacer"></span>
-      ${p.running ? html`<button type="button" class="secondary" @click=${() => host.cancel()}><i aria-hidden="true" class="codicon codicon-debug-stop"></i> Stop</button>` : nothing}
-      <button type="button" class="primary" ?disabled=${p.disabled} @click=${() => void host.send()}><i aria-hidden="true" class="codicon codicon-send"></i> Send</button>
+      ${p.running ? html`<button type="button" class="secondary" aria-label="Stop" title="Stop (Esc)" @click=${() => host.cancel()}><i aria-hidden="true" class="codicon codicon-debug-stop"></i><span class="label">Stop</span></button>` : nothing}
+      <button type="button" class="primary" aria-label="Send" title="Send (Enter)" ?disabled=${p.disabled} @click=${() => void host.send()}><i aria-hidden="true" class="codicon codicon-send"></i><span class="label">Send</span></button>
     </div>
   </footer>`;
 }

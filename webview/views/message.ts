@@ -122,7 +122,7 @@ export function renderItem(item: Item, ctx: RowContext): TemplateResult {
       </article>`;
     case "summary":
       return html`<section class="summary" aria-label="Summary of earlier history">
-        ${details(ctx, item.key, html`<i aria-hidden="true" class="codicon codicon-history"></i> Summary of events 1–${item.throughSeq} (compacted)`, html`<div class="markdown">${unsafeHTML(finishedHtml(item.key, item.text))}</div>`, "summary-details")}
+        ${details(ctx, item.key, html`<i aria-hidden="true" class="codicon codicon-history"></i> Summary of earlier messages (compacted)`, html`<div class="markdown">${unsafeHTML(finishedHtml(item.key, item.text))}</div>`, "summary-details")}
       </section>`;
     case "compaction":
       return html`<div class="compaction-marker" role="separator"><i aria-hidden="true" class="codicon codicon-fold"></i> ${item.text}</div>`;

@@ -6,6 +6,7 @@ import { toolView } from "../rendered";
 export interface ToolActions {
   approve(toolCallId: string, decision: ApprovalDecision): void;
   openDiff(toolCallId: string): void;
+  undo(toolCallId: string): void;
 }
 
 type Details = (key: string, summary: TemplateResult | string, body: TemplateResult, cls: string) => TemplateResult;
@@ -55,15 +56,18 @@ export function toolCard(call: ToolCallBlock, state: ToolState | undefined, acti
         ? html`<div class="approval" role="alert">
             <div class="approval-text">${v.approval}</div>
             <div class="approval-buttons">
-              <button type="button" class="primary" @click=${() => actions.approve(call.id, { approved: true, scope: "once" })}>Approve</button>
-              <button type="button" class="secondary" @click=${() => actions.approve(call.id, { approved: true, scope: "session" })}>Allow for this session</button>
-              <button type="button" class="secondary" @click=${() => actions.approve(call.id, { approved: false })}>Deny</button>
+              <button type="button" class="primary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: true, scope: "once" })}>Approve</button>
+              <button type="button" class="secondary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: true, scope: "session" })}>Allow for this session</button>
+              <button type="button" class="secondary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: false })}>Deny</button>
             </div>
+            ${state?.answering ? html`<div class="approval-sending" role="status">Sending your answer…</div>` : nothing}
           </div>`
         : nothing
     }
     ${v.decision ? html`<div class="tool-decision">${v.decision}</div>` : nothing}
     ${v.message ? html`<div class="tool-message">${v.message}</div>` : nothing}
+    ${v.undone ? html`<div class="tool-undone" role="status">Undone: ${v.undone} is back to its content before this edit</div>` : nothing}
+    ${v.undo ? html`<div class="tool-undo"><button type="button" class="secondary" ?disabled=${state?.undoing} @click=${() => actions.undo(call.id)}>Undo</button></div>` : nothing}
     ${v.output ? details("out", html`<i aria-hidden="true" class="codicon codicon-output"></i> Output`, html`<pre class="tool-output">${v.output}</pre>`, "tool-out") : nothing}
   </section>`;
 }

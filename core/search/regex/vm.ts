@@ -136,6 +136,8 @@ export class Vm {
   constructor(
     private readonly prog: Inst[],
     caseSensitive: boolean,
+    /** Linear is not free: a query that would run more steps than this stops with an error instead of holding the thread. */
+    private readonly maxSteps = Infinity,
   ) {
     this.marks = new Int32Array(prog.length).fill(-1);
     this.fold = caseSensitive ? undefined : foldTables();
@@ -200,6 +202,7 @@ export class Vm {
 
   /** The leftmost-first match starting at or after `from`, or undefined. */
   exec(text: string, from: number): [number, number] | undefined {
+    if (this.steps > this.maxSteps) throw new SearchQueryError(`the regular expression needs too much work over this history (over ${this.maxSteps.toLocaleString("en-US")} steps): make it more specific, or add a literal word`);
     let pcs: number[] = [];
     let starts: number[] = [];
     let matched: [number, number] | undefined;

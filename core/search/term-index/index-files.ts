@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
 import type { IndexedSession } from "./search-index";
@@ -6,9 +6,9 @@ import type { IndexedSession } from "./search-index";
 /**
  * The index on disk, in a directory the host gives (never the workspace):
  * `snapshot.bin` (magic, header length, JSON header, delta-varint postings) and
- * `journal.jsonl` (what was indexed since, one record a line, behind a header naming the
- * snapshot generation it follows). Anything that does not check out — magic, version,
- * root, checksum, generation, a bad line — makes `load` answer undefined: the index is
+ * `journal.jsonl` (what was indexed since, one record a line, each naming the snapshot
+ * it follows). Anything that does not check out — magic, version,
+ * root, checksum, the snapshot's nonce on every journal record, a bad line — makes `load` answer undefined: the index is
  * rebuilt from the logs.
  */
 const MAGIC = Buffer.from("DCSI1\n");
@@ -31,7 +31,8 @@ export interface Snapshot {
 interface Header extends Snapshot {
   version: number;
   root: string;
-  generation: number;
+  /** Random per snapshot: the journal's header and every record name it (two writers can never mix theirs). */
+  nonce: string;
   blobSha256: string;
 }
 
@@ -57,7 +58,7 @@ async function writeAtomic(path: string, data: Buffer): Promise<void> {
 }
 
 export class IndexFiles {
-  private generation = 0;
+  private nonce = "";
   private snapshotBytes = 0;
   private journalBytes = 0;
 
@@ -99,14 +100,17 @@ export class IndexFiles {
       } catch {
         return undefined;
       }
+      const nonce = (record as { n?: unknown }).n;
       if (i === 0) {
-        journalOk = (record as { t?: string; gen?: number }).t === "h" && (record as { gen?: number }).gen === header.generation;
-        if (!journalOk) break; // a journal of another generation: the snapshot alone is consistent
+        journalOk = (record as { t?: string }).t === "h" && nonce === header.nonce;
+        if (!journalOk) break; // a journal of another snapshot: the snapshot alone is consistent
         continue;
       }
+      // A record of another writer's snapshot amid ours: nothing after it can be trusted.
+      if (nonce !== header.nonce) return undefined;
       journal.push(record as JournalRecord);
     }
-    this.generation = header.generation;
+    this.nonce = header.nonce;
     this.snapshotBytes = data.length;
     this.journalBytes = journalOk ? Buffer.byteLength(text) : 0;
     if (!journalOk) await this.startJournal();
@@ -115,7 +119,7 @@ export class IndexFiles {
 
   private async startJournal(): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
-    const head = Buffer.from(`${JSON.stringify({ t: "h", gen: this.generation })}\n`);
+    const head = Buffer.from(`${JSON.stringify({ t: "h", n: this.nonce })}\n`);
     await writeAtomic(this.journalPath, head);
     this.journalBytes = head.length;
   }
@@ -123,7 +127,7 @@ export class IndexFiles {
   /** Appends records (one write); answers whether the journal has grown enough to fold it into a new snapshot. */
   async append(records: JournalRecord[]): Promise<boolean> {
     if (this.snapshotBytes === 0) return true; // no snapshot yet: write one
-    const data = Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const data = Buffer.from(records.map((r) => `${JSON.stringify({ ...r, n: this.nonce })}\n`).join(""));
     await fsp.appendFile(this.journalPath, data);
     this.journalBytes += data.length;
     return this.journalBytes > Math.max(1 << 20, this.snapshotBytes / 2);
@@ -131,8 +135,8 @@ export class IndexFiles {
 
   async writeSnapshot(root: string, snapshot: Snapshot, blob: Buffer): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
-    this.generation++;
-    const header: Header = { version: VERSION, root, generation: this.generation, blobSha256: sha(blob), ...snapshot };
+    this.nonce = randomBytes(12).toString("hex");
+    const header: Header = { version: VERSION, root, nonce: this.nonce, blobSha256: sha(blob), ...snapshot };
     const json = Buffer.from(JSON.stringify(header));
     const length = Buffer.alloc(4);
     length.writeUInt32BE(json.length);

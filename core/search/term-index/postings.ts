@@ -65,6 +65,13 @@ export class Postings {
     return out;
   }
 
+  /** Encoded size of the words' postings (a tail posting counted as one byte): what decoding them costs. */
+  encodedBytes(words: readonly number[]): number {
+    let bytes = 0;
+    for (const w of words) bytes += (this.base && w < this.base.len.length ? this.base.len[w]! : 0) + this.tail[w]!.length;
+    return bytes;
+  }
+
   /** Calls `fn` with every unit of a word. */
   forEachUnit(word: number, fn: (unit: number) => void): void {
     const base = this.base;

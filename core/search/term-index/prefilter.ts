@@ -1,6 +1,8 @@
 import type { SessionListItem } from "../../session";
 import { inScope, type PlannedSession, type SearchPrefilter } from "../search";
-import type { SearchIndex } from "./search-index";
+import type { SearchOptions } from "../../protocol/search";
+import type { Matcher } from "../matcher";
+import type { IndexedSession, SearchIndex } from "./search-index";
 
 const keyOf = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 
@@ -11,22 +13,44 @@ const keyOf = (agentId: string, sessionId: string) => `${agentId}\u0000${session
  */
 export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListItem[], maxAgeMs = 0): SearchPrefilter {
   return async (options, matcher) => {
-    const sessions = (await index.refresh({ maxAgeMs })).filter((s) => inScope(options, s.agentId, s.sessionId, s.area === "archived"));
-    const planned = new Map<string, PlannedSession>();
-    for (const plan of index.plan(sessions, matcher)) {
-      const { session } = plan;
-      planned.set(keyOf(session.agentId, session.sessionId), {
-        item: { agentId: session.agentId, sessionId: session.sessionId, archived: session.area === "archived", title: session.title, updatedAt: session.updatedAt },
-        active: plan.active,
-        segments: plan.segments,
-      });
+    if (!(await index.ready())) {
+      // Nothing on disk yet: this search scans the logs (first hits in milliseconds) while the index is built.
+      void index.refresh().catch(() => undefined);
+      return undefined;
     }
-    for (const hot of hotItems?.() ?? []) {
-      if (hot.archived || !inScope(options, hot.agentId, hot.sessionId, false)) continue;
-      const key = keyOf(hot.agentId, hot.sessionId);
-      const found = planned.get(key);
-      planned.set(key, { item: { agentId: hot.agentId, sessionId: hot.sessionId, archived: false, title: hot.title, updatedAt: hot.updatedAt }, active: true, segments: found?.segments ?? new Set() });
-    }
-    return [...planned.values()].sort((a, b) => b.item.updatedAt - a.item.updatedAt || (a.item.sessionId < b.item.sessionId ? -1 : 1));
+    const sessions = await index.refresh({ maxAgeMs });
+    const hot = new Map<string, SessionListItem>();
+    for (const item of hotItems?.() ?? []) if (!item.archived && inScope(options, item.agentId, item.sessionId, false)) hot.set(keyOf(item.agentId, item.sessionId), item);
+    return merged(index, sessions, hot, options, matcher);
   };
+}
+
+/**
+ * The index's plan (lazy, newest first) merged by `updatedAt` with the live sessions:
+ * a live session is always read (its Active from memory), with the segments the index
+ * says may match.
+ */
+function* merged(index: SearchIndex, sessions: readonly IndexedSession[], hot: Map<string, SessionListItem>, options: SearchOptions, matcher: Matcher): Generator<PlannedSession> {
+  const segmentsOf = new Map<string, ReadonlySet<string>>();
+  const may = index.candidates(matcher);
+  const live = [...hot.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+  let next = 0;
+  const liveUntil = function* (updatedAt: number): Generator<PlannedSession> {
+    while (next < live.length && live[next]!.updatedAt >= updatedAt) {
+      const item = live[next++]!;
+      yield { item: { agentId: item.agentId, sessionId: item.sessionId, archived: false, title: item.title, updatedAt: item.updatedAt }, active: true, segments: segmentsOf.get(keyOf(item.agentId, item.sessionId)) ?? new Set() };
+    }
+  };
+  // A live session's segments are those of its indexed folder that may match.
+  for (const s of sessions) {
+    const key = keyOf(s.agentId, s.sessionId);
+    if (hot.has(key)) segmentsOf.set(key, new Set(s.segments.filter((g) => may(g.unit)).map((g) => g.file)));
+  }
+  const scoped = sessions.filter((s) => !hot.has(keyOf(s.agentId, s.sessionId)) && inScope(options, s.agentId, s.sessionId, s.area === "archived"));
+  for (const plan of index.plan(scoped, may)) {
+    const { session } = plan;
+    yield* liveUntil(session.updatedAt);
+    yield { item: { agentId: session.agentId, sessionId: session.sessionId, archived: session.area === "archived", title: session.title, updatedAt: session.updatedAt }, active: plan.active, segments: plan.segments };
+  }
+  yield* liveUntil(-Infinity);
 }

@@ -80,6 +80,10 @@ export class SearchIndex {
   private pending: JournalRecord[] = [];
   private readonly dirty = new Map<string, [string, string]>();
   private lastFull: number | undefined;
+  /** Bumped on every change of `sessions`; the sorted list is rebuilt only then. */
+  private version = 0;
+  private sorted: IndexedSession[] | undefined;
+  private sortedVersion = -1;
   private readonly clock: () => number;
   /** Counters for tests and benchmarks. */
   readonly stats = { segmentsIndexed: 0, activeBytesIndexed: 0, sessionsChecked: 0, rebuilds: 0, loads: 0 };
@@ -125,7 +129,23 @@ export class SearchIndex {
         this.lastFull = this.clock();
       }
       await this.persist();
-      return [...this.sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : 1));
+      // Sorted once per change, not per keystroke.
+      if (!this.sorted || this.sortedVersion !== this.version) {
+        this.sorted = [...this.sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : 1));
+        this.sortedVersion = this.version;
+      }
+      return this.sorted;
+    });
+  }
+
+  /**
+   * Whether the index can answer now: it was loaded from disk or built in this process.
+   * A search before that reads the logs itself (streaming) while the index is built.
+   */
+  ready(): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (!this.loaded) await this.load();
+      return this.lastFull !== undefined || this.stats.loads > 0;
     });
   }
 
@@ -167,6 +187,7 @@ export class SearchIndex {
       this.nextUnit = state.snapshot.nextUnit;
       for (const record of state.journal) this.apply(record);
       this.check();
+      this.version++;
     } catch {
       // A snapshot or journal that does not hold together is dropped and rebuilt.
       this.reset();
@@ -177,6 +198,7 @@ export class SearchIndex {
 
   private reset(): void {
     this.sessions = new Map();
+    this.version++;
     this.units = new Map();
     this.segmentUnits = new Map();
     this.postings = new Postings();
@@ -216,6 +238,7 @@ export class SearchIndex {
 
   private drop(key: string): void {
     if (!this.sessions.delete(key)) return;
+    this.version++;
     this.pending.push({ t: "d", k: key });
   }
 
@@ -350,6 +373,7 @@ export class SearchIndex {
       }
     }
     this.sessions.set(key, next);
+    this.version++;
     this.pending.push({ t: "s", s: next });
   }
 
@@ -380,28 +404,35 @@ export class SearchIndex {
   }
 
   /**
-   * The sessions a query must read, newest first, and which of their parts: a session
-   * is left out only when none of its units holds every term of the query's literals.
+   * The sessions a query must read, newest first, and which of their parts (lazily: a
+   * search that stops at its limit never plans the rest). A session is left out only
+   * when none of its units holds every term of the query's literals. A term whose
+   * postings outweigh a byte per unit narrows too little to pay for their decoding: it
+   * is left to the scan.
    */
-  plan(sessions: readonly IndexedSession[], matcher: Matcher): SessionPlan[] {
+  candidates(matcher: Matcher): (unit: number) => boolean {
     const terms = new Set<string>();
     for (const literal of matcher.required) for (const term of literalTerms(fold(literal))) terms.add(term);
     let candidate: Uint8Array | undefined;
     for (const term of terms) {
+      const words = this.postings.containing(term);
+      if (this.postings.encodedBytes(words) > this.nextUnit) continue;
       const hits = new Uint8Array(this.nextUnit);
-      for (const word of this.postings.containing(term)) this.postings.forEachUnit(word, (u) => (hits[u] = 1));
+      for (const word of words) this.postings.forEachUnit(word, (u) => (hits[u] = 1));
       if (candidate) for (let u = 0; u < candidate.length; u++) candidate[u]! &= hits[u]!;
       else candidate = hits;
     }
-    const may = (u: number) => !candidate || candidate[u] === 1;
-    const out: SessionPlan[] = [];
+    return (u: number) => !candidate || candidate[u] === 1;
+  }
+
+  /** Plans `sessions` (in their order) against `candidates()`' answer. */
+  *plan(sessions: readonly IndexedSession[], may: (unit: number) => boolean): Generator<SessionPlan> {
     for (const session of sessions) {
-      const segments = new Set<string>();
-      for (const g of session.segments) if (may(g.unit)) segments.add(g.file);
+      let segments: Set<string> | undefined;
+      for (const g of session.segments) if (may(g.unit)) (segments ??= new Set()).add(g.file);
       const active = session.activeUnits.some(may);
-      if (active || segments.size > 0 || session.draft) out.push({ session, active, segments });
+      if (active || segments || session.draft) yield { session, active, segments: segments ?? new Set() };
     }
-    return out;
   }
 
   /** Bytes of the index on disk (snapshot + journal). */

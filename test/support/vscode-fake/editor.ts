@@ -6,7 +6,7 @@
  * `installEditor(root)` puts it behind `vscode.workspace`, `vscode.window` and
  * `vscode.languages`; what a real VS Code does differently is proven by the in-host tests.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import picomatch from "picomatch";
 import { Disposable, EventEmitter, RelativePattern, Uri, commands, window, workspace } from "./index";
@@ -77,8 +77,9 @@ export class FileSystemError extends Error {
 
 type TextOp = { kind: "text"; uri: Uri; range: Range; text: string };
 type CreateOp = { kind: "create"; uri: Uri; options: { overwrite?: boolean; ignoreIfExists?: boolean } };
+type DeleteOp = { kind: "delete"; uri: Uri; options: { ignoreIfNotExists?: boolean } };
 export class WorkspaceEdit {
-  readonly ops: (TextOp | CreateOp)[] = [];
+  readonly ops: (TextOp | CreateOp | DeleteOp)[] = [];
   replace(uri: Uri, range: Range, text: string): void {
     this.ops.push({ kind: "text", uri, range, text });
   }
@@ -90,6 +91,9 @@ export class WorkspaceEdit {
   }
   createFile(uri: Uri, options: { overwrite?: boolean; ignoreIfExists?: boolean } = {}): void {
     this.ops.push({ kind: "create", uri, options });
+  }
+  deleteFile(uri: Uri, options: { ignoreIfNotExists?: boolean } = {}): void {
+    this.ops.push({ kind: "delete", uri, options });
   }
   get size(): number {
     return this.ops.length;
@@ -203,6 +207,8 @@ export class FakeEditor {
   readonly config: Record<string, Record<string, unknown>> = {};
   /** Called after each applied edit, as a language server would react (e.g. publish diagnostics). */
   languageServer?: (doc: FakeDocument) => void;
+  /** Context keys set with `setContext` (the title-bar actions' `when`). */
+  readonly contexts: Record<string, unknown> = {};
   /** Every notification and input box shown, in order. */
   readonly prompts: { kind: "info" | "warning" | "input"; message: string; items: string[] }[] = [];
   /**
@@ -222,7 +228,12 @@ export class FakeEditor {
     Object.assign(this.saved, { workspace: { ...workspace }, window: { ...window } });
     window.showInformationMessage = async (message: string, ...items: string[]) => this.answer("info", message, items);
     window.showWarningMessage = async (message: string, ...items: string[]) => this.answer("warning", message, items);
-    window.showInputBox = async (options: { prompt?: string }) => this.answer("input", options.prompt ?? "", []);
+    window.showInputBox = async (options: { prompt?: string }, token?: { isCancellationRequested: boolean; onCancellationRequested(l: () => void): unknown }) => {
+      const answer = this.answer("input", options.prompt ?? "", []);
+      if (!token) return answer;
+      // A cancelled token closes the input box, as VS Code does.
+      return Promise.race([answer, new Promise<undefined>((resolve) => (token.isCancellationRequested ? resolve(undefined) : token.onCancellationRequested(() => resolve(undefined))))]);
+    };
     Object.assign(workspace, {
       workspaceFolders: [{ uri: Uri.file(root), name: nodePath.basename(root), index: 0 }],
       fs: {
@@ -275,6 +286,9 @@ export class FakeEditor {
         get all() {
           return [{ tabs: self.tabs }];
         },
+        get activeTabGroup() {
+          return { tabs: self.tabs, activeTab: self.tabs[self.tabs.length - 1] };
+        },
         async close(tabs: unknown[]) {
           for (const t of tabs) {
             const i = self.tabs.indexOf(t as never);
@@ -285,6 +299,9 @@ export class FakeEditor {
       },
     });
     this.disposables.push(
+      commands.registerCommand("setContext", (key: string, value: unknown) => {
+        this.contexts[key] = value;
+      }),
       commands.registerCommand("vscode.diff", (left: Uri, right: Uri, title: string) => {
         this.diffs.push({ left, right, title });
         const input = new TabInputTextDiff(left, right);
@@ -374,10 +391,17 @@ export class FakeEditor {
   private async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     for (const op of edit.ops) {
       if (op.kind === "create" && existsSync(op.uri.fsPath) && !op.options.overwrite && !op.options.ignoreIfExists) return false;
+      if (op.kind === "delete" && !existsSync(op.uri.fsPath) && !op.options.ignoreIfNotExists) return false;
     }
     this.applied.push(edit);
     const touched = new Map<string, FakeDocument>();
     for (const op of edit.ops) {
+      if (op.kind === "delete") {
+        rmSync(op.uri.fsPath, { force: true });
+        const doc = this.documents.get(op.uri.toString());
+        if (doc) doc.isClosed = true;
+        continue;
+      }
       if (op.kind === "create") {
         if (existsSync(op.uri.fsPath) && op.options.ignoreIfExists) continue;
         mkdirSync(nodePath.dirname(op.uri.fsPath), { recursive: true });

@@ -1,0 +1,168 @@
+import * as vscode from "vscode";
+import type { PendingDecision } from "../approval/decisions";
+import { tokenFor, untilAborted } from "./cancellation";
+import type { Proposal } from "./proposals";
+
+export const ACCEPT_EDIT_COMMAND = "downcity.acceptEdit";
+export const REJECT_EDIT_COMMAND = "downcity.rejectEdit";
+export const EDIT_PROPOSAL_COMMAND = "downcity.editProposal";
+/** Context keys the diff editor's title-bar actions show on (package.json `menus.editor/title`). */
+export const REVIEW_PENDING_CONTEXT = "downcity.reviewPending";
+export const REVIEW_EDITING_CONTEXT = "downcity.reviewEditing";
+
+/** How a rejecting user is asked for a reason; the in-host and fake tests answer through it. */
+export interface ReasonPrompt {
+  reason(prompt: string, token: vscode.CancellationToken): Thenable<string | undefined>;
+}
+
+export const INPUT_BOX: ReasonPrompt = {
+  reason: (prompt, token) => vscode.window.showInputBox({ prompt, ignoreFocusOut: true }, token),
+};
+
+/** One edit under review: its pending decision, the diff it shows, and the user's editable copy once asked for. */
+export class Review {
+  editable: vscode.TextDocument | undefined;
+
+  constructor(
+    readonly pending: PendingDecision,
+    readonly proposal: Proposal,
+    readonly left: vscode.Uri,
+    readonly proposed: vscode.Uri,
+    readonly title: string,
+  ) {}
+
+  /** The URIs on the right side of this review's diffs (what the title-bar commands are given). */
+  uris(): vscode.Uri[] {
+    return this.editable ? [this.proposed, this.editable.uri] : [this.proposed];
+  }
+
+  /** What Accept writes: the user's edited copy when they made one, else the proposal. */
+  acceptedText(): string {
+    return this.editable && !this.editable.isClosed ? this.editable.getText() : this.proposal.text;
+  }
+}
+
+/**
+ * The window's open edit reviews, answered from the diff editor's title bar (Accept,
+ * Reject, Edit Proposal, like Copilot's Keep / Undo) as well as from the chat card. Each
+ * action answers the review's one pending decision; the review then closes its tabs.
+ */
+export class EditReviews {
+  private readonly open = new Set<Review>();
+
+  constructor(private readonly prompts: ReasonPrompt = INPUT_BOX) {}
+
+  /** The title-bar commands; registered once per window. */
+  register(): vscode.Disposable {
+    const registrations = [
+      vscode.commands.registerCommand(ACCEPT_EDIT_COMMAND, (uri?: vscode.Uri) => this.accept(uri)),
+      vscode.commands.registerCommand(REJECT_EDIT_COMMAND, (uri?: vscode.Uri) => this.reject(uri)),
+      vscode.commands.registerCommand(EDIT_PROPOSAL_COMMAND, (uri?: vscode.Uri) => this.editProposal(uri)),
+    ];
+    return new vscode.Disposable(() => registrations.forEach((r) => r.dispose()));
+  }
+
+  /**
+   * Shows the proposal in the diff editor until its decision settles (from any surface),
+   * then closes the review's tabs. Resolves with the decision; an approved edit's
+   * `accepted` text is set (the user's edited copy, if they made one).
+   */
+  async review(pending: PendingDecision, proposal: Proposal, left: vscode.Uri, proposed: vscode.Uri, title: string) {
+    const review = new Review(pending, proposal, left, proposed, title);
+    this.open.add(review);
+    this.sync();
+    try {
+      if (!pending.settled.aborted) await vscode.commands.executeCommand("vscode.diff", left, proposed, title, { preview: false });
+      const decision = await pending.decision;
+      if (decision.approved) proposal.accepted = review.acceptedText();
+      return decision;
+    } finally {
+      this.open.delete(review);
+      this.sync();
+      await closeTabsShowing(review.uris()).catch(() => undefined);
+      if (review.editable && !review.editable.isClosed) await discard(review.editable).catch(() => undefined);
+    }
+  }
+
+  /** The review a title-bar command was run on: by the diff's URI, else the active diff, else the only one open. */
+  find(uri?: vscode.Uri): Review | undefined {
+    const target = (uri ?? activeDiffUri())?.toString();
+    const all = [...this.open];
+    if (target) {
+      const found = all.find((r) => r.uris().some((u) => u.toString() === target));
+      if (found) return found;
+    }
+    return all.length === 1 ? all[0] : undefined;
+  }
+
+  accept(uri?: vscode.Uri): boolean {
+    const review = this.find(uri);
+    return review ? review.pending.answer({ approved: true, scope: "once" }) : nothingOpen();
+  }
+
+  /** Rejects, after asking for an optional reason for the model; an answer elsewhere meanwhile closes the question. */
+  async reject(uri?: vscode.Uri): Promise<boolean> {
+    const review = this.find(uri);
+    if (!review) return nothingOpen();
+    const { settled } = review.pending;
+    const token = tokenFor(settled);
+    try {
+      const prompt = `Why reject the edit of ${review.proposal.file.shown}? (optional; Downcity tells the model)`;
+      const reason = await untilAborted(settled, () => this.prompts.reason(prompt, token.token));
+      return review.pending.answer(reason?.trim() ? { approved: false, reason: reason.trim() } : { approved: false });
+    } finally {
+      token.dispose();
+    }
+  }
+
+  /** Opens an editable copy of the proposal beside the file; Accept then writes the copy. */
+  async editProposal(uri?: vscode.Uri): Promise<boolean> {
+    const review = this.find(uri);
+    if (!review) return nothingOpen();
+    if (!review.editable || review.editable.isClosed) {
+      review.editable = await vscode.workspace.openTextDocument({ content: review.proposal.text });
+      this.sync();
+    }
+    await vscode.commands.executeCommand("vscode.diff", review.left, review.editable.uri, `${review.title} (editing)`, { preview: false });
+    return true;
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  private sync(): void {
+    const all = [...this.open];
+    void vscode.commands.executeCommand("setContext", REVIEW_PENDING_CONTEXT, all.length > 0);
+    void vscode.commands.executeCommand("setContext", REVIEW_EDITING_CONTEXT, all.some((r) => r.editable !== undefined));
+  }
+}
+
+function nothingOpen(): false {
+  void vscode.window.showInformationMessage("Downcity: no edit is waiting for review here (it was answered already, or its run stopped).");
+  return false;
+}
+
+function activeDiffUri(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups?.activeTabGroup?.activeTab?.input as { modified?: vscode.Uri } | undefined;
+  return input?.modified;
+}
+
+/** Closes the diff tabs that show `uris` on either side. */
+async function closeTabsShowing(uris: readonly vscode.Uri[]): Promise<void> {
+  const groups = vscode.window.tabGroups;
+  if (!groups) return;
+  const keys = new Set(uris.map((u) => u.toString()));
+  const tabs = groups.all.flatMap((g) => g.tabs).filter((t) => {
+    const input = t.input as { modified?: vscode.Uri; uri?: vscode.Uri } | undefined;
+    return (input?.modified && keys.has(input.modified.toString())) || (input?.uri && keys.has(input.uri.toString()));
+  });
+  if (tabs.length > 0) await groups.close(tabs, true);
+}
+
+/** Empties the editable copy so closing it never asks to save an untitled file. */
+async function discard(doc: vscode.TextDocument): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.delete(doc.uri, new vscode.Range(new vscode.Position(0, 0), doc.positionAt(doc.getText().length)));
+  await vscode.workspace.applyEdit(edit);
+}

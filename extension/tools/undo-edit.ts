@@ -1,0 +1,50 @@
+import * as vscode from "vscode";
+import { ToolError } from "../../core/tools/errors";
+import { editorText, isNotFound } from "./documents";
+import { minimalChange } from "./minimal-change";
+import type { AppliedEdit, ProposalStore } from "./proposals";
+
+/** Command that undoes an applied edit: `downcity.tools.undoEdit(folderKey, sessionId, toolCallId)` → `{ path }`. */
+export const UNDO_EDIT_COMMAND = "downcity.tools.undoEdit";
+
+/** The file's text on disk, ignoring any open buffer; undefined when it does not exist. */
+async function diskText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder("utf-8").decode(await vscode.workspace.fs.readFile(uri)).replace(/^\uFEFF/, "");
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Undoes one applied edit: back to the text before it, through a WorkspaceEdit like the
+ * edit itself (so Ctrl+Z in the editor can redo it) and saved; a file the edit created
+ * is deleted. Refuses, changing nothing, when the file (buffer or disk) no longer holds
+ * what the edit left. One step: the edit is forgotten once undone.
+ */
+export async function undoAppliedEdit(store: ProposalStore, toolCallId: string, sessionId: string): Promise<AppliedEdit> {
+  if (!vscode.workspace.isTrusted) throw new ToolError("the workspace is in Restricted Mode: Downcity edits no file");
+  const applied = store.appliedEdit(toolCallId, sessionId);
+  if (!applied) throw new ToolError("this edit cannot be undone here: it was undone already, or the window was reloaded since it was applied");
+  const { file } = applied;
+  const [now, disk] = [await editorText(file.uri, file.shown), await diskText(file.uri)];
+  if (now !== applied.after || disk !== applied.after) {
+    throw new ToolError(`${file.shown} changed since the edit${now !== disk ? " (it has unsaved changes)" : ""}; nothing was undone`);
+  }
+  const edit = new vscode.WorkspaceEdit();
+  if (applied.before === undefined) {
+    edit.deleteFile(file.uri, { ignoreIfNotExists: false });
+  } else {
+    const doc = await vscode.workspace.openTextDocument(file.uri);
+    const change = minimalChange(doc.getText(), applied.before);
+    edit.replace(file.uri, new vscode.Range(doc.positionAt(change.start), doc.positionAt(change.end)), change.text);
+  }
+  if (!(await vscode.workspace.applyEdit(edit))) throw new ToolError(`VS Code did not undo the edit of ${file.shown}; nothing was changed`);
+  if (applied.before !== undefined) {
+    const doc = await vscode.workspace.openTextDocument(file.uri);
+    if (!(await doc.save())) throw new ToolError(`the undo of ${file.shown} was applied in the editor but could not be saved`);
+  }
+  store.forgetApplied(toolCallId);
+  return applied;
+}
