@@ -1,8 +1,9 @@
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
-import type { SessionChange } from "../../core/session";
-import { readStoredItemAt } from "../../core/storage";
+import type { DamagedFolder, SessionChange } from "../../core/session";
+import { encodeId, readStoredItemAt } from "../../core/storage";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { FolderModel, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
@@ -27,6 +28,7 @@ export interface SessionsTreeOptions {
  */
 export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
   private readonly models = new Map<FolderRuntime, FolderModel>();
+  private readonly damaged = new Map<FolderRuntime, DamagedFolders>();
   private readonly perFolder = new Map<FolderRuntime, vscode.Disposable[]>();
   private readonly loads = new Map<FolderRuntime, Promise<void>>();
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
@@ -78,6 +80,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     switch (node.kind) {
       case "folder":
         return this.folderChildren(model);
+      case "damagedGroup":
+        return this.damaged.get(node.entry)?.rows() ?? [];
+      case "damagedFolder":
+        return [];
       case "agent":
         return this.agentChildren(model, node.agentId);
       case "archived":
@@ -90,12 +96,15 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   }
 
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
+    if (node.kind === "damagedGroup" || node.kind === "damagedFolder") return damagedTreeItem(node, this.damaged.get(node.entry));
     return sessionTreeItem(node, this.models.get(node.entry), this.now());
   }
 
   getParent(node: SessionTreeNode): SessionTreeNode | undefined {
     const model = this.models.get(node.entry);
     if (!model || node.kind === "folder") return undefined;
+    if (node.kind === "damagedFolder") return this.damaged.get(node.entry)?.group;
+    if (node.kind === "damagedGroup") return this.models.size > 1 ? model.folderNode : undefined;
     if (node.kind === "more") return node.group;
     if (node.kind === "session") return node.item.archived ? model.archivedNode(node.item.agentId) : model.dateGroupOf(node);
     if (node.kind !== "agent" && model.showAgents) return model.agentNode(node.agentId);
@@ -133,9 +142,22 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   // ------------------------------------------------------------------ feeding
 
   private folderChildren(model: FolderModel): SessionTreeNode[] {
-    if (model.showAgents) return model.agents().map((id) => model.agentNode(id));
-    const [only] = model.agents();
-    return only === undefined ? [] : this.agentChildren(model, only);
+    const rows: SessionTreeNode[] = [];
+    if (model.showAgents) rows.push(...model.agents().map((id) => model.agentNode(id)));
+    else {
+      const [only] = model.agents();
+      if (only !== undefined) rows.push(...this.agentChildren(model, only));
+    }
+    // Issue 21: what a list left out, at the bottom, only while there is some.
+    const damaged = this.damaged.get(model.entry);
+    if (damaged && damaged.size > 0) rows.push(damaged.group);
+    return rows;
+  }
+
+  /** Removes a damaged folder's row (it was deleted, or became a session). */
+  forgetDamaged(node: DamagedFolderNode): void {
+    const model = this.models.get(node.entry);
+    if (model && this.damaged.get(node.entry)?.remove(node.folder)) this.stale(this.models.size > 1 ? model.folderNode : undefined);
   }
 
   /** An agent's sessions by last activity (lazy: a group's rows are asked for when it is expanded), then Archived. */
@@ -160,7 +182,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       new vscode.Disposable(offChange),
       new vscode.Disposable(offEvent),
     ]);
-    const load = Promise.all([runtime.list(), runtime.list({ archived: true })]).then(
+    const damaged = new DamagedFolders(entry);
+    this.damaged.set(entry, damaged);
+    // Each log's existence is checked (one check per session), so a folder without one shows only under "Damaged".
+    const onDamaged = (d: DamagedFolder) => damaged.add(d);
+    const load = Promise.all([runtime.list({ verifyLogs: true, onDamaged }), runtime.list({ archived: true, verifyLogs: true, onDamaged })]).then(
       ([live, archived]) => model.load([...live, ...archived]),
       (error: Error) => {
         this.options.log?.(`listing the sessions of ${folder.name} failed: ${error.message}`);
@@ -174,6 +200,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.perFolder.get(entry)?.forEach((d) => d.dispose());
     this.perFolder.delete(entry);
     this.models.delete(entry);
+    this.damaged.delete(entry);
     this.loads.delete(entry);
     this.pendingPaths.delete(entry);
   }
@@ -233,6 +260,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
         const known = model.get(found.agentId, found.sessionId);
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;
+        if (found.item && this.damaged.get(entry)?.remove({ agentId: found.agentId, archived: found.archived, folder: encodeId(found.sessionId) })) this.stale(this.models.size > 1 ? model.folderNode : undefined);
         const ids = { agentId: found.agentId, sessionId: found.sessionId };
         if (found.item) {
           this.markStale(model, model.upsert(found.item));
