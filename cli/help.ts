@@ -23,6 +23,8 @@ export const SESSIONS_HELP = `Usage: downcity sessions <command> [options]
 
 Commands:
   list                          sessions of the workspace, newest first
+  list --damaged                the folders a list leaves out (no event log, an identity that
+                                disagrees with where the folder is), each with the reason
   show ID [--before SEQ]        the Active messages, or the segment before SEQ (history paging),
                                 with each compaction: summary, messages closed, usage before/after
   rename ID "title"             rename (pins the title)
@@ -41,6 +43,7 @@ Options:
   --cwd DIR        workspace folder (default: current folder)
   --agent ID       agent id: code (default) or ask
   --archived       list, search: archived sessions instead
+  --damaged        list: damaged folders instead (with --archived: those of the archive)
   --all            search: live and archived sessions
   --regex          search: QUERY is a regular expression (no back-references or look-around)
   --word           search: whole words only

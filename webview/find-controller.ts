@@ -4,6 +4,9 @@ import { clearHighlights, highlightRows } from "./highlight";
 import type { VirtualList } from "./list";
 import type { Conversation, Item } from "./model";
 
+/** Counted so tests assert the find bar's cost: recounts happen when rows change, marks cover only rows on screen. */
+export const findStats = { recounts: 0, rowsMarked: 0 };
+
 /** What the find bar needs from the chat app. */
 export interface FindHost {
   readonly conversation: Conversation;
@@ -177,7 +180,9 @@ export class FindController {
     const m = query ? matcher(query) : undefined;
     if (!m) return clearHighlights();
     const current = this.open && this.query ? this.matches[this.current] : undefined;
-    highlightRows(list.renderedRows(), m, current);
+    const rows = [...list.renderedRows()];
+    findStats.rowsMarked += rows.length;
+    highlightRows(rows, m, current);
   }
 
   private goToCurrent(): void {
@@ -191,6 +196,7 @@ export class FindController {
     const at = `${this.query}\u0000${c.items.length}:${c.firstSeq}:${c.lastSeq}`;
     if (!force && at === this.countedAt) return;
     this.countedAt = at;
+    findStats.recounts++;
     const m = matcher(this.query);
     this.matches = m ? findMatches(c.items, m) : [];
     if (this.current >= this.matches.length) this.current = this.matches.length - 1;

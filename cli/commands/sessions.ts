@@ -1,4 +1,7 @@
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { DamagedFolder } from "../../core/session";
+import { areaDir } from "../../core/storage/layout";
 import { listStored, sortByUpdated } from "../../core/storage/list";
 import { createStorageContext } from "../../core/storage/context";
 import { SESSIONS_HELP } from "../help";
@@ -12,6 +15,7 @@ export const OPTIONS = {
   cwd: { type: "string" },
   agent: { type: "string", default: "code" },
   archived: { type: "boolean", default: false },
+  damaged: { type: "boolean", default: false },
   all: { type: "boolean", default: false },
   regex: { type: "boolean", default: false },
   word: { type: "boolean", default: false },
@@ -52,10 +56,22 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
 
 /**
  * The stored sessions, newest first: the store's cold list (a CLI process holds no hot
- * session, so this is what `Sessions.list()` returns), without opening the store.
+ * session, so this is what `Sessions.list()` returns), without opening the store. With
+ * `--damaged`, the folders that list leaves out instead (each log's existence checked).
  */
 async function list(root: string, values: SessionsValues, output: Output): Promise<void> {
-  const items = sortByUpdated(await listStored(createStorageContext({ root }), { agentId: values.agent, archived: values.archived }));
+  const ctx = createStorageContext({ root });
+  if (values.damaged) {
+    const damaged: DamagedFolder[] = [];
+    await listStored(ctx, { agentId: values.agent, archived: values.archived, verifyLogs: true, onDamaged: (d) => damaged.push(d) });
+    damaged.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+    const area = values.archived ? "archived" : "sessions";
+    if (values.json) output.json(damaged.map((d) => ({ ...d, path: join(areaDir(root, d.agentId, area), d.folder) })));
+    else if (damaged.length === 0) output.out(`no damaged ${values.archived ? "archived " : ""}session folders in ${root}\n`);
+    else for (const d of damaged) output.out(`${d.folder}  ${output.dim(d.reason)}\n`);
+    return;
+  }
+  const items = sortByUpdated(await listStored(ctx, { agentId: values.agent, archived: values.archived }));
   if (values.json) output.json(items);
   else if (items.length === 0) output.out(`no ${values.archived ? "archived " : ""}sessions in ${root}\n`);
   else for (const item of items) output.out(`${item.sessionId}  ${new Date(item.updatedAt).toISOString().replace("T", " ").slice(0, 16)}  ${String(item.messageCount).padStart(5)} msgs  ${item.title ?? output.dim("(untitled)")}\n`);

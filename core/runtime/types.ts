@@ -1,5 +1,5 @@
 import type { AgentEvent, ApprovalDecision, ContentBlock } from "../protocol";
-import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
+import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
@@ -118,7 +118,9 @@ export interface WorkspaceRuntimeApi {
   updateOptions(options: LiveOptions): void;
   /** Every agent event of every session of this folder. */
   onEvent(listener: (event: AgentEvent) => void): Unsubscribe;
-  list(filter?: { agentId?: string; archived?: boolean }): Promise<SessionListItem[]>;
+  list(filter?: ListFilter): Promise<SessionListItem[]>;
+  /** Deletes a folder a list reported damaged (`ListFilter.onDamaged`), if it still is. */
+  deleteDamaged?(folder: DamagedFolder): Promise<void>;
   /** A new session of the agent (default: the first agent, `code`). */
   create(agentId?: string, sessionId?: string): Session;
   open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }>;

@@ -4,7 +4,7 @@ import { Agent, SessionApprovals, type ModelChoice, type TurnOutcome } from "../
 import { LlmRuntime } from "../llm/runtime";
 import type { LlmClient, ProviderProfile } from "../llm/types";
 import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
-import type { HistoryPage, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
+import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
 import { serverOf } from "../llm/endpoint";
 import type { SearchHit, SearchOptions } from "../protocol/search";
@@ -81,8 +81,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.emitter.on("event", listener);
   }
 
-  list(filter: { agentId?: string; archived?: boolean } = {}): Promise<SessionListItem[]> {
+  list(filter: ListFilter = {}): Promise<SessionListItem[]> {
     return this.sessions.list(filter);
+  }
+
+  deleteDamaged(folder: DamagedFolder): Promise<void> {
+    return this.sessions.deleteDamaged(folder);
   }
 
   create(agentId = this.agents[0]!.id, sessionId = `session-${randomUUID()}`): Session {

@@ -143,6 +143,6 @@ async function listed(catalog: SearchCatalog, options: SearchOptions): Promise<S
   const items: SessionListItem[] = [];
   if (area !== "archived") items.push(...(await catalog.list({ ...filter, archived: false })));
   if (area !== "sessions") items.push(...(await catalog.list({ ...filter, archived: true })));
-  // A damaged item (no usable log) has nothing to search.
-  return sortByUpdated(items.filter((i) => i.damaged === undefined));
+  // Lists leave damaged folders (no usable log) out: nothing here to skip.
+  return sortByUpdated(items);
 }

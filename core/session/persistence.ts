@@ -33,11 +33,19 @@ export interface SessionListItem {
   running?: boolean;
   /** Why the session cannot be written (another writer, damaged storage, archived). */
   readOnly?: string;
-  /**
-   * Why the stored session cannot be listed or opened as it is (its log is gone, its
-   * folder does not match the id it claims): the tree shows it as damaged.
-   */
-  damaged?: string;
+}
+
+/**
+ * A folder in a sessions area that a list leaves out because it is not a session it can
+ * show (no event log, an identity that disagrees with where it is, a corrupt id). Named
+ * by its folder only: it never borrows a session's id or title.
+ */
+export interface DamagedFolder {
+  agentId: string;
+  archived: boolean;
+  /** The directory's name in its area (`<agent>/sessions/<folder>`). */
+  folder: string;
+  reason: string;
 }
 
 export interface RepairReport {
@@ -87,6 +95,11 @@ export interface ListFilter {
    * meta.json (a session without meta.json is always checked).
    */
   verifyLogs?: boolean;
+  /**
+   * Receives each folder the list left out as damaged (same enumeration, no extra
+   * reads): `sessions list --damaged` and the tree's "Damaged" group.
+   */
+  onDamaged?: (folder: DamagedFolder) => void;
 }
 
 export interface SessionChange {
@@ -122,6 +135,8 @@ export interface SessionPersistence {
   archive(ref: SessionRef): Promise<void>;
   unarchive(ref: SessionRef): Promise<void>;
   delete(ref: SessionRef): Promise<void>;
+  /** Deletes a folder a list reported damaged, if it still is (never a session). */
+  deleteDamaged?(folder: DamagedFolder): Promise<void>;
   residentBytes(session: Session): number;
   onChange(listener: (change: SessionChange) => void): Unsubscribe;
   /** Write failures retried in the background, lost locks, follower errors. */

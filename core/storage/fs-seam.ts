@@ -46,8 +46,10 @@ export type OpenFlags = "r" | "r+" | "wx" | "w+";
 
 /** 0 where the platform has no O_NOFOLLOW (Windows: the lstat checks of `no-links.ts` still apply). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/** A FIFO planted as a store file must not hang a read (its open would wait for a writer); no effect on files. */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const FLAGS: Record<OpenFlags, number> = {
-  r: constants.O_RDONLY | NOFOLLOW,
+  r: constants.O_RDONLY | NOFOLLOW | NONBLOCK,
   "r+": constants.O_RDWR | NOFOLLOW,
   wx: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW,
   "w+": constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | NOFOLLOW,

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import {
   DEFAULT_AGENT_ID,
   ReadOnlySessionError,
+  type DamagedFolder,
   Session,
   type DraftInput,
   type ForkOptions,
@@ -26,7 +27,7 @@ import { SessionNotFoundError, SessionRefusedError } from "./errors";
 import { forkSession } from "./fork";
 import { isErrno, type FileHandleSeam } from "./fs-seam";
 import { isHashedName } from "./id-codec";
-import { sessionPaths, type Area, type SessionPaths } from "./layout";
+import { folderPaths, sessionPaths, type Area, type SessionPaths } from "./layout";
 import { listStored } from "./list";
 import { itemFromMeta } from "./list-item";
 import { loadLog } from "./load-log";
@@ -35,7 +36,7 @@ import { eventModel } from "./log-summary";
 import { localTimeZone, type SessionMeta } from "./meta";
 import { MetaWriter } from "./meta-writer";
 import { assertNoLinks } from "./no-links";
-import { applyOpen, planOpen, writePlannedMeta } from "./open-session";
+import { applyOpen, assertHasLog, planOpen, writePlannedMeta } from "./open-session";
 import { listSegments, readSegment } from "./segments-dir";
 
 export type JsonlPersistenceOptions = StorageOptions;
@@ -290,6 +291,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const paths = await this.findDir(ref);
     if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)} for agent ${JSON.stringify(agentId)}`);
     await assertNoLinks(this.ctx, paths);
+    await assertHasLog(this.ctx, paths);
     const actions: string[] = [];
     const reasons: string[] = [];
     let lock: WriterLock | undefined;
@@ -433,6 +435,19 @@ export class JsonlSessionPersistence implements SessionPersistence {
     await assertNoLinks(this.ctx, paths);
     await deleteSessionDir(this.ctx, paths);
     this.emitChange("removed", paths.agentId, paths.sessionId);
+  }
+
+  /**
+   * Deletes a folder a list reported damaged. Listed again first: a folder that has
+   * become a session since (its log published, its meta rebuilt) is never deleted here.
+   */
+  async deleteDamaged(folder: DamagedFolder): Promise<void> {
+    const area: Area = folder.archived ? "archived" : "sessions";
+    const paths = folderPaths(this.ctx.root, folder.agentId, area, folder.folder);
+    let still = false;
+    await listStored(this.ctx, { agentId: folder.agentId, archived: folder.archived, verifyLogs: true, onDamaged: (d) => (still ||= d.folder === folder.folder) });
+    if (!still) throw new SessionRefusedError(`${paths.dir} is no longer a damaged folder (nothing was deleted)`);
+    await deleteSessionDir(this.ctx, paths);
   }
 
   // ---------------------------------------------------------------- lifecycle

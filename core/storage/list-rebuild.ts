@@ -4,7 +4,7 @@ import { readIfExists } from "./atomic";
 import type { StorageContext } from "./context";
 import { decodeId, encodeId, isHashedName } from "./id-codec";
 import { ID_FILE, sessionPaths, type Area, type SessionPaths } from "./layout";
-import { damagedItem, itemFromMeta } from "./list-item";
+import { itemFromMeta } from "./list-item";
 import { loadLog } from "./load-log";
 import { metaFromLog } from "./log-summary";
 import { mapLimit } from "./map-limit";
@@ -48,27 +48,45 @@ export interface SessionDir {
 /**
  * List items for the sessions a meta.json alone could not list: a meta whose Active log
  * is gone (healthy if closed segments remain) and folders without a usable meta (rebuilt
- * from their logs, a few at a time, or listed as damaged).
+ * from their logs, a few at a time). What is not a session is reported to `onDamaged`
+ * (see `listStored` for the rule), never listed.
  */
-export async function listUnusual(ctx: StorageContext, area: Area, logless: { meta: SessionMeta; dir: string }[], missing: SessionDir[]): Promise<SessionListItem[]> {
+export async function listUnusual(
+  ctx: StorageContext,
+  area: Area,
+  logless: { meta: SessionMeta; dir: string; name: string }[],
+  missing: SessionDir[],
+  onDamaged: (agentId: string, folder: string, reason: string) => void,
+): Promise<SessionListItem[]> {
   const archived = area === "archived";
   const items: SessionListItem[] = [];
-  for (const { meta, dir } of logless) {
+  for (const { meta, dir, name } of logless) {
     const segments = await listSegments(ctx, { segments: join(dir, "messages", "segments") } as SessionPaths).catch(() => []);
-    items.push(segments.length > 0 ? itemFromMeta(meta, archived) : damagedItem(meta.agentId, meta.sessionId, archived, "its event log is gone (messages/active.jsonl)", meta));
+    if (segments.length > 0) items.push(itemFromMeta(meta, archived));
+    else onDamaged(meta.agentId, name, NO_LOG);
   }
   const rebuilt = await mapLimit(missing, 8, async ({ agentId, dir, name }): Promise<SessionListItem | undefined> => {
     const sessionId = await dirSessionId(ctx, dir, name).catch(() => undefined);
-    if (sessionId === undefined) return isHashedName(name) ? damagedItem(agentId, name, archived, `its ${ID_FILE} file is missing or unreadable`) : undefined;
+    if (sessionId === undefined) {
+      onDamaged(agentId, name, isHashedName(name) ? `its ${ID_FILE} file is missing or unreadable` : "its name is not the encoding of a session id");
+      return undefined;
+    }
     // A folder stands only for the id that encodes to its name, never for another session.
-    if (encodeId(sessionId) !== name) return damagedItem(agentId, name, archived, `its ${ID_FILE} file names another session`);
+    if (encodeId(sessionId) !== name) {
+      onDamaged(agentId, name, `its ${ID_FILE} file names another session`);
+      return undefined;
+    }
     try {
       const meta = await rebuildMeta(ctx, agentId, sessionId, area);
-      return meta ? itemFromMeta(meta, archived) : damagedItem(agentId, sessionId, archived, "its event log is gone (messages/active.jsonl)");
+      if (meta) return itemFromMeta(meta, archived);
+      onDamaged(agentId, name, NO_LOG);
     } catch (error) {
-      return damagedItem(agentId, sessionId, archived, (error as Error).message);
+      onDamaged(agentId, name, (error as Error).message);
     }
+    return undefined;
   });
   for (const item of rebuilt) if (item) items.push(item);
   return items;
 }
+
+const NO_LOG = "it holds no event log (messages/active.jsonl or a segment)";

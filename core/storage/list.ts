@@ -58,6 +58,16 @@ async function sweepLeftovers(ctx: StorageContext, paths: string[]): Promise<voi
  * The cold side of the Sessions list: enumerate session directories and read only
  * their meta.json, with bounded concurrency. No event log is parsed unless a meta is
  * missing or corrupt (then that one session is rebuilt from its log).
+ *
+ * DESIGN §5, "a list shows only real sessions": a folder is listed as a session only
+ * when it holds an event log and its identity agrees with where it is (the folder name,
+ * or its hash and `session-id`, the id and agent in meta.json, and a log whose records
+ * rebuild the meta when that is missing). Anything else (a stray directory, a hashed
+ * folder naming another session, a name that is no id's encoding, a meta.json without
+ * a log) is left out and reported to `filter.onDamaged` by its folder name, never under
+ * an id or a title it claims. The log check is one existence check per session, only
+ * with `verifyLogs` (its cost: BENCHMARKS.md "Store: lists show only real sessions");
+ * a folder without a usable meta.json is always checked.
  */
 export async function listStored(ctx: StorageContext, filter: ListFilter = {}): Promise<SessionListItem[]> {
   const area: Area = filter.archived ? "archived" : "sessions";
@@ -82,7 +92,7 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   const archived = area === "archived";
   const items: SessionListItem[] = [];
   const missing: SessionDir[] = [];
-  const logless: { meta: SessionMeta; dir: string }[] = [];
+  const logless: { meta: SessionMeta; dir: string; name: string }[] = [];
   // meta.json reads in chunks of `listConcurrency`, yielding to the event loop between
   // chunks so a 10,000-session list never blocks it for more than a few milliseconds.
   // Each meta becomes its item at once: no array of metas kept beside the items.
@@ -98,12 +108,14 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
     if (!meta || meta.agentId !== d.agentId || encodeId(meta.sessionId) !== d.name) missing.push(d);
     // On request, one existence check per session: a meta.json whose log is gone must not list as healthy.
     else if (!filter.verifyLogs || ctx.fs.existsSync(d.dir + ACTIVE_SUFFIX)) items.push(itemFromMeta(meta, archived));
-    else logless.push({ meta, dir: d.dir });
+    else logless.push({ meta, dir: d.dir, name: d.name });
   }
   if (logless.length === 0 && missing.length === 0) return items;
   // Loaded only now: it parses event logs (zod), which a list of healthy sessions never needs.
   const { listUnusual } = require("./list-rebuild") as typeof import("./list-rebuild");
-  for (const item of await listUnusual(ctx, area, logless, missing)) items.push(item);
+  const report = filter.onDamaged;
+  const onDamaged = (agentId: string, folder: string, reason: string) => report?.({ agentId, archived, folder, reason });
+  for (const item of await listUnusual(ctx, area, logless, missing, onDamaged)) items.push(item);
   return items;
 }
 

@@ -54,8 +54,9 @@ export class WriterLock {
   ): Promise<{ lock: WriterLock; tookOver?: string } | { heldBy: LockOwner | undefined }> {
     const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), startedAt: options.clock() };
     let tookOver: string | undefined;
-    // A lock that is not a file (a directory in a cloned repository) can never be
-    // taken or released: it would block an intact log forever. Moved aside instead.
+    // DESIGN §4, "auxiliary files never block an intact log": a lock that is not a file
+    // (a link, a directory or a FIFO from a cloned repository) can never be taken or
+    // released. Moved aside instead; a rename moves a link itself, not its target.
     const kind = await fs.lstat(path).then((s) => (s.isFile() ? "file" : "other"), () => undefined);
     if (kind === "other") {
       const aside = `${path}.corrupt-${options.clock()}`;
@@ -93,9 +94,10 @@ export class WriterLock {
     return { heldBy: undefined };
   }
 
-  /** Reads the owner: undefined for an unreadable lock, "missing" when there is none. */
+  /** Reads the owner: undefined for an unreadable lock (judged by its heartbeat then), "missing" when there is none. */
   static async read(fs: FsSeam, path: string): Promise<LockOwner | undefined | "missing"> {
-    const data = await readIfExists(fs, path);
+    const data = await readIfExists(fs, path).catch(() => null);
+    if (data === null) return undefined;
     if (!data) return "missing";
     try {
       const parsed = LockOwner.safeParse(JSON.parse(data.toString("utf8")));

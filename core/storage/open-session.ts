@@ -53,6 +53,15 @@ export interface OpenPlan {
   };
 }
 
+/**
+ * Refuses a folder that holds no event log before anything else is touched (its lock
+ * included): a failed open changes no byte.
+ */
+export async function assertHasLog(ctx: StorageContext, paths: SessionPaths): Promise<void> {
+  if ((await kindOf(ctx, paths.active)) !== undefined || (await kindOf(ctx, paths.segments)) !== undefined) return;
+  throw new SessionNotFoundError(`session ${JSON.stringify(paths.sessionId)} has no stored events (${rel(paths, paths.active)} is gone)`);
+}
+
 /** Lists the kind of a path without following links; undefined when it does not exist. */
 async function kindOf(ctx: StorageContext, path: string): Promise<"file" | "other" | undefined> {
   try {
@@ -91,10 +100,16 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
   let damage = log.damage;
   const asides: Aside[] = [];
 
+  // DESIGN §4, "auxiliary files never block an intact log": a meta.json that is a link,
+  // a directory, a FIFO or unreadable is moved aside (never followed) and rebuilt from the log.
   let oldMeta: SessionMeta | undefined;
   const metaKind = await kindOf(ctx, paths.meta);
   if (metaKind === "other") asides.push({ path: paths.meta, aside: asideName(ctx, paths.meta), action: "moved aside meta.json (not a file)" });
-  else if (metaKind === "file") oldMeta = parseMeta(await readIfExists(ctx.fs, paths.meta).catch(() => undefined));
+  else if (metaKind === "file") {
+    const data = await readIfExists(ctx.fs, paths.meta).catch((e: Error) => e);
+    if (data instanceof Error) asides.push({ path: paths.meta, aside: asideName(ctx, paths.meta), action: `moved aside an unreadable meta.json (${data.message})` });
+    else oldMeta = parseMeta(data);
+  }
 
   const init: SessionInit = {
     id: paths.sessionId,
@@ -170,6 +185,7 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
 
   // Draft, then orphaned tool calls, then the open turn: the order a provider expects.
   closeToolCalls(session, actions);
+  // The draft, like meta.json: a link, directory or FIFO is moved aside, never read through.
   const draftKind = await kindOf(ctx, paths.draft);
   if (draftKind === "other") {
     asides.push({ path: paths.draft, aside: asideName(ctx, paths.draft), action: "moved aside the draft (not a file)" });

@@ -1,5 +1,6 @@
 import {
   DEFAULT_AGENT_ID,
+  type DamagedFolder,
   type Draft,
   SessionStore,
   type HistoryPage,
@@ -13,6 +14,7 @@ import {
 } from "../session";
 import type { Unsubscribe } from "../util/emitter";
 import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
+import { encodeId } from "./id-codec";
 import { sortByUpdated } from "./list";
 
 export interface SessionsOptions<P extends SessionPersistence = JsonlSessionPersistence> extends JsonlPersistenceOptions {
@@ -69,7 +71,10 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   }
 
   async list(filter: ListFilter = {}): Promise<SessionListItem[]> {
-    const cold = await this.persistence.list(filter);
+    const report = filter.onDamaged;
+    // A session of this process being materialised (folder made, log not yet published) is not damaged.
+    const onDamaged = report && ((d: DamagedFolder) => void (this.store.list({ agentId: d.agentId }).some((s) => encodeId(s.id) === d.folder) || report(d)));
+    const cold = await this.persistence.list(onDamaged ? { ...filter, onDamaged } : filter);
     // Hot wins: cold items whose session is live in this process are replaced.
     const hot = filter.archived ? [] : this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {});
     const items = filter.archived ? cold : cold.filter((item) => !this.store.get(item.sessionId, item.agentId));
@@ -121,6 +126,12 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
 
   async delete(ref: SessionRef): Promise<void> {
     await this.whileReleased(ref, () => this.persistence.delete(ref));
+  }
+
+  /** Deletes a folder a list reported damaged (see `ListFilter.onDamaged`). */
+  async deleteDamaged(folder: DamagedFolder): Promise<void> {
+    if (!this.persistence.deleteDamaged) throw new Error("this store cannot delete damaged folders");
+    await this.persistence.deleteDamaged(folder);
   }
 
   residentBytes(session: Session): number {

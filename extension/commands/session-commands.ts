@@ -5,6 +5,7 @@ import { RestrictedModeError } from "../../core/runtime/errors";
 import type { CompactNowResult } from "../../core/runtime/types";
 import { sessionPaths } from "../../core/storage";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import { damagedFolderUri, isDamagedFolderNode, type DamagedFolderNode } from "../sessions/damaged";
 import { sessionLabel } from "../sessions/items";
 import type { SessionNode } from "../sessions/nodes";
 import type { SessionsTree } from "../sessions/tree";
@@ -73,6 +74,22 @@ export function sessionCommands(deps: SessionCommandDeps) {
       void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" was recovered (${report.actions.length} repair${report.actions.length === 1 ? "" : "s"}; see the Downcity output).`);
     }
     await openInChat(folder, refOf(node));
+  };
+
+  /** A row of the "Damaged" group: named by its folder (it is no session), deleted only after asking. */
+  const deleteDamaged = async (node: DamagedFolderNode, answers: { confirmed?: boolean }) => {
+    const { runtime, folder } = node.entry;
+    if (!runtime.deleteDamaged) throw new Error("this folder's store cannot delete damaged folders");
+    const confirmed =
+      answers.confirmed === true ||
+      (await vscode.window.showWarningMessage(
+        `Delete the damaged folder "${node.folder.folder}"?`,
+        { modal: true, detail: `It is not a session (${node.folder.reason}). The folder and everything in it are removed from ${folder.name}/.downcity. This cannot be undone.` },
+        "Delete",
+      )) === "Delete";
+    if (!confirmed) return;
+    await runtime.deleteDamaged(node.folder);
+    tree.forgetDamaged(node);
   };
 
   return {
@@ -155,6 +172,7 @@ export function sessionCommands(deps: SessionCommandDeps) {
     },
 
     async deleteSession(arg?: unknown, more?: unknown) {
+      if (isDamagedFolderNode(arg)) return deleteDamaged(arg, parseArgs(Answers.delete, more));
       // A target alone (a tree row, a ref) still asks: only an explicit `confirmed: true` skips the dialog.
       const { target, answers } = sessionArgs(Answers.delete, arg, more);
       const node = await pick(target, "Delete a session");
@@ -211,6 +229,11 @@ export function sessionCommands(deps: SessionCommandDeps) {
     },
 
     async showSessionFiles(arg?: unknown, more?: unknown): Promise<vscode.Uri | undefined> {
+      if (isDamagedFolderNode(arg)) {
+        const dir = damagedFolderUri(arg);
+        await vscode.commands.executeCommand("revealInExplorer", dir);
+        return dir;
+      }
       const { target } = sessionArgs(Answers.none, arg, more);
       const node = await pick(target, "Show the files of a session");
       if (!node) return undefined;

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { DamagedTreeNode } from "./damaged";
 import type { FolderModel } from "./folder-model";
 import { formatBytes, relativeTime } from "./format";
 import { sessionState, type SessionNode, type SessionState, type SessionTreeNode } from "./nodes";
@@ -51,7 +52,7 @@ function tooltip(node: SessionNode, state: SessionState): vscode.MarkdownString 
 }
 
 /** The row of one tree element. */
-export function sessionTreeItem(node: SessionTreeNode, model: FolderModel | undefined, now: number): vscode.TreeItem {
+export function sessionTreeItem(node: Exclude<SessionTreeNode, DamagedTreeNode>, model: FolderModel | undefined, now: number): vscode.TreeItem {
   const base = node.entry.folder.uri.toString();
   switch (node.kind) {
     case "folder": {

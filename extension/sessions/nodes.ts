@@ -1,8 +1,9 @@
 import type { SessionListItem } from "../../core/session";
 import type { FolderRuntime } from "../runtime/runtimes";
+import type { DamagedTreeNode } from "./damaged";
 
 /** The elements of the Sessions tree. Each is one stable object, so a refresh can name it. */
-export type SessionTreeNode = FolderNode | AgentNode | ArchivedNode | SessionNode;
+export type SessionTreeNode = FolderNode | AgentNode | ArchivedNode | SessionNode | DamagedTreeNode;
 
 export interface FolderNode {
   kind: "folder";

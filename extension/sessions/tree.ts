@@ -1,8 +1,9 @@
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
-import type { SessionChange } from "../../core/session";
-import { readStoredItemAt } from "../../core/storage";
+import type { DamagedFolder, SessionChange } from "../../core/session";
+import { encodeId, readStoredItemAt } from "../../core/storage";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { FolderModel, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
@@ -25,6 +26,7 @@ export interface SessionsTreeOptions {
  */
 export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
   private readonly models = new Map<FolderRuntime, FolderModel>();
+  private readonly damaged = new Map<FolderRuntime, DamagedFolders>();
   private readonly perFolder = new Map<FolderRuntime, vscode.Disposable[]>();
   private readonly loads = new Map<FolderRuntime, Promise<void>>();
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
@@ -68,6 +70,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     switch (node.kind) {
       case "folder":
         return this.folderChildren(model);
+      case "damagedGroup":
+        return this.damaged.get(node.entry)?.rows() ?? [];
+      case "damagedFolder":
+        return [];
       case "agent":
         return this.agentChildren(model, node.agentId);
       case "archived":
@@ -78,12 +84,15 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   }
 
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
+    if (node.kind === "damagedGroup" || node.kind === "damagedFolder") return damagedTreeItem(node, this.damaged.get(node.entry));
     return sessionTreeItem(node, this.models.get(node.entry), Date.now());
   }
 
   getParent(node: SessionTreeNode): SessionTreeNode | undefined {
     const model = this.models.get(node.entry);
     if (!model || node.kind === "folder") return undefined;
+    if (node.kind === "damagedFolder") return this.damaged.get(node.entry)?.group;
+    if (node.kind === "damagedGroup") return this.models.size > 1 ? model.folderNode : undefined;
     if (node.kind === "session" && node.item.archived) return model.archivedNode(node.item.agentId);
     const agentId = node.kind === "session" ? node.item.agentId : node.agentId;
     if (node.kind !== "agent" && model.showAgents) return model.agentNode(agentId);
@@ -112,9 +121,22 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   // ------------------------------------------------------------------ feeding
 
   private folderChildren(model: FolderModel): SessionTreeNode[] {
-    if (model.showAgents) return model.agents().map((id) => model.agentNode(id));
-    const [only] = model.agents();
-    return only === undefined ? [] : this.agentChildren(model, only);
+    const rows: SessionTreeNode[] = [];
+    if (model.showAgents) rows.push(...model.agents().map((id) => model.agentNode(id)));
+    else {
+      const [only] = model.agents();
+      if (only !== undefined) rows.push(...this.agentChildren(model, only));
+    }
+    // Issue 21: what a list left out, at the bottom, only while there is some.
+    const damaged = this.damaged.get(model.entry);
+    if (damaged && damaged.size > 0) rows.push(damaged.group);
+    return rows;
+  }
+
+  /** Removes a damaged folder's row (it was deleted, or became a session). */
+  forgetDamaged(node: DamagedFolderNode): void {
+    const model = this.models.get(node.entry);
+    if (model && this.damaged.get(node.entry)?.remove(node.folder)) this.stale(this.models.size > 1 ? model.folderNode : undefined);
   }
 
   private agentChildren(model: FolderModel, agentId: string): SessionTreeNode[] {
@@ -138,7 +160,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       new vscode.Disposable(offChange),
       new vscode.Disposable(offEvent),
     ]);
-    const load = Promise.all([runtime.list(), runtime.list({ archived: true })]).then(
+    const damaged = new DamagedFolders(entry);
+    this.damaged.set(entry, damaged);
+    // Each log's existence is checked (one check per session), so a folder without one shows only under "Damaged".
+    const onDamaged = (d: DamagedFolder) => damaged.add(d);
+    const load = Promise.all([runtime.list({ verifyLogs: true, onDamaged }), runtime.list({ archived: true, verifyLogs: true, onDamaged })]).then(
       ([live, archived]) => model.load([...live, ...archived]),
       (error: Error) => {
         this.options.log?.(`listing the sessions of ${folder.name} failed: ${error.message}`);
@@ -152,6 +178,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.perFolder.get(entry)?.forEach((d) => d.dispose());
     this.perFolder.delete(entry);
     this.models.delete(entry);
+    this.damaged.delete(entry);
     this.loads.delete(entry);
     this.pendingPaths.delete(entry);
   }
@@ -210,6 +237,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
         const known = model.get(found.agentId, found.sessionId);
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;
+        if (found.item && this.damaged.get(entry)?.remove({ agentId: found.agentId, archived: found.archived, folder: encodeId(found.sessionId) })) this.stale(this.models.size > 1 ? model.folderNode : undefined);
         if (found.item) this.markStale(model, model.upsert(found.item));
         else if (known && known.item.archived === found.archived) this.markStale(model, model.remove(found.agentId, found.sessionId));
       }

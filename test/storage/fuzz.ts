@@ -2,12 +2,14 @@
 // test/storage/fuzz.test.ts (a few hundred cases) and bench/storage-fuzz.ts (10,000+).
 // The oracle never uses the store's parser: it reads the files itself (split on "\n",
 // JSON.parse, zstd) and checks what the store must guarantee whatever the damage.
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { compress, decompress } from "@mongodb-js/zstd";
 import type { SessionEvent } from "../../core/protocol";
-import { nodeFs, Sessions, sessionPaths, type FsSeam, type SessionPaths } from "../../core/storage";
+import type { DamagedFolder } from "../../core/session";
+import { encodeId, nodeFs, Sessions, sessionPaths, type FsSeam, type SessionPaths } from "../../core/storage";
 
 /**
  * The real filesystem without fsync: the fuzz checks what recovery decides, not
@@ -23,7 +25,7 @@ const fs: FsSeam = {
 };
 
 export type Outcome = "repaired" | "clean" | "read-only" | "refused" | "defect";
-export const FAMILIES = ["active", "segments", "draft", "meta", "lock", "folders", "symlinks"] as const;
+export const FAMILIES = ["active", "segments", "draft", "meta", "lock", "folders", "symlinks", "auxlinks", "strays"] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface CaseResult {
@@ -108,6 +110,8 @@ function snapshot(dir: string): Map<string, string> {
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(path);
       if (st.isSymbolicLink()) out.set(r, "link");
+      // Never opened: reading a FIFO would wait for a writer.
+      else if (st.isFIFO()) out.set(r, "fifo");
       else if (st.isDirectory()) {
         out.set(r, "dir");
         walk(path, r);
@@ -373,17 +377,129 @@ const MUTATIONS: Record<Family, Mutate[]> = {
       return "leftovers and foreign names in the area";
     },
   ],
+  // Links into the history: refused (the history stays strict).
   symlinks: [
     ({ p, outside }) => link(p.active, victim(outside), "active.jsonl"),
     ({ p, outside }) => link(p.messages, join(outside, "dir"), "messages/"),
     ({ p, outside }) => link(p.dir, join(outside, "dir"), "session folder"),
-    ({ p, outside }) => link(p.meta, victim(outside), "meta.json"),
-    ({ p, outside }) => link(p.draft, victim(outside), "draft"),
-    ({ p, outside }) => link(p.lock, victim(outside), "writer.lock"),
     ({ p, outside }) => link(p.segments, join(outside, "dir"), "segments/"),
     ({ root, outside }) => link(join(root, ".downcity"), join(outside, "dir"), ".downcity/"),
   ],
+  // Issue 21: an auxiliary file that is a link (anywhere), a FIFO or a directory never blocks the intact log.
+  auxlinks: [
+    ({ p, outside, rand }) => {
+      const [what, path] = rand.pick(auxFiles(p));
+      const target = rand.pick([victim(outside), join(outside, "dir"), join(outside, "nothing"), p.active]);
+      if (existsSync(path) || isLink(path)) rmSync(path, { recursive: true, force: true });
+      symlinkSync(target, path);
+      return `${what} is a link to ${target.startsWith(outside) ? target.slice(outside.length + 1) : "the session's own log"}`;
+    },
+    ({ p, rand }) => {
+      const [what, path] = rand.pick(auxFiles(p));
+      rmSync(path, { recursive: true, force: true });
+      execFileSync("mkfifo", [path]);
+      return `${what} is a FIFO`;
+    },
+    ({ p, rand }) => {
+      const [what, path] = rand.pick(auxFiles(p));
+      rmSync(path, { recursive: true, force: true });
+      mkdirSync(join(path, "inner"), { recursive: true });
+      return `${what} is a directory with content`;
+    },
+  ],
+  // Issue 21: what is not a session in the area (a list leaves it out, reports it damaged).
+  strays: [
+    ({ root, rand }) => {
+      const ghost = join(areaOf(root), "ghost");
+      const shape = rand.pick(["empty", "messages/", "a copy of n's meta.json"] as const);
+      mkdirSync(join(ghost, "messages"), { recursive: true });
+      if (shape === "empty") rmSync(join(ghost, "messages"), { recursive: true });
+      if (shape === "a copy of n's meta.json") cpSync(sessionPaths(root, "default", "n").meta, join(ghost, "meta.json"));
+      return `stray directory ghost/ (${shape})`;
+    },
+    ({ root, p, rand }) => {
+      const hashed = sessionPaths(root, "default", LONG_ID);
+      writeFileSync(hashed.idFile, rand.pick([ID, "n"]));
+      const meta = rand.pick(["removed", "s's meta.json", "kept"] as const);
+      if (meta === "removed") unlinkSync(hashed.meta);
+      if (meta === "s's meta.json") cpSync(p.meta, hashed.meta);
+      return `hashed folder's session-id names another session (meta ${meta})`;
+    },
+    ({ root, rand }) => {
+      const hashed = sessionPaths(root, "default", LONG_ID);
+      const corrupt = rand.pick(["garbage bytes", "removed", "empty"] as const);
+      if (corrupt === "removed") unlinkSync(hashed.idFile);
+      else writeFileSync(hashed.idFile, corrupt === "empty" ? "" : Buffer.from([0xff, 0xfe, 0x00, 0x2f]));
+      unlinkSync(hashed.meta);
+      return `corrupt session id: hashed folder's session-id ${corrupt}`;
+    },
+    ({ root, rand }) => {
+      const n = sessionPaths(root, "default", "n");
+      const meta = JSON.parse(readFileSync(n.meta, "utf8"));
+      const id = rand.pick(["n\u0000x", "N", "", "l".repeat(5000), ID]);
+      writeFileSync(n.meta, JSON.stringify({ ...meta, sessionId: id, title: "Borrowed" }));
+      return `corrupt session id in n's meta.json (${JSON.stringify(id.slice(0, 10))})`;
+    },
+    ({ root, rand }) => {
+      const name = rand.pick(["Not~Canonical", "~zz", "s~~deadbeef", ".hidden-but-not-temp", "x y"]);
+      const dir = join(areaOf(root), name);
+      cpSync(sessionPaths(root, "default", "n").dir, dir, { recursive: true });
+      return `a copy of session n under the non-canonical name ${name}`;
+    },
+  ],
 };
+
+const areaOf = (root: string) => join(root, ".downcity", "agents", "default", "sessions");
+const auxFiles = (p: SessionPaths): [string, string][] => [
+  ["meta.json", p.meta],
+  ["draft", p.draft],
+  ["writer.lock", p.lock],
+];
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a list must show (the oracle reads the folders itself): only real sessions, each
+ * at the folder its id encodes to, holding an event log, with no other session's title;
+ * the session under test listed exactly once when its folder is intact; every other
+ * folder of the area left out (and reported damaged, except the store's temporaries).
+ */
+function checkList(root: string, items: { sessionId: string; title?: string | undefined; agentId: string }[], damaged: DamagedFolder[], family: Family): string[] {
+  const problems: string[] = [];
+  const area = areaOf(root);
+  const known = new Set([ID, "n", LONG_ID]);
+  const listedFolders = new Set<string>();
+  for (const item of items) {
+    const folder = encodeId(item.sessionId);
+    listedFolders.add(folder);
+    if (!known.has(item.sessionId)) problems.push(`listed an unknown id ${JSON.stringify(item.sessionId.slice(0, 40))}`);
+    if (item.agentId !== "default") problems.push(`listed agent ${item.agentId}`);
+    const dir = join(area, folder);
+    const hasLog = existsSync(join(dir, "messages", "active.jsonl")) || (existsSync(join(dir, "messages", "segments")) && readdirSync(join(dir, "messages", "segments")).length > 0);
+    if (!hasLog) problems.push(`listed ${item.sessionId.slice(0, 20)} whose folder holds no event log`);
+    if (item.sessionId !== ID && item.title === "Fuzzed") problems.push(`${item.sessionId.slice(0, 20)} borrowed the title of ${ID}`);
+    if (item.title === "Borrowed") problems.push(`${item.sessionId.slice(0, 20)} listed the title of a corrupt meta.json`);
+  }
+  if ((family === "auxlinks" || family === "strays") && items.filter((i) => i.sessionId === ID && i.title === "Fuzzed").length !== 1) problems.push(`${ID} (intact) is not listed as itself: ${JSON.stringify(items.map((i) => [i.sessionId.slice(0, 20), i.title]))}`);
+  const reported = new Set(damaged.map((d) => d.folder));
+  for (const d of damaged) {
+    if (listedFolders.has(d.folder)) problems.push(`folder ${d.folder.slice(0, 30)} both listed and damaged`);
+    if (!d.reason) problems.push(`damaged ${d.folder.slice(0, 30)} without a reason`);
+  }
+  let names: string[] = [];
+  try {
+    names = readdirSync(area, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+  } catch {
+    // the area itself was damaged away
+  }
+  for (const name of names) if (!listedFolders.has(name) && !reported.has(name)) problems.push(`folder ${name.slice(0, 30)} neither listed nor reported damaged`);
+  return problems;
+}
 
 function pickSegment(p: SessionPaths, rand: ReturnType<typeof prng>): string | undefined {
   if (!existsSync(p.segments)) return undefined;
@@ -443,9 +559,11 @@ export async function runCase(seed: number, bases: string[], work: string, only?
 
     const store = new Sessions({ root, fs, batchWindowMs: 1, retryMs: 1, flushAttempts: 2, lockStaleMs: 60_000 });
     try {
-      const items = await withTimeout(store.list({ verifyLogs: true }), 10_000, "list");
+      const damaged: DamagedFolder[] = [];
+      const items = await withTimeout(store.list({ verifyLogs: true, onDamaged: (d) => damaged.push(d) }), 10_000, "list");
       for (const item of items) if ((item.title?.length ?? 0) > 500) problems.push(`listed a title of ${item.title!.length} characters`);
       if (items.filter((i) => i.sessionId === ID).length > 1) problems.push(`session ${ID} listed twice`);
+      problems.push(...checkList(root, items, damaged, family));
       let opened: Awaited<ReturnType<Sessions["open"]>> | undefined;
       try {
         opened = await withTimeout(store.open({ sessionId: ID }), 10_000, "open");
@@ -473,10 +591,13 @@ export async function runCase(seed: number, bases: string[], work: string, only?
     }
     const escaped = diff(outsideBefore, snapshot(outside));
     if (escaped.length) problems.push(`wrote outside the workspace: ${escaped.slice(0, 3).join(", ")}`);
-    if (family === "symlinks" && (outcome === "repaired" || outcome === "clean") && !mutation.startsWith("writer.lock")) {
-      // A linked part anywhere in the session must be refused (lists skip it).
+    if (family === "symlinks" && (outcome === "repaired" || outcome === "clean")) {
+      // A linked part of the history must be refused (lists skip it).
       problems.push("opened a session through a symbolic link");
     }
+    // The session under test is intact in these families: it must open writable.
+    if ((family === "auxlinks" || family === "strays") && outcome !== "repaired" && outcome !== "clean") problems.push(`the intact session opened ${outcome}`);
+    if (family === "auxlinks" && outcome === "clean") problems.push("a broken auxiliary file was not reported as repaired");
   } catch (error) {
     problems.push(`harness or store threw: ${(error as Error).stack?.slice(0, 300)}`);
   } finally {

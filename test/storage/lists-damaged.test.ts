@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
+import type { DamagedFolder } from "../../core/session";
 import { encodeId, Sessions, sessionPaths } from "../../core/storage";
 import { assistant, countingFs, tempRoot, user } from "./helpers";
 
@@ -37,7 +38,7 @@ test("lists: a meta.json with the right lastSeq but a wrong count or title is re
   assert.equal(item!.title, undefined);
 });
 
-test("lists: a hashed folder whose session-id names another session is listed as damaged, never as that session", async (t) => {
+test("lists: a hashed folder whose session-id names another session is left out and reported by folder, never as that session", async (t) => {
   const root = tempRoot(t);
   const a = new Sessions({ root, batchWindowMs: 1 });
   const real = a.create({ id: "real" });
@@ -49,13 +50,14 @@ test("lists: a hashed folder whose session-id names another session is listed as
   rmSync(p.meta);
   writeFileSync(p.idFile, "real");
   const fs = countingFs();
-  const items = await new Sessions({ root, fs }).list();
-  const byId = items.map((i) => [i.sessionId, i.damaged ?? "ok"]).sort();
-  assert.deepEqual(byId, [[encodeId("l".repeat(300)), "its session-id file names another session"], ["real", "ok"]].sort());
+  const damaged: DamagedFolder[] = [];
+  const items = await new Sessions({ root, fs }).list({ onDamaged: (d) => damaged.push(d) });
+  assert.deepEqual(items.map((i) => i.sessionId), ["real"]);
+  assert.deepEqual(damaged, [{ agentId: "default", archived: false, folder: encodeId("l".repeat(300)), reason: "its session-id file names another session" }]);
   assert.ok(!fs.reads.some((r) => r.endsWith("active.jsonl")), "no log was parsed for it");
 });
 
-test("lists: a session whose log is gone is listed as damaged, and opening it is refused", async (t) => {
+test("lists: a session whose log is gone is left out (reported damaged), and opening it is refused", async (t) => {
   const root = tempRoot(t);
   const a = new Sessions({ root, batchWindowMs: 1 });
   for (const id of ["kept", "gone", "gone-no-meta"]) user(a.create({ id }), id);
@@ -63,16 +65,16 @@ test("lists: a session whose log is gone is listed as damaged, and opening it is
   for (const id of ["gone", "gone-no-meta"]) rmSync(sessionPaths(root, "default", id).messages, { recursive: true });
   rmSync(sessionPaths(root, "default", "gone-no-meta").meta);
   const b = new Sessions({ root });
-  assert.deepEqual((await b.list()).map((i) => [i.sessionId, i.damaged ?? "ok"]).sort(), [
-    ["gone", "ok"],
-    ["gone-no-meta", "its event log is gone (messages/active.jsonl)"],
-    ["kept", "ok"],
-  ], "without verifyLogs a meta.json is trusted (no check per session)");
-  const items = await b.list({ verifyLogs: true });
-  assert.deepEqual(items.map((i) => [i.sessionId, i.damaged ?? "ok"]).sort(), [
-    ["gone", "its event log is gone (messages/active.jsonl)"],
-    ["gone-no-meta", "its event log is gone (messages/active.jsonl)"],
-    ["kept", "ok"],
+  const seen = (damaged: DamagedFolder[]) => damaged.map((d) => [d.folder, d.reason]).sort();
+  const trusting: DamagedFolder[] = [];
+  assert.deepEqual((await b.list({ onDamaged: (d) => trusting.push(d) })).map((i) => i.sessionId).sort(), ["gone", "kept"], "without verifyLogs a meta.json is trusted (no check per session)");
+  assert.deepEqual(seen(trusting), [["gone-no-meta", "it holds no event log (messages/active.jsonl or a segment)"]]);
+  const verified: DamagedFolder[] = [];
+  const items = await b.list({ verifyLogs: true, onDamaged: (d) => verified.push(d) });
+  assert.deepEqual(items.map((i) => i.sessionId), ["kept"]);
+  assert.deepEqual(seen(verified), [
+    ["gone", "it holds no event log (messages/active.jsonl or a segment)"],
+    ["gone-no-meta", "it holds no event log (messages/active.jsonl or a segment)"],
   ]);
   await assert.rejects(b.open({ sessionId: "gone" }), /has no stored events \(messages\/active\.jsonl is gone\)/);
   await b.close();

@@ -192,3 +192,40 @@ test("A switch that asks for a reveal pages back to its seq in one request and h
     await chat.close();
   }
 });
+
+test("the find bar's cost: a streamed draft's deltas recount nothing; marking covers only the rows on screen, not the 400 loaded", { skip: skipReason }, async () => {
+  const chat = await openChat(browserOf(), helloWith(snapshot(conversation(1, 400))));
+  const { page, host } = chat;
+  const stats = () => page.evaluate(() => ({ ...(window as any).__downcityStats.find, draws: (window as any).__downcityStats.draws }));
+  try {
+    await page.getByRole("log").getByText("Question 399").waitFor();
+    await page.getByRole("log").click();
+    await page.keyboard.press("Control+f");
+    await page.getByRole("textbox", { name: "Find" }).fill("works like");
+    await page.locator(".find-count").getByText("200 of 200").waitFor();
+    await host.frames();
+    const before = await stats();
+    const base = { sessionId: REF.sessionId, agentId: REF.agentId };
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "turn-started", ...base } });
+    for (let i = 1; i <= 30; i++) {
+      await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "draft", ...base, draftId: "d1", blocks: [{ type: "text", text: "streaming works like this ".repeat(i) }] } });
+      if (i % 5 === 0) await host.frames();
+    }
+    await host.frames();
+    const after = await stats();
+    // The draft's row appearing is one recount; its 30 deltas are none.
+    assert.ok(after.recounts - before.recounts <= 1, `recounts while streaming 30 deltas: ${after.recounts - before.recounts}`);
+    const draws = after.draws - before.draws;
+    assert.ok(draws > 0);
+    const perDraw = (after.rowsMarked - before.rowsMarked) / draws;
+    assert.ok(perDraw < 30, `rows marked per draw: ${perDraw} (400 loaded)`);
+    // A new logged event is a new row: counted again, once (the draft's current text with it).
+    const total = async () => Number((await page.locator(".find-count").textContent())!.replace(/^.* of /, ""));
+    const totalBefore = await total();
+    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: userEv(401, "and this works like a charm") } });
+    await page.waitForFunction((n) => Number(document.querySelector(".find-count")!.textContent!.replace(/^.* of /, "")) > n, totalBefore);
+    assert.equal((await stats()).recounts, after.recounts + 1);
+  } finally {
+    await chat.close();
+  }
+});
