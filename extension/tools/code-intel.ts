@@ -4,12 +4,15 @@ import { ToolError } from "../../core/tools/errors";
 import { plural } from "../../core/tools/text";
 import { textOutput, type Tool, type ToolContext } from "../../core/tools/types";
 import { editorText } from "./documents";
+import { askLanguage, emptyAnswer, LANGUAGE_WAIT_MS, type LanguageAnswer } from "./language-ready";
 import { relativeToRoot, resolveToolPath } from "./paths";
 
 /*
  * Code intelligence from VS Code's own language providers (the language servers the
  * user has): definitions, references, symbols and hovers, as workspace-relative
- * `path:line:column: source line` the model can read on from.
+ * `path:line:column: source line` the model can read on from. Each asks through
+ * language-ready.ts, so a window where the language's extension has not started yet
+ * still gets the right answer, and "no language support" reads apart from "none found".
  */
 
 const MAX_LOCATIONS = 100;
@@ -32,6 +35,12 @@ export const DocumentSymbolsParams = z.strictObject({ path: z.string().min(1).de
 export const WorkspaceSymbolsParams = z.strictObject({ query: z.string().min(1).describe("Symbol name or part of one") });
 
 type Located = { uri: vscode.Uri; range: vscode.Range };
+type Symbols = (vscode.DocumentSymbol | vscode.SymbolInformation)[];
+
+export interface CodeIntelOptions {
+  /** How long to wait for a file's language features to start (LANGUAGE_WAIT_MS). */
+  languageWaitMs?: number;
+}
 
 /** Source lines of the files a result names, read once per call (open documents as the editor has them). */
 class LineCache {
@@ -72,13 +81,13 @@ const kindName = (k: vscode.SymbolKind) => (vscode.SymbolKind[k] ?? "Symbol").to
 const rangeOf = (s: vscode.DocumentSymbol | vscode.SymbolInformation) => ("selectionRange" in s ? s.selectionRange : s.location.range);
 
 /** The document position a call names: its line and column, or where its symbol is. */
-async function resolvePosition(args: PositionParams, ctx: ToolContext): Promise<{ uri: vscode.Uri; position: vscode.Position; label: string }> {
+async function resolvePosition(args: PositionParams, ctx: ToolContext, waitMs: number): Promise<{ uri: vscode.Uri; position: vscode.Position; label: string; shown: string }> {
   if (args.path === undefined) {
     const found = ((await vscode.commands.executeCommand<vscode.SymbolInformation[]>("vscode.executeWorkspaceSymbolProvider", args.symbol)) ?? [])
       .filter((s) => s.name === args.symbol && relativeToRoot(ctx.root, s.location.uri) !== undefined);
     const first = found[0];
-    if (!first) throw new ToolError(`no symbol named ${args.symbol} in the workspace; give path and line`);
-    return { uri: first.location.uri, position: first.location.range.start, label: args.symbol! };
+    if (!first) throw new ToolError(`no symbol named ${args.symbol} in the workspace (the language servers that are running found none; give path and line)`);
+    return { uri: first.location.uri, position: first.location.range.start, label: args.symbol!, shown: relativeToRoot(ctx.root, first.location.uri) ?? args.symbol! };
   }
   const file = await resolveToolPath(ctx.root, args.path, false);
   const text = await editorText(file.uri, file.shown);
@@ -94,38 +103,46 @@ async function resolvePosition(args: PositionParams, ctx: ToolContext): Promise<
       if (at === undefined) throw new ToolError(`${args.symbol} is not on line ${args.line} of ${file.shown}`);
       column = at;
     }
-    return { uri: file.uri, position: new vscode.Position(args.line - 1, column), label: `${file.shown}:${args.line}:${column + 1}` };
+    return { uri: file.uri, position: new vscode.Position(args.line - 1, column), label: `${file.shown}:${args.line}:${column + 1}`, shown: file.shown };
   }
   // A symbol in a file: its declaration by the document's symbols, else its first whole-word use.
-  const symbols = (await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>("vscode.executeDocumentSymbolProvider", file.uri)) ?? [];
+  const symbols = (await askLanguage<Symbols[number]>(file.uri, () => vscode.commands.executeCommand<Symbols>("vscode.executeDocumentSymbolProvider", file.uri), { waitMs, signal: ctx.signal })).items;
   const declared = flatten(symbols).find(({ s }) => s.name === args.symbol);
-  if (declared) return { uri: file.uri, position: rangeOf(declared.s).start, label: args.symbol! };
+  if (declared) return { uri: file.uri, position: rangeOf(declared.s).start, label: args.symbol!, shown: file.shown };
   for (let i = 0; i < lines.length; i++) {
     const at = word!.exec(lines[i]!)?.index;
-    if (at !== undefined) return { uri: file.uri, position: new vscode.Position(i, at), label: args.symbol! };
+    if (at !== undefined) return { uri: file.uri, position: new vscode.Position(i, at), label: args.symbol!, shown: file.shown };
   }
   throw new ToolError(`${args.symbol} does not occur in ${file.shown}`);
 }
 
-async function locationsOutput(root: string, what: string, items: readonly (vscode.Location | vscode.LocationLink)[]) {
-  if (items.length === 0) return textOutput(`no ${what} found`);
+async function locationsOutput(root: string, what: string, answer: LanguageAnswer<vscode.Location | vscode.LocationLink>, file: string, waitMs: number) {
+  const items = answer.items;
+  if (items.length === 0) return textOutput(emptyAnswer(answer, `no ${what} found`, file, waitMs));
   const cache = new LineCache();
   const shown = await Promise.all(items.slice(0, MAX_LOCATIONS).map((i) => formatLocation(root, toLocated(i), cache)));
   const more = items.length > MAX_LOCATIONS ? `\n[${items.length - MAX_LOCATIONS} more not shown]` : "";
   return textOutput(`${plural(items.length, what.replace(/s$/, ""))}\n${shown.join("\n")}${more}`, { truncated: items.length > MAX_LOCATIONS });
 }
 
-function positionTool(name: string, description: string, run: (uri: vscode.Uri, pos: vscode.Position, ctx: ToolContext, label: string) => Promise<ReturnType<typeof textOutput>>): Tool<PositionParams> {
+interface Where {
+  uri: vscode.Uri;
+  position: vscode.Position;
+  label: string;
+  /** The file as the output names it. */
+  shown: string;
+}
+
+function positionTool(name: string, description: string, waitMs: number, run: (where: Where, ctx: ToolContext) => Promise<ReturnType<typeof textOutput>>): Tool<PositionParams> {
   return {
     name,
-    description: `${description} Give path + line (+ column, 1-based), or a symbol name (with or without path).`,
+    description: `${description} Give path + line (+ column, 1-based), or a symbol name (with or without path). Waits up to ${Math.round(waitMs / 1000)} s for the file's language support to start.`,
     parameters: PositionParams,
     kind: "read",
     readOnly: true,
     describe: (a) => `${name.replace("_", " ")} of ${a.symbol ?? `${a.path}:${a.line}${a.column ? `:${a.column}` : ""}`}`,
     async execute(args, ctx) {
-      const { uri, position, label } = await resolvePosition(args, ctx);
-      return run(uri, position, ctx, label);
+      return run(await resolvePosition(args, ctx, waitMs), ctx);
     },
   };
 }
@@ -138,29 +155,33 @@ function hoverText(h: vscode.Hover): string {
     .join("\n\n");
 }
 
-export function createCodeIntelTools(): Tool[] {
-  const definition = positionTool("definition", "Where a symbol is defined, from the editor's language servers.", async (uri, pos, ctx) =>
-    locationsOutput(ctx.root, "definitions", (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>("vscode.executeDefinitionProvider", uri, pos)) ?? []),
+export function createCodeIntelTools(options: CodeIntelOptions = {}): Tool[] {
+  const waitMs = options.languageWaitMs ?? LANGUAGE_WAIT_MS;
+  const ask = <T>(uri: vscode.Uri, ctx: ToolContext, query: () => Thenable<T[] | undefined>) => askLanguage(uri, query, { waitMs, signal: ctx.signal });
+  const definition = positionTool("definition", "Where a symbol is defined, from the editor's language servers.", waitMs, async (w, ctx) =>
+    locationsOutput(ctx.root, "definitions", await ask(w.uri, ctx, () => vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>("vscode.executeDefinitionProvider", w.uri, w.position)), w.shown, waitMs),
   );
-  const references = positionTool("references", "Every use of a symbol (declaration included), from the editor's language servers.", async (uri, pos, ctx) =>
-    locationsOutput(ctx.root, "references", (await vscode.commands.executeCommand<vscode.Location[]>("vscode.executeReferenceProvider", uri, pos)) ?? []),
+  const references = positionTool("references", "Every use of a symbol (declaration included), from the editor's language servers.", waitMs, async (w, ctx) =>
+    locationsOutput(ctx.root, "references", await ask(w.uri, ctx, () => vscode.commands.executeCommand<vscode.Location[]>("vscode.executeReferenceProvider", w.uri, w.position)), w.shown, waitMs),
   );
-  const hover = positionTool("hover", "The type and documentation the editor shows on hover at a position.", async (uri, pos, _ctx, label) => {
-    const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", uri, pos)) ?? [];
-    const text = hovers.map(hoverText).filter(Boolean).join("\n\n---\n\n");
-    return textOutput(text || `no hover information at ${label}`);
+  const hover = positionTool("hover", "The type and documentation the editor shows on hover at a position.", waitMs, async (w, ctx) => {
+    const answer = await ask(w.uri, ctx, async () => ((await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", w.uri, w.position)) ?? []).filter((h) => hoverText(h)));
+    const text = answer.items.map(hoverText).join("\n\n---\n\n");
+    return textOutput(text || emptyAnswer(answer, `no hover information at ${w.label}`, w.shown, waitMs));
   });
   const documentSymbols: Tool<z.infer<typeof DocumentSymbolsParams>> = {
     name: "document_symbols",
-    description: "The outline of a file (classes, functions, variables… nested), from the editor's language servers.",
+    description: `The outline of a file (classes, functions, variables… nested), from the editor's language servers. Waits up to ${Math.round(waitMs / 1000)} s for the file's language support to start.`,
     parameters: DocumentSymbolsParams,
     kind: "read",
     readOnly: true,
     describe: (a) => `outline of ${a.path}`,
     async execute(args, ctx) {
       const file = await resolveToolPath(ctx.root, args.path, false);
-      const symbols = flatten((await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>("vscode.executeDocumentSymbolProvider", file.uri)) ?? []);
-      if (symbols.length === 0) return textOutput(`no symbols in ${file.shown}`);
+      if ((await editorText(file.uri, file.shown)) === undefined) throw new ToolError(`${file.shown}: no such file or directory`);
+      const answer = await ask(file.uri, ctx, () => vscode.commands.executeCommand<Symbols>("vscode.executeDocumentSymbolProvider", file.uri));
+      const symbols = flatten(answer.items);
+      if (symbols.length === 0) return textOutput(emptyAnswer(answer, `no symbols in ${file.shown}`, file.shown, waitMs));
       const lines = symbols.slice(0, MAX_SYMBOLS).map(({ s, depth }) => `${"  ".repeat(depth)}${kindName(s.kind)} ${s.name}  (line ${rangeOf(s).start.line + 1})`);
       const more = symbols.length > MAX_SYMBOLS ? `\n[${symbols.length - MAX_SYMBOLS} more not shown]` : "";
       return textOutput(`${file.shown}: ${plural(symbols.length, "symbol")}\n${lines.join("\n")}${more}`, { truncated: symbols.length > MAX_SYMBOLS });

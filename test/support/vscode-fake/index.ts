@@ -141,6 +141,9 @@ const unset = (name: string): Fn => () => {
 
 /** Registered commands, callable from tests through `commands.executeCommand`. */
 const registered = new Map<string, Fn>();
+/** Installed extensions (`vscode.extensions.all`): tests put the ones a case needs here. */
+export const extensions = { all: [] as unknown[] };
+
 export const commands = {
   registerCommand(id: string, fn: Fn): Disposable {
     if (registered.has(id)) throw new Error(`command '${id}' already exists`);

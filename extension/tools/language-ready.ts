@@ -1,0 +1,133 @@
+import * as vscode from "vscode";
+
+/**
+ * Code intelligence on the first question (issue 19 item 4). In a fresh window the
+ * extension that serves a language (TypeScript's, say) is not active until a file of
+ * that language opens, and VS Code's provider commands then answer "nothing" at once.
+ * So the tools open the document, activate the extensions that declare the language,
+ * and ask again with backoff while the answer is empty and the language features are
+ * still starting — within LANGUAGE_WAIT_MS — and say which of three cases it was.
+ */
+
+/** How long a code-intelligence tool waits for a file's language features to start. */
+export const LANGUAGE_WAIT_MS = 60_000;
+/** Backoff between asks while the answer is empty: doubling from the first, capped. */
+const FIRST_RETRY_MS = 50;
+const MAX_RETRY_MS = 1000;
+
+/**
+ * "answered": results. "ready": the language features answer (the file's outline is
+ * there) and this question has no result. "no-support": no installed extension declares
+ * the file's language. "timeout": they did not start within the bound.
+ */
+export type LanguageAnswer<T> = { items: T[]; state: "answered" | "ready" | "no-support" | "timeout"; languageId: string };
+
+/** Extensions (other than this one) that activate on the language or contribute it with code to run. */
+export function languageExtensions(languageId: string): vscode.Extension<unknown>[] {
+  const all = (vscode.extensions?.all ?? []) as readonly vscode.Extension<{ activationEvents?: string[]; main?: string; browser?: string; contributes?: { languages?: { id?: string }[] }; name?: string; publisher?: string }>[];
+  return all.filter((e) => {
+    const pkg = e.packageJSON ?? {};
+    if (`${pkg.publisher}.${pkg.name}`.toLowerCase() === "downcity.downcity-vscode") return false;
+    if (pkg.activationEvents?.includes(`onLanguage:${languageId}`)) return true;
+    // A grammar-only extension contributes the language but serves no provider.
+    return Boolean((pkg.main || pkg.browser) && pkg.contributes?.languages?.some((l: { id?: string }) => l.id === languageId));
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** The outline VS Code's symbol providers give for the file: non-empty once its language features answer. */
+async function outline(uri: vscode.Uri): Promise<number> {
+  const symbols = await vscode.commands.executeCommand<unknown[] | undefined>("vscode.executeDocumentSymbolProvider", uri);
+  return symbols?.length ?? 0;
+}
+
+/**
+ * Servers that answer early from a partial model, and the request that waits for the
+ * full one. TypeScript's server answers definitions from the open files alone while it
+ * loads the file's project (an import, not the declaration it names); its semantic
+ * diagnostics wait for the project.
+ */
+const tsFullModel = (uri: vscode.Uri) => vscode.commands.executeCommand("typescript.tsserverRequest", "semanticDiagnosticsSync", { file: uri });
+const FULL_MODEL: Record<string, (uri: vscode.Uri) => Thenable<unknown>> = {
+  typescript: tsFullModel,
+  typescriptreact: tsFullModel,
+  javascript: tsFullModel,
+  javascriptreact: tsFullModel,
+};
+
+/**
+ * Resolves true once the language features have the file: its outline answers, and for
+ * a server with a partial mode (FULL_MODEL) its full model does too. False at the deadline.
+ */
+async function settled(uri: vscode.Uri, languageId: string, deadline: number, signal: AbortSignal | undefined): Promise<boolean> {
+  for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
+    if ((await outline(uri)) > 0) break;
+    const left = deadline - Date.now();
+    if (left <= 0 || signal?.aborted) return false;
+    await sleep(Math.min(delay, left), signal);
+  }
+  const full = FULL_MODEL[languageId];
+  if (!full) return true;
+  const left = deadline - Date.now();
+  if (left <= 0) return false;
+  // A failing request (an older server, a command not found) leaves the outline as the signal.
+  return Promise.race([Promise.resolve(full(uri)).then(() => true, () => true), sleep(left, signal).then(() => false)]);
+}
+
+/**
+ * Asks `query` about `uri` the way a user's first question should be answered: the
+ * document opened, its language's extensions activated, and — when the language server
+ * meets the file for the first time — asked once its features have the file, else again
+ * with backoff while the answer is empty (all within `waitMs`).
+ */
+export async function askLanguage<T>(uri: vscode.Uri, query: () => Thenable<T[] | undefined>, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<LanguageAnswer<T>> {
+  const waitMs = options.waitMs ?? LANGUAGE_WAIT_MS;
+  const deadline = Date.now() + waitMs;
+  const key = uri.toString();
+  const wasOpen = vscode.workspace.textDocuments.some((d) => d.uri.toString() === key);
+  // Opening fires onLanguage activation (and hands the file to its language server); no editor is shown.
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const languageId = doc.languageId;
+  const supporters = languageExtensions(languageId);
+  const starting = supporters.filter((e) => !e.isActive);
+  if (starting.length > 0) await Promise.race([Promise.allSettled(starting.map((e) => e.activate())), sleep(waitMs, options.signal)]);
+  const ask = async () => (await query()) ?? [];
+  if (supporters.length === 0) {
+    const items = await ask();
+    return { items, state: items.length > 0 ? "answered" : "no-support", languageId };
+  }
+  // A file the server already has is asked at once; a new one once the server has it (an early answer may be partial).
+  if (!wasOpen || starting.length > 0) {
+    const ready = await settled(uri, languageId, deadline, options.signal);
+    const items = await ask();
+    return { items, state: items.length > 0 ? "answered" : ready ? "ready" : "timeout", languageId };
+  }
+  let items = await ask();
+  if (items.length > 0) return { items, state: "answered", languageId };
+  const ready = await settled(uri, languageId, deadline, options.signal);
+  items = await ask();
+  return { items, state: items.length > 0 ? "answered" : ready ? "ready" : "timeout", languageId };
+}
+
+/** What a tool says when the answer is empty, by why it is empty. */
+export function emptyAnswer(answer: LanguageAnswer<unknown>, nothing: string, shown: string, waitMs = LANGUAGE_WAIT_MS): string {
+  if (answer.state === "no-support") {
+    return `no language support for ${shown}: no installed extension provides code intelligence for ${answer.languageId} files (search the text with grep instead)`;
+  }
+  if (answer.state === "timeout") {
+    return `${nothing}: the ${answer.languageId} language features did not answer within ${Math.round(waitMs / 1000)} s (they may still be starting: ask again)`;
+  }
+  return nothing;
+}
