@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { before, test } from "node:test";
 import { Sessions } from "../../core/storage";
 import { tempWorkspace } from "../agent/harness";
+import { tempDir } from "../support/temp";
 import { buildCli, onTerminal, runCli } from "./helpers";
 
 before(buildCli);
@@ -24,7 +27,8 @@ const foreignControls = (text: string) => text.replace(/\x1b\[(?:0|1|2|31|33)m/g
 test("sessions search prints hostile snippets, titles and ids inert: on a pipe, as JSON, and on a real terminal", async (t) => {
   const root = tempWorkspace(t);
   await seed(root);
-  const env = { PATH: process.env.PATH, HOME: root, XDG_CACHE_HOME: `${root}-cache`, NO_COLOR: "1" };
+  const cache = tempDir(t, "downcity-cache-");
+  const env = { PATH: process.env.PATH, HOME: root, XDG_CACHE_HOME: cache, NO_COLOR: "1" };
   const plain = await runCli(["sessions", "search", "needle", "--cwd", root], env);
   assert.equal(plain.code, 0, plain.stderr);
   assert.match(plain.stdout, /find the needle pwned/);
@@ -43,6 +47,9 @@ test("sessions search prints hostile snippets, titles and ids inert: on a pipe, 
 
   const term = onTerminal(["sessions", "search", "needle", "--cwd", root], { PATH: process.env.PATH, HOME: root, TERM: "xterm" });
   assert.equal(await term.done, 0);
+  // The index went to the XDG cache, not the workspace.
+  assert.ok(readdirSync(join(cache, "downcity", "search")).length === 1);
+  assert.deepEqual(readdirSync(join(root, ".downcity")), ["agents"]);
   assert.match(term.screen(), /\x1b\[1mneedle\x1b\[0m/, "the match is bold on a terminal");
   assert.deepEqual(foreignControls(term.screen().replace(/\r\n/g, "\n")), []);
 });
