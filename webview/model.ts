@@ -218,9 +218,9 @@ export class Conversation {
 
   setDraft(draftId: string, blocks: ContentBlock[]): void {
     const key = this.draftKey ?? `draft:${draftId}`;
-    const last = this.items[this.items.length - 1];
-    if (this.draftKey && last?.key === key && last.kind === "assistant") {
-      last.blocks = blocks;
+    const shown = this.draftKey ? this.items.findLast((i) => i.key === key) : undefined;
+    if (shown?.kind === "assistant") {
+      shown.blocks = blocks;
     } else {
       this.draftKey = key;
       this.push({ kind: "assistant", key, blocks, streaming: true });
@@ -250,10 +250,15 @@ export class Conversation {
   }
 
   private push(item: Item): void {
-    // Live rows go before a draft still streaming, so the draft stays last.
-    const last = this.items[this.items.length - 1];
-    if (this.draftKey && last?.key === this.draftKey && item.key !== this.draftKey) this.items.splice(this.items.length - 1, 0, item);
-    else this.items.push(item);
+    // The bottom is the draft still streaming, then the queued messages waiting for it:
+    // other rows go above both, a new draft above the queued ones, a queued one last.
+    let at = this.items.length;
+    if (!(item.kind === "user" && item.queued)) {
+      const isQueued = (i: Item) => i.kind === "user" && i.queued === true && !i.undelivered;
+      while (at > 0 && isQueued(this.items[at - 1]!)) at--;
+      if (item.key !== this.draftKey && at > 0 && this.draftKey && this.items[at - 1]!.key === this.draftKey) at--;
+    }
+    this.items.splice(at, 0, item);
     this.dirty.add(item.key);
   }
 

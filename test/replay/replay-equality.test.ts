@@ -129,11 +129,20 @@ test("the chat's rendered model is the same live, after a switch, after SIGKILL 
     const held = new Promise<void>((resolve) => (release = resolve));
     replies.push({ sse: wire.openaiChat({ text: "Working on the first question, slowly." }), pauseAt: { frame: 3, until: held } }, text("And the steer is answered."));
     await prompt(ref, "first question");
-    await host.untilAgent((e) => for_(ref.sessionId)(e) && e.type === "draft", "the answer to stream");
+    // Everything before the provider's pause has been streamed (the draft is throttled).
+    await host.untilAgent((e) => for_(ref.sessionId)(e) && e.type === "draft" && JSON.stringify(e.blocks).includes("Working "), "the answer to stream");
     await prompt(ref, "also check the tests");
     await host.untilAgent((e) => for_(ref.sessionId)(e) && e.type === "session-event" && e.event.type === "user/queued", "the steer to be queued");
-    const queued = view.follow(host).conversation.items.filter((i) => i.kind === "user" && i.queued);
-    assert.equal(queued.length, 1, "the steer shows at once, queued");
+    const items = view.follow(host).conversation.items;
+    assert.equal(items.filter((i) => i.kind === "user" && i.queued).length, 1, "the steer shows at once, queued");
+    const last = items.at(-1);
+    assert.ok(last?.kind === "user" && last.queued, "below the answer still streaming");
+    assert.ok(items.at(-2)?.kind === "assistant" && (items.at(-2) as { streaming: boolean }).streaming);
+    // Reopened while it waits (switch away and back mid-run): the same, queued row and draft included.
+    const now = view.rendered();
+    await host.request("switchSession", { ref: refs.get("plain answer")! });
+    const back = new ViewModel().show(await host.request<ChatSnapshot>("switchSession", { ref }));
+    assert.deepEqual(back.rendered(), now, "steering: reopened while the steer is queued");
     release();
     await turnEnded(ref);
   });

@@ -86,7 +86,7 @@ function problem(item: ProblemItem, ctx: RowContext): TemplateResult {
   const offered = item.state === "failed" && item.retry === "offered" && !ctx.readOnly;
   return html`<div class="notice problem ${level}" role=${item.state === "failed" ? "alert" : "status"}>
     <i aria-hidden="true" class="codicon codicon-${icon}"></i> <span class="problem-text">${item.text}</span>
-    ${item.state === "failed" && item.setting ? html`<span class="problem-hint">Check ${item.setting}.</span>` : nothing}
+    ${item.state === "failed" && item.setting && !item.text.includes(item.setting) ? html`<span class="problem-hint">Check ${item.setting}.</span>` : nothing}
     ${item.retry === "retried" ? html`<span class="badge">retried</span>` : nothing}
     ${
       item.state === "failed"
