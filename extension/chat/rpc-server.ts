@@ -103,7 +103,11 @@ export class ChatRpcServer implements Disposable {
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
-      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {}),
+      openDiff: async ({ ref, toolCallId }) => {
+        // An edit still waiting for its answer reopens its review (with the title-bar Accept / Reject).
+        if (await actions.showReview?.(ref, toolCallId)) return {};
+        return (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {});
+      },
       undoEdit: async ({ ref, toolCallId }) => {
         await c.writable(ref);
         const undone = await actions.undoEdit(c.folder(ref.folderKey), ref.sessionId, toolCallId);
