@@ -10,6 +10,7 @@ import { offerGitignore } from "./runtime/gitignore";
 import { Runtimes, type RuntimeHooks } from "./runtime/runtimes";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
+import { SHOW_MORE_COMMAND } from "./sessions/items";
 import { registerChat, type ChatRegistration } from "./chat";
 import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
@@ -62,9 +63,12 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log, storage && join(storage.fsPath, "search"));
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
+  const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));
   const status = new ModelStatus(config, runtimes);
   chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())), decisions);
   const registered = chat;
+  // Delete, archive and rename reach every chat view of the session, whichever window did them.
+  const followSessions = tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.folder.uri.toString(), change));
   const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
     status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
@@ -77,6 +81,8 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     config,
     runtimes,
     tree,
+    followSessions,
+    showMore,
     view,
     status,
     registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),

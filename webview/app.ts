@@ -36,6 +36,8 @@ export class ChatApp {
   list: VirtualList<Item> | undefined;
   private readonly open = new Set<string>();
   private editingTitle = false;
+  /** Why no session is shown: the one shown was deleted (said in the empty state). */
+  private closedMessage: string | undefined;
   private sessions: SessionSummary[] | undefined;
   private loadingEarlier = false;
   private pendingDraft: (() => void) | undefined;
@@ -62,7 +64,7 @@ export class ChatApp {
       conversation: this.conversation,
       open: this.open,
       readOnly: false,
-      fork: (seq) => void this.call("fork", { ref: this.ref()!, atSeq: seq }).then((s) => s && this.show(s)),
+      fork: (seq) => void this.forkFrom(seq),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
       undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
@@ -107,6 +109,11 @@ export class ChatApp {
       if (hello?.snapshot && !outside) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
       if (hello?.connect) this.connect.ask();
+      if (hello && !hello.snapshot) {
+        // The saved session no longer opens (deleted while this view was away).
+        this.close("This session was deleted or can no longer be opened. Start a new session, or open another one from the Sessions view.");
+        return;
+      }
       if (outside) {
         this.show(outside);
         return;
@@ -143,6 +150,7 @@ export class ChatApp {
     // A reveal is done once, not saved with the view's state (a reload must not jump back to it).
     const { reveal, ...snapshot } = shown;
     this.snapshot = snapshot;
+    this.closedMessage = undefined;
     this.find.reset(snapshot.ref, reveal);
     this.liveEvents = [];
     this.running = snapshot.running;
@@ -156,6 +164,24 @@ export class ChatApp {
     this.list?.scrollToEnd();
     this.find.afterShow();
     this.save();
+  }
+
+  /** The shown session is gone: nothing of it stays on screen (or in the saved state), and the view says why. */
+  private close(message: string): void {
+    this.snapshot = undefined;
+    this.liveEvents = [];
+    this.running = false;
+    this.usage = undefined;
+    this.readOnly = undefined;
+    this.conversation.reset({ events: [], firstSeq: 0, lastSeq: 0, hasOlder: false });
+    this.conversation.title = undefined;
+    this.composer.text = "";
+    this.composer.attachments = [];
+    this.closedMessage = message;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.api.setState(undefined);
+    this.refresh(true);
   }
 
   private setConfig(config: ChatConfig): void {
@@ -180,6 +206,9 @@ export class ChatApp {
       }
       case "sessions-changed":
         this.sessions = undefined;
+        return;
+      case "session-closed":
+        if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.close(event.message);
         return;
       case "connect":
         this.connect.ask();
@@ -256,6 +285,27 @@ export class ChatApp {
   /** What the card actions (approval-answers.ts) need of the app. */
   private cardHost(): CardHost {
     return { ref: () => this.ref(), conversation: this.conversation, call: (m, p) => this.call(m, p), refresh: () => this.refresh() };
+  }
+
+  /**
+   * "Fork from here" on a user message: a fork that ends before it, opened with the
+   * message's text in the composer to edit and send. Before the first message there is no
+   * history to keep: a new session of the same agent takes the text.
+   */
+  async forkFrom(seq: number): Promise<void> {
+    const ref = this.ref();
+    const item = this.conversation.items.find((i) => i.kind === "user" && i.seq === seq);
+    if (!ref || item?.kind !== "user") return;
+    const text = item.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+    const at = item.forkAt ?? seq - 1;
+    const snapshot = at >= 1 ? await this.call("fork", { ref, atSeq: at }) : await this.call("newSession", { folderKey: ref.folderKey, ...(this.config?.agents.some((a) => a.id === ref.agentId) ? { agentId: ref.agentId } : {}) });
+    if (!snapshot) return;
+    this.show(snapshot);
+    this.composer.text = text;
+    this.refresh();
+    const box = this.root.querySelector<HTMLTextAreaElement>("textarea");
+    box?.focus();
+    box?.setSelectionRange(box.value.length, box.value.length);
   }
 
   async loadEarlier(): Promise<void> {
@@ -460,6 +510,11 @@ export class ChatApp {
 
   private emptyState(): TemplateResult | typeof nothing {
     if (this.connectShown()) return connectForm(this.connect, !!this.config?.providerConfigured);
+    if (!this.snapshot && this.closedMessage) {
+      return html`<div class="empty-state" role="status"><i aria-hidden="true" class="codicon codicon-trash"></i><h2>Session deleted</h2>
+        <p>${this.closedMessage}</p>
+        <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
+    }
     if (!this.snapshot) {
       return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>Ask the agent</h2>
         <p>Type a message below to start a session, or open one from the Sessions view.</p>

@@ -56,7 +56,7 @@ export interface ProblemItem {
 }
 
 export type Item =
-  | { kind: "user"; key: string; seq: number; time: number; blocks: ContentBlock[]; origin?: string; queued?: boolean; undelivered?: boolean }
+  | { kind: "user"; key: string; seq: number; time: number; blocks: ContentBlock[]; origin?: string; queued?: boolean; undelivered?: boolean; forkAt?: number }
   | { kind: "assistant"; key: string; seq?: number; blocks: ContentBlock[]; streaming: boolean; interrupted?: boolean; model?: string }
   | { kind: "summary"; key: string; text: string; throughSeq: number }
   | { kind: "compaction"; key: string; seq: number; text: string }
@@ -87,6 +87,8 @@ export class Conversation {
   /** Older pages loaded (for the coverage label). */
   loadedPages = 0;
   private draftKey: string | undefined;
+  /** Seq of the turn/start just folded (a user message right after it belongs to that turn). */
+  private turnStart: number | undefined;
   private noticeId = 0;
   title: string | undefined;
   /** Ratio of the window in use when compaction last happened (the meter's marker). */
@@ -103,6 +105,7 @@ export class Conversation {
     this.toolRow.clear();
     this.dirty.clear();
     this.draftKey = undefined;
+    this.turnStart = undefined;
     this.firstSeq = page.firstSeq;
     this.lastSeq = 0;
     this.hasOlder = page.hasOlder;
@@ -294,13 +297,17 @@ export class Conversation {
   private foldOne(event: SessionEvent): void {
     this.lastSeq = Math.max(this.lastSeq, event.seq);
     const data = (event.data ?? {}) as Record<string, unknown>;
+    // "Fork from here" forks before the message's turn: the event just before it, when it opened one.
+    const turnStart = this.turnStart;
+    this.turnStart = event.type === "turn/start" ? event.seq : undefined;
     switch (event.type) {
       case "user/message": {
         const origin = data.origin as string | undefined;
         if (origin === "checkpoint" || origin === "system") break;
         // A queued steer moves to where it was delivered.
         if (typeof data.queuedSeq === "number") this.removeRow(`queued:${data.queuedSeq}`);
-        this.add({ kind: "user", key: `seq:${event.seq}`, seq: event.seq, time: event.time, blocks: blocksOf(data), ...(origin ? { origin } : {}) });
+        const forkAt = (turnStart === event.seq - 1 ? turnStart : event.seq) - 1;
+        this.add({ kind: "user", key: `seq:${event.seq}`, seq: event.seq, time: event.time, blocks: blocksOf(data), ...(origin ? { origin } : {}), forkAt });
         break;
       }
       case "user/queued":

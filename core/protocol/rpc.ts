@@ -182,6 +182,8 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("session-switched"), snapshot: ChatSnapshot }),
   z.object({ type: z.literal("agent"), folderKey: z.string(), event: AgentEvent }),
   z.object({ type: z.literal("sessions-changed") }),
+  /** The shown session is gone (deleted here, in another window, or by the CLI): the view closes it and says so. */
+  z.object({ type: z.literal("session-closed"), ref: ChatRef, message: z.string() }),
   /** Provider, model, agent or trust settings changed: only the fields that did (`ChatConfigChanges`). */
   z.object({ type: z.literal("config"), changes: ChatConfigChanges }),
   /** The model the shown session's next run uses changed from outside (settings, status bar, Select Model). */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { SessionEvent } from "../protocol";
-import { Session, type SessionSummary } from "../session";
+import { normaliseTitle, Session, type SessionSummary } from "../session";
 import { fsyncDir, writeAtomic, writeFully } from "./atomic";
 import type { StorageContext } from "./context";
 import { isErrno } from "./fs-seam";
@@ -54,6 +54,9 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
   const createdAt = ctx.clock();
   // Seeding validates the copied events and yields title and counts for meta.json.
   const seeded = Session.seed({ id: newId, agentId: source.agentId, createdAt, ...(summary && { summary }) }, events);
+  // Told apart from its source, and titled even when forked before the source's title
+  // event: a user title, so automatic renaming never overwrites it (the user may still).
+  const named = seeded.append("session/title", { title: forkTitle(hot?.title.title ?? sourceMeta?.title ?? seeded.title.title ?? firstUserText(events)), messageSeqs: [], source: { kind: "user" } });
 
   const target = sessionPaths(ctx.root, source.agentId, newId, "sessions");
   const tmp = join(areaDir(ctx.root, source.agentId, "sessions"), `.fork-${randomUUID()}`);
@@ -72,7 +75,7 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
       }
       bytes += (await fs.stat(to)).size;
     }
-    const activeData = Buffer.concat(events.map((e) => encodeRecord(e)));
+    const activeData = Buffer.concat([...events, named].map((e) => encodeRecord(e)));
     const handle = await fs.open(join(tmp, "messages", "active.jsonl"), "wx");
     try {
       await writeFully(handle, activeData, 0);
@@ -95,7 +98,7 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
       segmentBytes: bytes,
       timeZone: sourceMeta?.timeZone ?? localTimeZone(),
       forkedFrom: { sessionId: source.sessionId, agentId: source.agentId, atSeq: at, ...(prefixOnly && { validPrefix: true as const }) },
-      lastSeq: at,
+      lastSeq: named.seq,
     };
     if (title.title !== undefined) meta.title = title.title;
     if (title.source !== undefined) meta.titleSource = title.source;
@@ -109,4 +112,17 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
     await fs.rm(tmp).catch(() => {});
     throw error;
   }
+}
+
+/** "Fork of ‹title›", bounded like every title. */
+export function forkTitle(sourceTitle: string | undefined): string {
+  return normaliseTitle(`Fork of ${sourceTitle?.trim() || "untitled session"}`, 120);
+}
+
+/** The first user message's text: the title of a source that never got one. */
+function firstUserText(events: readonly SessionEvent[]): string | undefined {
+  const first = events.find((e) => e.type === "user/message");
+  const content = (first?.data as { content?: { type: string; text?: string }[] } | undefined)?.content ?? [];
+  const text = normaliseTitle(content.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join(" "), 60);
+  return text || undefined;
 }

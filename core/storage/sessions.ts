@@ -33,6 +33,8 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   readonly persistence: P;
   private readonly detach: Unsubscribe;
   private readonly opening = new Map<string, Promise<{ session: Session; report: RepairReport }>>();
+  /** Changes of a session whose stale read-only hot copy is still being disposed (see whileReleased). */
+  private readonly held = new Map<string, (() => void)[]>();
 
   constructor(options: SessionsOptions<P>) {
     this.store = options.store ?? new SessionStore();
@@ -86,7 +88,11 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   }
 
   onChange(listener: (change: SessionChange) => void): Unsubscribe {
-    return this.persistence.onChange(listener);
+    return this.persistence.onChange((change) => {
+      const held = this.held.get(JSON.stringify([change.agentId, change.sessionId]));
+      if (held) held.push(() => listener(change));
+      else listener(change);
+    });
   }
 
   messages(ref: SessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
@@ -163,8 +169,19 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   private async whileReleased(ref: SessionRef, op: () => Promise<void>): Promise<void> {
     const session = this.hot(ref);
     if (session && session.readOnly === undefined) await this.dispose(session);
-    await op();
-    if (session && session.readOnly !== undefined) await this.dispose(session);
+    if (!session || session.readOnly === undefined) return op();
+    // The operation's change is told once the stale copy is gone: a listener that reopens
+    // the session on it (a chat view) must find it where it now is, not the old copy.
+    const key = JSON.stringify([session.agentId, session.id]);
+    const held: (() => void)[] = [];
+    this.held.set(key, held);
+    try {
+      await op();
+      await this.dispose(session);
+    } finally {
+      if (this.held.get(key) === held) this.held.delete(key);
+      for (const tell of held) tell();
+    }
   }
 
   private async dispose(session: Session): Promise<void> {

@@ -13,7 +13,8 @@ import type {
   ToolResultData,
 } from "../../core/protocol";
 
-import type { Session } from "../../core/session";
+import type { Session, SessionChange } from "../../core/session";
+import { SessionNotFoundError } from "../../core/storage/errors";
 import { PendingDecisions } from "../approval/decisions";
 import { ChatApprovals } from "./approvals";
 import { LiveState } from "./live-state";
@@ -28,6 +29,12 @@ export class ChatError extends Error {
     super(message);
   }
 }
+
+/** What the chat says of a session that no longer exists: never its id or the store's message. */
+export const SESSION_GONE = "This session was deleted. Start a new session, or open another one from the Sessions view.";
+
+/** A listener for list changes of one folder's sessions (delete, archive, rename, from any window). */
+export type SessionChangeListener = (folderKey: string, change: SessionChange) => void;
 
 /** A listener for one session's agent events (what a view forwards to its webview). */
 export type SessionListener = (event: AgentEvent) => void;
@@ -51,6 +58,7 @@ export class ChatController implements Disposable {
   private readonly models = new Map<string, ModelChoice>();
   private readonly subscriptions: Disposable[] = [];
   private readonly configListeners = new Set<(config: ChatConfig) => void>();
+  private readonly changeListeners = new Set<SessionChangeListener>();
   private configRefresh: Promise<void> | undefined;
   private configStale = false;
 
@@ -133,6 +141,21 @@ export class ChatController implements Disposable {
     };
   }
 
+  /** Each view follows what happens to the session it shows (see `sessionChanged`). */
+  onSessionChange(listener: SessionChangeListener): Disposable {
+    this.changeListeners.add(listener);
+    return { dispose: () => this.changeListeners.delete(listener) };
+  }
+
+  /**
+   * A session of the folder was created, changed or removed: by this window, another
+   * one or the CLI (the extension feeds the Sessions tree's changes, which include the
+   * meta.json watcher's). Every view showing it reacts at once.
+   */
+  sessionChanged(folderKey: string, change: SessionChange): void {
+    for (const listener of this.changeListeners) listener(folderKey, change);
+  }
+
   /** Subscribes to one session's events; `visible` tells approvals whether this view can ask. */
   watch(ref: ChatRef, listener: SessionListener, visible: () => boolean): Disposable {
     const entry: Watched = { ref, listener, visible };
@@ -183,7 +206,11 @@ export class ChatController implements Disposable {
   /** One older page (one segment) before `beforeSeq`. */
   async loadEarlier(ref: ChatRef, beforeSeq: number): Promise<ChatPage> {
     const folder = this.folder(ref.folderKey);
-    return toPage(await folder.runtime.messages(this.coreRef(ref), { beforeSequence: beforeSeq }));
+    try {
+      return toPage(await folder.runtime.messages(this.coreRef(ref), { beforeSequence: beforeSeq }));
+    } catch (error) {
+      throw gone(error) ?? error;
+    }
   }
 
   async create(folderKey: string | undefined, agentId?: string): Promise<ChatRef> {
@@ -307,6 +334,7 @@ export class ChatController implements Disposable {
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
     this.configListeners.clear();
+    this.changeListeners.clear();
     for (const off of this.unsubscribe.values()) off();
     this.unsubscribe.clear();
     this.watchers.clear();
@@ -318,7 +346,7 @@ export class ChatController implements Disposable {
       const { session, report } = await folder.runtime.open(this.coreRef(ref));
       return { folder, session, report };
     } catch (error) {
-      throw new ChatError("not-found", `cannot open session ${ref.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+      throw gone(error) ?? new ChatError("failed", `This session cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -364,6 +392,11 @@ export class ChatController implements Disposable {
 }
 
 
+
+/** A store error saying the session does not exist, as the chat says it. */
+function gone(error: unknown): ChatError | undefined {
+  return error instanceof SessionNotFoundError ? new ChatError("not-found", SESSION_GONE) : undefined;
+}
 
 const keyOf = (ref: ChatRef) => `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
 

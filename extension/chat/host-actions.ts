@@ -7,6 +7,8 @@ export interface HostActions {
   openLink(folder: ChatFolder, href: string): Promise<boolean>;
   /** The edit's diff in VS Code's diff editor (or the file when the diff is not known). */
   openDiff(folder: ChatFolder, details: EditDetails | undefined, toolCallId: string): Promise<void>;
+  /** Shows an edit's open review again (its diff was closed before the answer); false when none waits. */
+  showReview?(ref: ChatRef, toolCallId: string): Promise<boolean>;
   /** Undoes an applied edit of a session's call; rejects with why when it cannot. Returns the file's path. */
   undoEdit(folder: ChatFolder, sessionId: string, toolCallId: string): Promise<{ path: string }>;
   copy(text: string): Promise<void>;

@@ -17,8 +17,9 @@ import {
   type ModelChoice,
   type RevealTarget,
 } from "../../core/protocol";
+import type { SessionChange } from "../../core/session";
 import { searchOneSession } from "../search/session-search";
-import { ChatError, type ChatController } from "./controller";
+import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { pagesThrough } from "./pages-through";
 import type { Disposable } from "./runtimes";
@@ -48,6 +49,11 @@ export class ChatRpcServer implements Disposable {
   /** What the webview was last told (after hello): a config change sends only what differs. */
   private told: { config?: ChatConfig; model?: ModelChoice | undefined } = {};
   private readonly configChange: Disposable;
+  private readonly sessionChange: Disposable;
+  /** Whether the shown session was archived when last opened: archiving or unarchiving it reopens the view. */
+  private shownArchived = false;
+  /** The shown session's title changed (the editor chat's tab follows it). */
+  onTitle: ((title: string | undefined) => void) | undefined;
   /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
   private connectAsked = false;
 
@@ -59,6 +65,7 @@ export class ChatRpcServer implements Disposable {
   ) {
     const c = controller;
     this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
+    this.sessionChange = controller.onSessionChange((folderKey, change) => void this.sessionChanged(folderKey, change));
     this.handlers = {
       hello: async ({ restore }) => {
         await this.switching;
@@ -103,7 +110,11 @@ export class ChatRpcServer implements Disposable {
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
-      openDiff: async ({ ref, toolCallId }) => (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {}),
+      openDiff: async ({ ref, toolCallId }) => {
+        // An edit still waiting for its answer reopens its review (with the title-bar Accept / Reject).
+        if (await actions.showReview?.(ref, toolCallId)) return {};
+        return (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {});
+      },
       undoEdit: async ({ ref, toolCallId }) => {
         await c.writable(ref);
         const undone = await actions.undoEdit(c.folder(ref.folderKey), ref.sessionId, toolCallId);
@@ -186,6 +197,7 @@ export class ChatRpcServer implements Disposable {
 
   dispose(): void {
     this.configChange.dispose();
+    this.sessionChange.dispose();
     this.watching?.dispose();
     this.watching = undefined;
   }
@@ -199,7 +211,48 @@ export class ChatRpcServer implements Disposable {
   private opened(snapshot: ChatSnapshot): ChatSnapshot {
     this.follow(snapshot.ref);
     this.told.model = snapshot.model;
+    this.shownArchived = /archived/i.test(snapshot.readOnly ?? "");
+    this.onTitle?.(snapshot.title);
     return snapshot;
+  }
+
+  /**
+   * Delete, archive, unarchive or rename of the shown session, from wherever it came.
+   * A removal or a move between live and archived reopens it: what opens (read-only
+   * with the archive's reason, or writable again) is shown; nothing opening means it is
+   * gone, and the view closes it and says so. (Another window's archive arrives as a
+   * removal then a creation: the reopen finds it archived.)
+   */
+  private async sessionChanged(folderKey: string, change: SessionChange): Promise<void> {
+    const shown = this.shown;
+    if (!shown || shown.folderKey !== folderKey || shown.agentId !== change.agentId || shown.sessionId !== change.sessionId) return;
+    if (change.kind === "created") return;
+    if (change.kind === "updated" && change.item && change.item.archived === this.shownArchived) {
+      if (change.item.title !== undefined) this.onTitle?.(change.item.title);
+      return;
+    }
+
+    await this.switching;
+    if (!this.shown || !sameRef(this.shown, shown)) return;
+    let snapshot: ChatSnapshot | undefined;
+    try {
+      snapshot = await this.controller.open(shown);
+    } catch (error) {
+      // Anything but "gone" (a lock, damage) leaves the view as it is; its next action says why.
+      if (!(error instanceof ChatError && error.code === "not-found")) return;
+    }
+
+    if (!this.shown || !sameRef(this.shown, shown)) return;
+    if (snapshot) {
+      this.event({ type: "session-switched", snapshot: this.opened(snapshot) });
+      return;
+    }
+    this.watching?.dispose();
+    this.watching = undefined;
+    this.shown = undefined;
+    this.edits.clear();
+    this.onTitle?.(undefined);
+    this.event({ type: "session-closed", ref: shown, message: SESSION_GONE });
   }
 
   /** Tells the webview only what changed: the config fields that differ, and the shown session's model if it did. */
@@ -233,6 +286,7 @@ export class ChatRpcServer implements Disposable {
   private forward(ref: ChatRef, event: AgentEvent): void {
     if (event.type === "tool-finished" && event.details?.kind === "edit") this.edits.set(event.toolCallId, event.details);
     if (event.type === "approval-requested" && event.preview?.kind === "edit") this.edits.set(event.toolCallId, event.preview);
+    if (event.type === "session-event" && event.event.type === "session/title") this.onTitle?.((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
   }
 

@@ -111,6 +111,8 @@ export function openChatPanel(
   const panel = existing ?? vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, { enableScripts: true });
   panel.iconPath = vscode.Uri.joinPath(extensionUri, "media", "downcity.svg");
   const server = attachChat(panel.webview, extensionUri, controller, actions, () => panel.visible);
+  // The tab says which session it shows, and follows a rename from anywhere.
+  server.onTitle = (title) => (panel.title = title ? `Downcity: ${title}` : "Downcity Chat");
   panel.onDidDispose(() => server.dispose());
   if (ref) void server.show(ref);
   return panel;

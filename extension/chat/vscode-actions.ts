@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ChatRef, EditDetails } from "../../core/protocol";
+import { SHOW_REVIEW_COMMAND } from "../tools/edit-reviews";
 import { UNDO_EDIT_COMMAND } from "../tools/undo-edit";
 import { applyUnifiedDiff } from "./diff-sides";
 import type { HostActions } from "./host-actions";
@@ -58,6 +59,10 @@ export class VscodeHostActions implements HostActions {
     const undone = (await vscode.commands.executeCommand(UNDO_EDIT_COMMAND, folder.key, sessionId, toolCallId)) as { path: string } | undefined;
     if (!undone) throw new Error("this edit cannot be undone here: its folder's tools are not running in this window");
     return undone;
+  }
+
+  async showReview(ref: ChatRef, toolCallId: string): Promise<boolean> {
+    return Boolean(await vscode.commands.executeCommand(SHOW_REVIEW_COMMAND, { ...ref, toolCallId }));
   }
 
   async openDiff(folder: ChatFolder, details: EditDetails | undefined, toolCallId: string): Promise<void> {

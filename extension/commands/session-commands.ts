@@ -156,6 +156,7 @@ export function sessionCommands(deps: SessionCommandDeps) {
           ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downcity: forking "${sessionLabel(node)}"` }, fork)
           : await fork();
       await openInChat(folder, { agentId: item.agentId, sessionId: item.sessionId });
+      void vscode.window.showInformationMessage(`Downcity: forked "${sessionLabel(node)}" as "${item.title ?? "a new session"}"; it is open in the chat.`);
       return { folder: folder.uri.toString(), agentId: item.agentId, sessionId: item.sessionId };
     },
 

@@ -1,6 +1,10 @@
 import type { SessionChange, SessionListItem } from "../../core/session";
 import type { FolderRuntime } from "../runtime/runtimes";
-import { sessionKey, type AgentNode, type ArchivedNode, type FolderNode, type SessionNode } from "./nodes";
+import { dateBucket, dateRanges } from "./date-groups";
+import { sessionKey, type AgentNode, type ArchivedNode, type DateNode, type FolderNode, type MoreNode, type PagedGroup, type SessionNode } from "./nodes";
+
+/** Sessions a group shows before its "Show more" row, and how many more each click adds. */
+export const PAGE_SIZE = 50;
 
 /** What a change made stale: one session row, the rows of one group, or the folder's agent level. */
 export type Stale = { type: "session"; node: SessionNode } | { type: "group"; agentId: string; archived: boolean } | { type: "folder" };
@@ -23,8 +27,15 @@ export class FolderModel {
   private readonly perAgent = new Map<string, number>();
   private readonly order = new Map<string, SessionNode[]>();
   private buffered: SessionChange[] | undefined = [];
+  private readonly dateNodes = new Map<string, DateNode>();
+  private readonly moreNodes = new Map<PagedGroup, MoreNode>();
+  /** Rows a group shows (a page, plus one per "Show more"). */
+  private readonly limits = new Map<PagedGroup, number>();
 
-  constructor(readonly entry: FolderRuntime) {
+  constructor(
+    readonly entry: FolderRuntime,
+    private readonly now: () => number = Date.now,
+  ) {
     this.folderNode = { kind: "folder", entry };
   }
 
@@ -71,6 +82,61 @@ export class FolderModel {
     return node;
   }
 
+  /** One agent's live sessions by last activity, newest group first (only groups that hold a session). */
+  dateGroups(agentId: string): DateNode[] {
+    const rows = this.sessions(agentId, false);
+    return dateRanges(rows.length, (i) => rows[i]!.item.updatedAt, this.now()).map((r) => this.dateNode(agentId, r.key, r.label));
+  }
+
+  /** The date group a live session is in now. */
+  dateGroupOf(node: SessionNode): DateNode {
+    const { key, label } = dateBucket(node.item.updatedAt, this.now());
+    return this.dateNode(node.item.agentId, key, label);
+  }
+
+  /** A group's rows: its newest sessions up to its limit, then "Show more" when it holds more. */
+  page(group: PagedGroup): (SessionNode | MoreNode)[] {
+    const { rows, start, end } = this.groupRange(group);
+    const shown = Math.min(end - start, this.limits.get(group) ?? PAGE_SIZE);
+    const page: (SessionNode | MoreNode)[] = rows.slice(start, start + shown);
+    if (start + shown < end) page.push(this.moreNode(group));
+    return page;
+  }
+
+  /** How many sessions a group holds (the row's description). */
+  groupSize(group: PagedGroup): number {
+    const { start, end } = this.groupRange(group);
+    return end - start;
+  }
+
+  /** "Show more": the group shows one more page. */
+  showMore(group: PagedGroup): void {
+    this.limits.set(group, (this.limits.get(group) ?? PAGE_SIZE) + PAGE_SIZE);
+  }
+
+  private groupRange(group: PagedGroup): { rows: SessionNode[]; start: number; end: number } {
+    if (group.kind === "archived") {
+      const rows = this.sessions(group.agentId, true);
+      return { rows, start: 0, end: rows.length };
+    }
+    const rows = this.sessions(group.agentId, false);
+    const range = dateRanges(rows.length, (i) => rows[i]!.item.updatedAt, this.now()).find((r) => r.key === group.key);
+    return { rows, start: range?.start ?? 0, end: range?.end ?? 0 };
+  }
+
+  private dateNode(agentId: string, key: string, label: string): DateNode {
+    const id = `${agentId}\u0000${key}`;
+    let node = this.dateNodes.get(id);
+    if (!node) this.dateNodes.set(id, (node = { kind: "date", entry: this.entry, agentId, key, label }));
+    return node;
+  }
+
+  private moreNode(group: PagedGroup): MoreNode {
+    let node = this.moreNodes.get(group);
+    if (!node) this.moreNodes.set(group, (node = { kind: "more", entry: this.entry, group }));
+    return node;
+  }
+
   get(agentId: string, sessionId: string): SessionNode | undefined {
     return this.nodes.get(sessionKey(agentId, sessionId));
   }
@@ -107,7 +173,7 @@ export class FolderModel {
         { type: "group", agentId: item.agentId, archived: true },
       ];
     }
-    if (before.updatedAt === item.updatedAt || this.inPlace(existing)) return [{ type: "session", node: existing }];
+    if (before.updatedAt === item.updatedAt || (this.inPlace(existing) && this.sameGroup(before.updatedAt, item.updatedAt))) return [{ type: "session", node: existing }];
     this.order.delete(groupKey(item.agentId, item.archived));
     return [{ type: "group", agentId: item.agentId, archived: item.archived }];
   }
@@ -138,6 +204,11 @@ export class FolderModel {
     this.perAgent.set(item.agentId, count + 1);
     if (count === 0) return [{ type: "folder" }];
     return [{ type: "group", agentId: item.agentId, archived: false }, ...(item.archived ? [{ type: "group" as const, agentId: item.agentId, archived: true }] : [])];
+  }
+
+  private sameGroup(a: number, b: number): boolean {
+    const now = this.now();
+    return dateBucket(a, now).key === dateBucket(b, now).key;
   }
 
   /** True when the row's cached position is still right after its time changed (neighbours only). */

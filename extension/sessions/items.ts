@@ -26,16 +26,32 @@ const STATE_TEXT: Record<SessionState, string> = {
 
 export const sessionLabel = (node: SessionNode) => node.item.title ?? "New session";
 
+/** The "Show more" row's command (internal: not in the palette). */
+export const SHOW_MORE_COMMAND = "downcity.sessions.showMore";
+
 /** The menus' `viewItem` value: `session.live`, `session.live.running` or `session.archived`. */
 export function sessionContext(node: SessionNode): string {
   if (node.item.archived) return "session.archived";
   return node.item.running || node.activity.running ? "session.live.running" : "session.live";
 }
 
-function tooltip(node: SessionNode, state: SessionState): vscode.MarkdownString {
+/** Where a fork came from, by its source's title (never its id): the source may be gone. */
+export function forkOrigin(node: SessionNode, model: FolderModel | undefined): string | undefined {
+  const from = node.item.forkedFrom;
+  if (!from) return undefined;
+  const source = model?.get(from.agentId, from.sessionId);
+  return source ? `Forked from "${sessionLabel(source)}"` : "Forked from a session that no longer exists";
+}
+
+function tooltip(node: SessionNode, state: SessionState, model: FolderModel | undefined): vscode.MarkdownString {
   const { item } = node;
   const md = new vscode.MarkdownString();
   md.appendText(sessionLabel(node));
+  const origin = forkOrigin(node, model);
+  if (origin) {
+    md.appendMarkdown("\n\n");
+    md.appendText(origin);
+  }
   md.appendMarkdown("\n\n");
   md.appendText(`Model: ${item.model ?? "none yet"} · ${item.messageCount} messages · history ${formatBytes(item.historyBytes)}`);
   md.appendMarkdown("\n\n");
@@ -78,13 +94,33 @@ export function sessionTreeItem(node: Exclude<SessionTreeNode, DamagedTreeNode>,
       item.contextValue = "archivedGroup";
       return item;
     }
+    case "date": {
+      // Today and Yesterday open; older groups wait to be expanded (their rows are not asked for until then).
+      const open = node.key === "today" || node.key === "yesterday";
+      const item = new vscode.TreeItem(node.label, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `date:${base}:${node.agentId}:${node.key}`;
+      item.description = String(model?.groupSize(node) ?? 0);
+      item.contextValue = "dateGroup";
+      return item;
+    }
+    case "more": {
+      const item = new vscode.TreeItem("Show more", vscode.TreeItemCollapsibleState.None);
+      const group = node.group;
+      item.id = `more:${base}:${group.kind === "date" ? `${group.agentId}:${group.key}` : `archived:${group.agentId}`}`;
+      item.iconPath = new vscode.ThemeIcon("ellipsis");
+      item.tooltip = "Show older sessions of this group";
+      item.contextValue = "showMore";
+      item.command = { command: SHOW_MORE_COMMAND, title: "Show more", arguments: [node] };
+      return item;
+    }
     case "session": {
       const state = sessionState(node);
       const item = new vscode.TreeItem(sessionLabel(node), vscode.TreeItemCollapsibleState.None);
       item.id = `session:${base}:${node.item.archived ? "a" : "l"}:${node.item.agentId}:${node.item.sessionId}`;
       item.description = relativeTime(node.item.updatedAt, now);
-      item.tooltip = tooltip(node, state);
-      item.iconPath = ICONS[state]();
+      item.tooltip = tooltip(node, state, model);
+      // A fork at rest shows it is one; a state (running, waiting…) says more.
+      item.iconPath = state === "idle" && node.item.forkedFrom ? new vscode.ThemeIcon("repo-forked") : ICONS[state]();
       item.contextValue = sessionContext(node);
       item.command = { command: "downcity.openSession", title: "Open Session", arguments: [node] };
       return item;

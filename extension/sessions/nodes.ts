@@ -3,7 +3,7 @@ import type { FolderRuntime } from "../runtime/runtimes";
 import type { DamagedTreeNode } from "./damaged";
 
 /** The elements of the Sessions tree. Each is one stable object, so a refresh can name it. */
-export type SessionTreeNode = FolderNode | AgentNode | ArchivedNode | SessionNode | DamagedTreeNode;
+export type SessionTreeNode = FolderNode | AgentNode | ArchivedNode | DateNode | MoreNode | SessionNode | DamagedTreeNode;
 
 export interface FolderNode {
   kind: "folder";
@@ -19,6 +19,26 @@ export interface ArchivedNode {
   entry: FolderRuntime;
   agentId: string;
 }
+
+/** A last-activity group of one agent's live sessions (Today, Yesterday, Previous 7 days, a month). */
+export interface DateNode {
+  kind: "date";
+  entry: FolderRuntime;
+  agentId: string;
+  /** "today", "yesterday", "week" or "YYYY-MM" (see date-groups.ts). */
+  key: string;
+  label: string;
+}
+
+/** The "Show more" row at the end of a group that holds more sessions than it shows. */
+export interface MoreNode {
+  kind: "more";
+  entry: FolderRuntime;
+  group: DateNode | ArchivedNode;
+}
+
+/** A group whose sessions are shown a page at a time. */
+export type PagedGroup = DateNode | ArchivedNode;
 
 /** What this window knows about a session beyond its list item. */
 export interface SessionActivity {

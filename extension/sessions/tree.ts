@@ -16,6 +16,8 @@ export const COALESCE_MS = 100;
 export interface SessionsTreeOptions {
   coalesceMs?: number;
   log?: (line: string) => void;
+  /** The clock the date groups and relative times read (tests fix it). */
+  now?: () => number;
 }
 
 /**
@@ -37,12 +39,20 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
+  private readonly now: () => number;
+  private readonly sessionChanged = new vscode.EventEmitter<{ entry: FolderRuntime; change: SessionChange }>();
+  /**
+   * Every change the tree applies to a session, from this window's store or another
+   * process's meta.json: the chat views follow the session they show through it.
+   */
+  readonly onDidChangeSession = this.sessionChanged.event;
 
   constructor(
     private readonly runtimes: Runtimes,
     private readonly options: SessionsTreeOptions = {},
   ) {
     this.coalesceMs = options.coalesceMs ?? COALESCE_MS;
+    this.now = options.now ?? Date.now;
     runtimes.all().forEach((entry) => this.attach(entry));
     this.subscription = runtimes.onDidChange(({ added, removed }) => {
       removed.forEach((entry) => this.detach(entry));
@@ -77,15 +87,17 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       case "agent":
         return this.agentChildren(model, node.agentId);
       case "archived":
-        return model.sessions(node.agentId, true);
+      case "date":
+        return model.page(node);
       case "session":
+      case "more":
         return [];
     }
   }
 
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
     if (node.kind === "damagedGroup" || node.kind === "damagedFolder") return damagedTreeItem(node, this.damaged.get(node.entry));
-    return sessionTreeItem(node, this.models.get(node.entry), Date.now());
+    return sessionTreeItem(node, this.models.get(node.entry), this.now());
   }
 
   getParent(node: SessionTreeNode): SessionTreeNode | undefined {
@@ -93,10 +105,19 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     if (!model || node.kind === "folder") return undefined;
     if (node.kind === "damagedFolder") return this.damaged.get(node.entry)?.group;
     if (node.kind === "damagedGroup") return this.models.size > 1 ? model.folderNode : undefined;
-    if (node.kind === "session" && node.item.archived) return model.archivedNode(node.item.agentId);
-    const agentId = node.kind === "session" ? node.item.agentId : node.agentId;
-    if (node.kind !== "agent" && model.showAgents) return model.agentNode(agentId);
+    if (node.kind === "more") return node.group;
+    if (node.kind === "session") return node.item.archived ? model.archivedNode(node.item.agentId) : model.dateGroupOf(node);
+    if (node.kind !== "agent" && model.showAgents) return model.agentNode(node.agentId);
     return this.models.size > 1 ? model.folderNode : undefined;
+  }
+
+  /** "Show more" on a group's last row: one more page of its sessions, the rest of the tree as it is. */
+  showMore(node: SessionTreeNode | undefined): void {
+    if (node?.kind !== "more") return;
+    const model = this.models.get(node.entry);
+    if (!model) return;
+    model.showMore(node.group);
+    this.stale(node.group);
   }
 
   // ------------------------------------------------------------------ queries for commands
@@ -139,13 +160,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     if (model && this.damaged.get(node.entry)?.remove(node.folder)) this.stale(this.models.size > 1 ? model.folderNode : undefined);
   }
 
+  /** An agent's sessions by last activity (lazy: a group's rows are asked for when it is expanded), then Archived. */
   private agentChildren(model: FolderModel, agentId: string): SessionTreeNode[] {
-    const live: SessionTreeNode[] = model.sessions(agentId, false);
-    return model.sessions(agentId, true).length > 0 ? [...live, model.archivedNode(agentId)] : live;
+    const groups: SessionTreeNode[] = model.dateGroups(agentId);
+    return model.sessions(agentId, true).length > 0 ? [...groups, model.archivedNode(agentId)] : groups;
   }
 
   private attach(entry: FolderRuntime): void {
-    const model = new FolderModel(entry);
+    const model = new FolderModel(entry, this.now);
     this.models.set(entry, model);
     const { runtime, folder } = entry;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, META_GLOB));
@@ -185,6 +207,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   private onChange(model: FolderModel, change: SessionChange): void {
     this.markStale(model, model.apply(change));
+    this.sessionChanged.fire({ entry: model.entry, change });
   }
 
   private onAgentEvent(model: FolderModel, event: AgentEvent): void {
@@ -238,8 +261,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;
         if (found.item && this.damaged.get(entry)?.remove({ agentId: found.agentId, archived: found.archived, folder: encodeId(found.sessionId) })) this.stale(this.models.size > 1 ? model.folderNode : undefined);
-        if (found.item) this.markStale(model, model.upsert(found.item));
-        else if (known && known.item.archived === found.archived) this.markStale(model, model.remove(found.agentId, found.sessionId));
+        const ids = { agentId: found.agentId, sessionId: found.sessionId };
+        if (found.item) {
+          this.markStale(model, model.upsert(found.item));
+          this.sessionChanged.fire({ entry, change: { kind: known ? "updated" : "created", ...ids, item: found.item } });
+        } else if (known && known.item.archived === found.archived) {
+          this.markStale(model, model.remove(found.agentId, found.sessionId));
+          this.sessionChanged.fire({ entry, change: { kind: "removed", ...ids } });
+        }
       }
     }
   }
@@ -277,5 +306,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.subscription.dispose();
     [...this.perFolder.keys()].forEach((entry) => this.detach(entry));
     this.changed.dispose();
+    this.sessionChanged.dispose();
   }
 }

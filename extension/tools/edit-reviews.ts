@@ -1,11 +1,13 @@
 import * as vscode from "vscode";
-import type { PendingDecision } from "../approval/decisions";
+import type { DecisionKey, PendingDecision } from "../approval/decisions";
 import { tokenFor, untilAborted } from "./cancellation";
 import type { Proposal } from "./proposals";
 
 export const ACCEPT_EDIT_COMMAND = "downcity.acceptEdit";
 export const REJECT_EDIT_COMMAND = "downcity.rejectEdit";
 export const EDIT_PROPOSAL_COMMAND = "downcity.editProposal";
+/** Internal: the chat card's Open diff on a pending edit, `(DecisionKey)` → whether a review was shown. */
+export const SHOW_REVIEW_COMMAND = "downcity.tools.showReview";
 /** Context keys the diff editor's title-bar actions show on (package.json `menus.editor/title`). */
 export const REVIEW_PENDING_CONTEXT = "downcity.reviewPending";
 export const REVIEW_EDITING_CONTEXT = "downcity.reviewEditing";
@@ -58,6 +60,7 @@ export class EditReviews {
       vscode.commands.registerCommand(ACCEPT_EDIT_COMMAND, (uri?: vscode.Uri) => this.accept(uri)),
       vscode.commands.registerCommand(REJECT_EDIT_COMMAND, (uri?: vscode.Uri) => this.reject(uri)),
       vscode.commands.registerCommand(EDIT_PROPOSAL_COMMAND, (uri?: vscode.Uri) => this.editProposal(uri)),
+      vscode.commands.registerCommand(SHOW_REVIEW_COMMAND, (key: DecisionKey) => this.show(key)),
     ];
     return new vscode.Disposable(() => registrations.forEach((r) => r.dispose()));
   }
@@ -127,6 +130,14 @@ export class EditReviews {
     return true;
   }
 
+  /** Shows a pending review's diff again (the user closed it before answering). */
+  async show(key: DecisionKey): Promise<boolean> {
+    const review = [...this.open].find((r) => sameKey(r.pending.key, key));
+    if (!review) return false;
+    await vscode.commands.executeCommand("vscode.diff", review.left, review.proposed, review.title, { preview: false });
+    return true;
+  }
+
   get size(): number {
     return this.open.size;
   }
@@ -137,6 +148,9 @@ export class EditReviews {
     void vscode.commands.executeCommand("setContext", REVIEW_EDITING_CONTEXT, all.some((r) => r.editable !== undefined));
   }
 }
+
+const sameKey = (a: DecisionKey, b: DecisionKey) =>
+  a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId && a.toolCallId === b.toolCallId;
 
 function nothingOpen(): false {
   void vscode.window.showInformationMessage("Downcity: no edit is waiting for review here (it was answered already, or its run stopped).");

@@ -8,7 +8,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch, type FS
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, sessionRow, sessionRows } from "../../scripts/vscode/workbench";
+import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, sessionRow } from "../../scripts/vscode/workbench";
 import { seedSessions } from "../../scripts/vscode/seed";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
@@ -133,8 +133,8 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
       await runCommand(page, "Downcity: Fork Session…");
       await quickPickRow(page, "Renamed through the UI").click({ timeout: 15_000 });
       await quickPickRow(page, "Whole session").click({ timeout: 15_000 });
-      // The fork keeps the pinned title: two rows now carry it.
-      await sessionRows(page, "Renamed through the UI").nth(1).waitFor({ timeout: 15_000 });
+      // The fork is told apart from its source: "Fork of ‹title›".
+      await sessionRow(page, "Fork of Renamed through the UI").waitFor({ timeout: 15_000 });
       const id = await newSession(before, /What does src\/inventory\.ts do\?[\s\S]*It tracks stock levels\./);
       assert.notEqual(id, "ui-seeded");
     },
@@ -232,7 +232,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     async () => {
       const target = join(workspace, "Plan-the-release.md");
       await runCommand(page, "Downcity: Export Session…");
-      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      await quickPickRow(page, /^Plan the release/).click({ timeout: 15_000 });
       await quickPickRow(page, /^Markdown/).click({ timeout: 15_000 });
       // code-server's save dialog is the workbench's own: a path box, prefilled with the default.
       const path = page.locator(".quick-input-widget input").filter({ visible: true });
@@ -294,7 +294,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     "16 Show Session Files reveals the session's folder in the Explorer",
     async () => {
       await runCommand(page, "Downcity: Show Session Files");
-      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      await quickPickRow(page, /^Plan the release/).click({ timeout: 15_000 });
       await page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"]', { hasText: "ui-two-turns" }).first().waitFor({ timeout: 15_000 });
     },
     hasCommands ? false : "the extension contributes no commands yet",
@@ -304,7 +304,8 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     "17 Open Session… from the palette switches the chat to the chosen session",
     async () => {
       await runCommand(page, "Downcity: Open Session…");
-      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      // The source, not step 07's "Fork of Plan the release".
+      await quickPickRow(page, /^Plan the release/).click({ timeout: 15_000 });
       const chat = chatFrame(page);
       await chat.locator('article[aria-label="Assistant"]', { hasText: "The crash on save." }).waitFor({ timeout: 30_000 });
       await chat.locator("article", { hasText: "Which one first?" }).first().waitFor({ timeout: 15_000 });
@@ -317,7 +318,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     async () => {
       const { segments, active } = sessionPaths(workspace, "default", "ui-two-turns");
       await runCommand(page, "Downcity: Compact Now");
-      await quickPickRow(page, "Plan the release").click({ timeout: 15_000 });
+      await quickPickRow(page, /^Plan the release/).click({ timeout: 15_000 });
       // The model's window is unknown, so nothing is retained: every message before the newest answer closes.
       const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: /"Plan the release": Compacted \d+ messages?/ }).first();
       await toast.waitFor({ timeout: 30_000 });

@@ -30,6 +30,26 @@ describe("one decision per approval, whichever surface answers first", () => {
     assert.equal(readFileSync(file, "utf8"), "one\n", "denied: the file is unchanged");
   });
 
+  it("a review whose diff the user closed is shown again from the card's Open diff, and still answers", async (t) => {
+    const ws = editorWorkspace(t);
+    const file = ws.write("src/a.ts", "one\n");
+    let reopened: unknown;
+    const result = await ws.reviewed("edit_file", edit("one", "two"), {
+      toolCallId: "call-reopen",
+      answer: async ({ key }) => {
+        ws.editor.tabs.splice(0); // the user closes the tab without answering
+        assert.equal(ws.decisions.isPending(key), true, "closing the diff answers nothing");
+        reopened = await commands.executeCommand("downcity.tools.showReview", key);
+        assert.equal(ws.editor.tabs.length, 1);
+        return commands.executeCommand("downcity.acceptEdit", ws.editor.tabs[0]!.input.modified);
+      },
+    });
+    assert.equal(reopened, true);
+    assert.equal(result.approved, true);
+    assert.equal(readFileSync(file, "utf8"), "two\n");
+    assert.equal(await commands.executeCommand("downcity.tools.showReview", ws.key("call-reopen")), false, "answered: nothing to show");
+  });
+
   it("the title bar first: the card's answer afterwards is refused (the card shows the host's outcome)", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "one\n");

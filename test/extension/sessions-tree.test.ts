@@ -52,6 +52,12 @@ function setup(folders: vscode.WorkspaceFolder[], coalesceMs = 100) {
   return { runtimes, tree, made, feeds, fired, nextFire, close };
 }
 
+/** The rows of the first date group (every session these tests write is from today). */
+const todayRows = async (tree: SessionsTree, parent?: SessionTreeNode) => {
+  const [today] = await tree.getChildren(parent);
+  assert.equal(today?.kind, "date");
+  return (await tree.getChildren(today)) as SessionNode[];
+};
 const labels = (nodes: SessionTreeNode[], tree: SessionsTree) => nodes.map((n) => (tree.getTreeItem(n).label as string));
 const lists = (made: { lists: number }[]) => made.reduce((n, m) => n + m.lists, 0);
 
@@ -64,7 +70,7 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   const hot = runtime.create("code");
   hot.append("user/message", { content: [{ type: "text", text: "live one" }] }, { surface: "append" });
 
-  const rows = (await tree.getChildren()) as SessionNode[];
+  const rows = await todayRows(tree);
   // Its write-behind flush now, so it cannot land amid the checks of single-row refreshes below.
   const flushed = nextFire();
   await (runtime as unknown as { sessions: { flush(s: unknown): Promise<void> } }).sessions.flush(hot);
@@ -84,7 +90,7 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   await runtime.rename({ agentId: "code", sessionId: "session-1" }, "Pinned title");
   await renamed;
   const node = tree.find(runtimes.all()[0]!, "code", "session-1")!;
-  assert.equal((await tree.getChildren())[0], node);
+  assert.equal((await todayRows(tree))[0], node);
   assert.equal(tree.getTreeItem(node).label, "Pinned title");
   // …and once it is on top, a change refreshes that row only.
   renamed = nextFire();
@@ -97,7 +103,7 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   const added = nextFire();
   fake.created.watchers.at(-1)!.fire("create", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-50", "meta.json")));
   await added;
-  assert.ok(labels(await tree.getChildren(), tree).includes("Stored 0"));
+  assert.ok(labels(await todayRows(tree), tree).includes("Stored 0"));
   assert.ok(tree.find(runtimes.all()[0]!, "code", "session-50"), "the other window's session is in the tree");
 
   // Archive through the runtime: the row moves into a collapsed "Archived" group.
@@ -127,7 +133,7 @@ test("a burst of 1,000 events causes a bounded number of refreshes, each naming 
   await storeSessions(root, 20);
   const { runtimes, tree, feeds, fired, made, close } = setup([folder(root)], 100);
   t.after(close);
-  const rows = (await tree.getChildren()) as SessionNode[];
+  const rows = await todayRows(tree);
   t.mock.timers.enable({ apis: ["setTimeout"] });
   fired.length = 0;
   const top = rows[0]!;
@@ -172,8 +178,10 @@ test("folder level only with several folders, agent level only with several agen
   const agents = await tree.getChildren(top[0]);
   assert.deepEqual(agents.map((n) => n.kind), ["agent", "agent"]);
   assert.deepEqual(labels(agents, tree), ["Ask", "Code"]);
-  assert.equal((await tree.getChildren(agents[1])).length, 2);
+  assert.equal((await todayRows(tree, agents[1])).length, 2);
   const beta = await tree.getChildren(top[1]);
-  assert.deepEqual(beta.map((n) => n.kind), ["session"], "one agent: no agent level");
+  assert.deepEqual(beta.map((n) => n.kind), ["date"], "one agent: no agent level, its date groups");
+  const [row] = await todayRows(tree, top[1]);
+  assert.equal(tree.getParent(row!), beta[0]);
   assert.equal(tree.getParent(beta[0]!), top[1]);
 });

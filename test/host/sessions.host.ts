@@ -76,7 +76,7 @@ async function sessionsUnder(host: DowncityHost, node: SessionTreeNode): Promise
   const out: SessionNode[] = [];
   for (const child of await host.tree.getChildren(node)) {
     if (child.kind === "session") out.push(child);
-    else if (child.kind === "agent") out.push(...(await sessionsUnder(host, child)));
+    else if (child.kind === "agent" || child.kind === "date") out.push(...(await sessionsUnder(host, child)));
   }
   return out;
 }

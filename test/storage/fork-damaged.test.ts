@@ -31,7 +31,8 @@ test("fork of a damaged session is refused, closed or open read-only; validPrefi
   const listed = (await cold.list()).find((i) => i.sessionId === "hot-fork")!;
   assert.equal(listed.forkedFrom?.validPrefix, true);
   const f = await cold.open({ sessionId: "hot-fork" });
-  assert.equal(f.session.lastSeq, 3);
+  // The valid prefix, then the fork's own title event.
+  assert.equal(f.session.lastSeq, 4);
   assert.equal(f.report.readOnly, undefined);
   await cold.close();
 });

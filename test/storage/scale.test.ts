@@ -102,7 +102,8 @@ test("lists read only meta.json, merge hot over cold, sort by updatedAt, and a c
   const early = await b.fork({ sessionId: "s1" }, { atSeq: 5, newId: "early" });
   assert.equal(early.messageCount, 4);
   const { session: forked } = await b.open({ sessionId: "early" });
-  assert.equal(forked.lastSeq, 5);
+  // Events 1..5, then the fork's own title event.
+  assert.equal(forked.lastSeq, 6);
   assert.ok(changes.some((c) => c.kind === "created" && c.sessionId === "early"));
 
   await b.archive({ sessionId: "s1" });
