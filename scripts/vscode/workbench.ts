@@ -35,6 +35,21 @@ export const sessionRows = (page: Page, title: string | RegExp) => page.locator(
 export const sessionRow = (page: Page, title: string | RegExp) => sessionRows(page, title).first();
 
 /**
+ * The Sessions row with `title`, scrolled to: the tree is virtualised, so a row below the
+ * view's fold is not in the DOM until the tree is scrolled that far (the Sessions view
+ * starts small). Wheels down over the tree a bounded number of times until the row exists.
+ */
+export async function scrolledSessionRow(page: Page, title: string | RegExp, steps = 40): Promise<Locator> {
+  const row = sessionRow(page, title);
+  for (let i = 0; i < steps && (await row.count()) === 0; i++) {
+    await sessionRows(page, /./).last().hover({ timeout: 5_000 });
+    await page.mouse.wheel(0, 110);
+    await row.waitFor({ state: "attached", timeout: 250 }).catch(() => undefined);
+  }
+  return row;
+}
+
+/**
  * The document inside the chat's webview (outer iframe, then VS Code's active-frame): the
  * visible Downcity webview. Not matched by `purpose=webviewView`: the iframe VS Code makes
  * when the view comes back after its container was hidden has no purpose in its src. So a

@@ -8,7 +8,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch, type FS
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, sessionRow } from "../../scripts/vscode/workbench";
+import { chatFrame, openDowncityView, paletteRow, quickPickRow, runCommand, scrolledSessionRow, sessionRow } from "../../scripts/vscode/workbench";
 import { seedSessions } from "../../scripts/vscode/seed";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
@@ -249,7 +249,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
   await step(
     "13 Delete Session from the context menu asks in a modal, then removes the row and the folder",
     async () => {
-      await sessionRow(page, "Old experiment").click({ button: "right", timeout: 15_000 });
+      await (await scrolledSessionRow(page, "Old experiment")).click({ button: "right", timeout: 15_000 });
       await contextMenuItem(page, "Delete Session…").click({ timeout: 15_000 });
       const dialog = page.locator(".monaco-dialog-box", { hasText: 'Delete "Old experiment"?' });
       await dialog.getByRole("button", { name: "Delete" }).click({ timeout: 15_000 });

@@ -200,8 +200,11 @@ test("a runtime with an index directory: its own writes are found at once, the i
   live.append("user/message", { content: [{ type: "text", text: "a wallaby, unflushed" }] }, { surface: "append" });
   const hits = await collect(runtime.search({ query: "wallaby" }));
   assert.deepEqual(hits.map((h) => [h.sessionId, h.kind]).sort(), [["live-2", "user"], ["s-1", "title"]]);
-  await runtime.fork({ agentId: "code", sessionId: "s-1" });
-  assert.equal((await collect(runtime.search({ query: "wallaby" }))).length, 3);
+  const fork = await runtime.fork({ agentId: "code", sessionId: "s-1" });
+  // The fork holds the copied title event and its own "Fork of Wallaby notes": both are found.
+  const afterFork = await collect(runtime.search({ query: "wallaby" }));
+  assert.equal(afterFork.length, 4);
+  assert.deepEqual(afterFork.filter((h) => h.sessionId === fork.sessionId).map((h) => h.snippet).sort(), ["Fork of Wallaby notes", "Wallaby notes"]);
   assert.equal(readdirSync(indexDir).length, 1);
   assert.deepEqual(readdirSync(join(root, ".downcity")), ["agents"]);
 });
