@@ -105,12 +105,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   async prompt(ref: SessionRef, input: string | ContentBlock[], options: { model?: ModelSelection; whenRunning?: "steer" | "queue" } = {}): Promise<RunResult[]> {
-    if (this.closing) throw new RuntimeError("the workspace runtime is closed");
-    const why = this.options.restricted?.();
-    if (why !== undefined) throw new RestrictedModeError(why);
-    const entry = await this.entry(ref);
-    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
-    while (entry.compacting) await entry.compacting.catch(() => undefined);
+    const entry = await this.writableEntry(ref);
     if (entry.run) {
       if (options.whenRunning === "queue") entry.agent!.followUp(input);
       else entry.agent!.steer(input);
@@ -121,13 +116,19 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.start(entry, agent);
   }
 
-  async retry(ref: SessionRef, options: { model?: ModelSelection } = {}): Promise<RunResult[]> {
+  /** The entry a run may write to: refused when closing, in Restricted Mode or read-only; waits out a Compact Now. */
+  private async writableEntry(ref: SessionRef): Promise<Entry> {
     if (this.closing) throw new RuntimeError("the workspace runtime is closed");
     const why = this.options.restricted?.();
     if (why !== undefined) throw new RestrictedModeError(why);
     const entry = await this.entry(ref);
     if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
     while (entry.compacting) await entry.compacting.catch(() => undefined);
+    return entry;
+  }
+
+  async retry(ref: SessionRef, options: { model?: ModelSelection } = {}): Promise<RunResult[]> {
+    const entry = await this.writableEntry(ref);
     if (entry.run) throw new RuntimeError("the session is running: nothing to retry");
     const failed = failedTurnEnd(entry.session.events());
     if (failed === undefined) throw new RuntimeError("the last turn did not fail: nothing to retry");

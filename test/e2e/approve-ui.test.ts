@@ -12,7 +12,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame } from "../../scripts/vscode/workbench";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
-import { fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
@@ -86,18 +86,7 @@ test("approvals in the real workbench: the card, the diff's title bar, Deny, no 
   // tsx compiles with keepNames: functions shipped to a frame call its `__name` helper.
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   const chat = () => chatFrame(page);
-  let failed = false;
-  const step = async (name: string, body: () => Promise<void>) =>
-    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        failed = true;
-        throw error;
-      } finally {
-        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
-      }
-    });
+  const step = chainedSteps(t, workbench);
 
   await step("01 an edit waits on the card and in the diff editor, with Accept / Reject in its title bar", async () => {
     await page.goto(workbenchUrl(workbench.server, workspace));

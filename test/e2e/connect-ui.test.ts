@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { freePort, installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame, quickPickRow } from "../../scripts/vscode/workbench";
 import { startProviderServer, wire } from "../support/provider-server";
-import { fileMatches, missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
+import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const KEY = "sk-connect-ui-8c27e4d1b9";
@@ -41,18 +41,7 @@ test("connect a model from the chat in the real workbench", { skip: missingVsCod
   const { page } = workbench;
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   const settingsFile = join(workbench.server.userDataDir, "User", "settings.json");
-  let failed = false;
-  const step = async (name: string, body: (w: Workbench) => Promise<void>) =>
-    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
-      try {
-        await body(workbench);
-      } catch (error) {
-        failed = true;
-        throw error;
-      } finally {
-        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
-      }
-    });
+  const step = chainedSteps(t, workbench);
   const chat = () => chatFrame(page);
   const baseURL = () => chat().getByRole("textbox", { name: "Base URL", exact: true });
 

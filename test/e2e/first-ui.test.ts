@@ -12,7 +12,7 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/co
 import { chatFrame, chatFrameElement, sessionRow } from "../../scripts/vscode/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
-import { fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const FIRST_PROMPT = "Which module restocks items?";
@@ -111,18 +111,7 @@ test("first five minutes in the real workbench: first message, agent picker, key
   const chat = () => chatFrame(page);
   const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
   const figures: Record<string, number> = {};
-  let failed = false;
-  const step = async (name: string, body: () => Promise<void>) =>
-    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        failed = true;
-        throw error;
-      } finally {
-        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
-      }
-    });
+  const step = chainedSteps(t, workbench);
 
   await step("01 the chat is ready with no session open and takes most of the container", async () => {
     await page.goto(workbenchUrl(workbench.server, workspace));

@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, watch } from "node:fs";
 import { dirname, join } from "node:path";
+import type { TestContext } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../scripts/vscode/chromium";
 import { CODE_SERVER_BIN, PROJECT_ROOT, startCodeServer, type CodeServer, type CodeServerOptions } from "../../scripts/vscode/code-server";
@@ -112,4 +113,23 @@ export async function runPaletteCommand(page: Page, title: string, timeout = 15_
   await input.fill(`>${title}`);
   await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).filter({ visible: true }).first().waitFor({ timeout });
   await page.keyboard.press("Enter");
+}
+
+/**
+ * Steps that build on each other, each a subtest of `t` with a screenshot named after it
+ * in the output folder: after a failure the rest are skipped, not timed out.
+ */
+export function chainedSteps(t: TestContext, workbench: Workbench) {
+  let failed = false;
+  return (name: string, body: (w: Workbench) => Promise<void>) =>
+    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
+      try {
+        await body(workbench);
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
+      }
+    });
 }

@@ -14,7 +14,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame, chatFrameElement } from "../../scripts/vscode/workbench";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
-import { extensionHostPid, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import { chainedSteps, extensionHostPid, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const COMMAND_PROMPT = "Run the slow build.";
@@ -68,18 +68,7 @@ test("replayed chats equal live ones in the real workbench: switch, reload, SIGK
   const { page } = workbench;
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   const chat = () => chatFrame(page);
-  let failed = false;
-  const step = async (name: string, body: () => Promise<void>) =>
-    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        failed = true;
-        throw error;
-      } finally {
-        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
-      }
-    });
+  const step = chainedSteps(t, workbench);
 
   await step("01 a command stopped with Stop shows cancelled", async () => {
     await page.goto(workbenchUrl(workbench.server, workspace));

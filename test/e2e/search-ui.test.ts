@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../../scripts/vscode/workbench";
 import { sessionPaths, Sessions } from "../../core/storage";
-import { missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 /** Said once, early, then compacted away: only the closed segment holds it. */
@@ -55,18 +55,7 @@ test("Search Sessions… finds a word only in a compacted segment and opens that
   const { page } = workbench;
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   const chat = () => chatFrame(page);
-  let failed = false;
-  const step = async (name: string, body: () => Promise<void>) =>
-    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        failed = true;
-        throw error;
-      } finally {
-        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
-      }
-    });
+  const step = chainedSteps(t, workbench);
 
   await step("01 the workbench opens with the Downcity view", async () => {
     await page.goto(workbenchUrl(workbench.server, workspace));

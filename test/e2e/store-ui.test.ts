@@ -13,7 +13,7 @@ import { seedSessions } from "../../scripts/vscode/seed";
 import { chatFrame, openDowncityView, sessionRow, sessionRows } from "../../scripts/vscode/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
-import { fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const TITLE = "Session with a linked meta";
@@ -45,18 +45,7 @@ test("store: an intact session with a linked meta.json opens and continues; a st
   t.after(() => workbench.close());
   const { page } = workbench;
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-  let failed = false;
-  const step = async (name: string, body: () => Promise<void>) =>
-    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        failed = true;
-        throw error;
-      } finally {
-        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
-      }
-    });
+  const step = chainedSteps(t, workbench);
   const rowLevel = (row: ReturnType<typeof sessionRow>) => row.getAttribute("aria-level", { timeout: 15_000 }).then(Number);
 
   await step("01 the tree lists the intact session as itself, and a collapsed Damaged group at the bottom", async () => {

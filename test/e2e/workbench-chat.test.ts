@@ -12,7 +12,7 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/co
 import { chatFrame, chatFrameElement } from "../../scripts/vscode/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire, type ProviderServer, type ScriptedReply } from "../support/provider-server";
-import { extensionHostPid, fileMatches, missingVsCode, runPaletteCommand, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
+import { chainedSteps, extensionHostPid, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 
@@ -95,18 +95,7 @@ test("the chat in the real workbench: stream, edit, reload, crash recovery", { s
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   const chat = () => chatFrame(page);
   // Each step builds on the one before: after a failure the rest are skipped, not timed out.
-  let failed = false;
-  const step = async (name: string, body: () => Promise<void>) =>
-    t.test(name, { skip: failed && "an earlier step failed" }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        failed = true;
-        throw error;
-      } finally {
-        await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
-      }
-    });
+  const step = chainedSteps(t, workbench);
   let sessionId = "";
 
   await step("01 a prompt sent from the chat streams its answer in", async () => {
