@@ -198,7 +198,8 @@ test("first five minutes in the real workbench: first message, agent picker, key
 
   await step("07 Open Chat in Editor shows the same conversation in an editor tab", async () => {
     await runPaletteCommand(page, "Downcity: Open Chat in Editor", 30_000);
-    await page.locator(".tabs-container .tab", { hasText: "Downcity Chat" }).first().waitFor({ timeout: 30_000 });
+    // The tab is named after the session it shows ("Downcity: ‹title›", issue 20's rename in every view).
+    await page.locator(".tabs-container .tab", { hasText: `Downcity: ${ASK_PROMPT.slice(0, 24)}` }).first().waitFor({ timeout: 30_000 });
     // Two chats are visible now: the editor's is the one right of the sidebar.
     const sidebarRight = await page.locator(".part.sidebar").evaluate((el) => el.getBoundingClientRect().right);
     const frames = page.locator('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]').filter({ visible: true });
