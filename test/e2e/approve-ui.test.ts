@@ -11,8 +11,9 @@ import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame } from "../../scripts/vscode/workbench";
-import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import { startProviderServer, wire } from "../support/provider-server";
+import { scriptedModel } from "../support/scripted-model";
+import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
@@ -26,28 +27,6 @@ const editCall = (id: string, oldText: string, newText: string) => () => ({
 });
 const answer = (text: string) => () => ({ sse: sse({ text }) });
 
-/** The model, one reply per request in order; `request(n)` resolves with the n-th request's body once it arrived. */
-function scriptedModel(replies: (() => ScriptedReply)[]) {
-  const arrived: { promise: Promise<any>; resolve(body: any): void }[] = [];
-  const slot = (n: number) => {
-    while (arrived.length <= n) {
-      let resolve!: (body: any) => void;
-      const promise = new Promise<any>((r) => (resolve = r));
-      arrived.push({ promise, resolve });
-    }
-    return arrived[n]!;
-  };
-  let count = 0;
-  return {
-    handler: (req: { body: any }): ScriptedReply => {
-      const n = count++;
-      slot(n).resolve(req.body);
-      const reply = replies[n];
-      return reply ? reply() : wire.error("openai-chat", 400, `unexpected request #${n + 1}`);
-    },
-    request: (n: number, what: string) => withTimeout(slot(n).promise, 30_000, `request #${n + 1} (${what})`),
-  };
-}
 
 /** The tool result the model got for `id` in a request body. */
 function toolResult(body: any, id: string): string {

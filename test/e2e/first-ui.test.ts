@@ -11,8 +11,9 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame, chatFrameElement, sessionRow } from "../../scripts/vscode/workbench";
 import { sessionPaths } from "../../core/storage";
-import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import { startProviderServer, wire } from "../support/provider-server";
+import { scriptedModel } from "../support/scripted-model";
+import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const FIRST_PROMPT = "Which module restocks items?";
@@ -22,26 +23,6 @@ const ASK_ANSWER = "Restock adds the amount to the matching SKU only.";
 const HELD_PROMPT = "List every SKU with its stock level.";
 const HELD_ANSWER = "Here are the SKUs and their stock levels, one per line.";
 
-/** One scripted reply per request, in order; `request(n)` resolves with the n-th body once it arrived. */
-function scriptedModel(replies: (() => ScriptedReply)[]) {
-  const slots: { promise: Promise<any>; resolve(body: any): void }[] = [];
-  const slot = (n: number) => {
-    while (slots.length <= n) {
-      let resolve!: (body: any) => void;
-      slots.push({ promise: new Promise((r) => (resolve = r)), resolve });
-    }
-    return slots[n]!;
-  };
-  let count = 0;
-  return {
-    handler: (req: { body: any }): ScriptedReply => {
-      const n = count++;
-      slot(n).resolve(req.body);
-      return replies[n]?.() ?? wire.error("openai-chat", 400, `unexpected request #${n + 1}`);
-    },
-    request: (n: number, what: string) => withTimeout(slot(n).promise, 30_000, `request #${n + 1} (${what})`),
-  };
-}
 
 const sse = (text: string) => wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, text });
 

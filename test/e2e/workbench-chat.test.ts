@@ -11,8 +11,9 @@ import type { FrameLocator, Locator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame, chatFrameElement } from "../../scripts/vscode/workbench";
 import { sessionPaths } from "../../core/storage";
-import { startProviderServer, wire, type ProviderServer, type ScriptedReply } from "../support/provider-server";
-import { chainedSteps, extensionHostPid, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout, type Workbench } from "./helpers";
+import { startProviderServer, wire, type ProviderServer } from "../support/provider-server";
+import { scriptedModel } from "../support/scripted-model";
+import { chainedSteps, extensionHostPid, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 
@@ -34,32 +35,6 @@ function gate(): { promise: Promise<void>; open(): void } {
   return { promise, open };
 }
 
-/**
- * The model, one scripted reply per request in order; `request(n)` resolves with the
- * n-th request's body (0-based) once it arrived, so the test waits on events, not time.
- */
-function scriptedModel(replies: ((body: any) => ScriptedReply)[]) {
-  const arrived: { promise: Promise<any>; resolve(body: any): void }[] = [];
-  const slot = (n: number) => {
-    while (arrived.length <= n) {
-      let resolve!: (body: any) => void;
-      const promise = new Promise<any>((r) => (resolve = r));
-      arrived.push({ promise, resolve });
-    }
-    return arrived[n]!;
-  };
-  let count = 0;
-  return {
-    handler: (req: { body: any }): ScriptedReply => {
-      const n = count++;
-      slot(n).resolve(req.body);
-      const reply = replies[n];
-      if (!reply) return wire.error("openai-chat", 400, `unexpected request #${n + 1}`);
-      return reply(req.body);
-    },
-    request: (n: number, what: string) => withTimeout(slot(n).promise, 30_000, `request #${n + 1} (${what})`),
-  };
-}
 
 const sse = (script: Parameters<typeof wire.openaiChat>[0]) => wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script });
 
