@@ -1,20 +1,27 @@
 // `npm run vsix`: dist/downcity.vsix, built by @vscode/vsce from a staging folder that
 // holds only what ships. vsce globs its whole working folder before it applies
 // .vscodeignore, and the project folder holds .e2e/ (code-server's ~300 MB), so it runs
-// in .e2e/vsix/ with the bundles, media/, the licence, the changelog, the Marketplace
+// in a fresh temporary folder (one per run, so parallel packagings never collide) with the bundles, media/, the licence, the changelog, the Marketplace
 // README and the native zstd addon; .vscodeignore still filters what it is given.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { E2E_DIR, PROJECT_ROOT } from "./vscode/code-server";
+import { PROJECT_ROOT } from "./vscode/code-server";
 
 const NATIVE = ["@mongodb-js/zstd", `@mongodb-js/zstd-${process.platform}-${process.arch}-gnu`];
 const COPIED = [".vscodeignore", "LICENSE", "CHANGELOG.md", "MARKETPLACE.md", "media", "dist"];
 
 function main(): void {
-  const stage = join(E2E_DIR, "vsix");
-  rmSync(stage, { recursive: true, force: true });
-  mkdirSync(stage, { recursive: true });
+  const stage = mkdtempSync(join(tmpdir(), "downcity-vsix-"));
+  try {
+    packageFrom(stage);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+function packageFrom(stage: string): void {
   for (const entry of COPIED) {
     cpSync(join(PROJECT_ROOT, entry), join(stage, entry), {
       recursive: true,

@@ -37,9 +37,7 @@ function toolResult(body: any, id: string): string {
 
 test("approvals in the real workbench: the card, the diff's title bar, Deny, no toast to depend on, Stop, Undo", { skip: missingVsCode(), timeout: 600_000 }, async (t) => {
   const out = outputDir("approve-ui");
-  // A private staging folder: the shared .e2e/vsix is used by every worktree's packaging.
-  const stage = join(out, "stage");
-  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "ignore", env: { ...process.env, DOWNCITY_E2E_DIR: stage } });
+  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "ignore" });
   await installVsix(join(out, "run"), VSIX);
   const workspace = join(out, "sample-workspace");
   cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
