@@ -5,6 +5,7 @@ import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "./approvals";
 import type { ChatRuntimes } from "./runtimes";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider, openChatPanel } from "./views";
+import { workspaceShownMemory } from "./shown-memory";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
 
 export type { ChatApprovalSink } from "./approvals";
@@ -35,7 +36,7 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
   const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
   const actions = new VscodeHostActions(diffs);
-  const provider = new ChatViewProvider(context.extensionUri, controller, actions);
+  const provider = new ChatViewProvider(context.extensionUri, controller, actions, workspaceShownMemory(context.workspaceState));
   const disposables: vscode.Disposable[] = [
     controller,
     provider,
