@@ -39,6 +39,15 @@ export interface IndexedSession {
   draft: boolean;
 }
 
+/** A query's answer from the postings: which units may match, and (when few) the list of them. */
+export interface Candidates {
+  may(unit: number): boolean;
+  units?: readonly number[];
+}
+
+/** Candidate units up to which a plan starts from their owners rather than walking every session. */
+const SELECTIVE = 4096;
+
 /** Which parts of a session a query must read. */
 export interface SessionPlan {
   session: IndexedSession;
@@ -84,6 +93,7 @@ export class SearchIndex {
   private version = 0;
   private sorted: IndexedSession[] | undefined;
   private sortedVersion = -1;
+  private ownersOf: { version: number; units: Map<number, number[]>; drafts: number[] } | undefined;
   private readonly clock: () => number;
   /** Counters for tests and benchmarks. */
   readonly stats = { segmentsIndexed: 0, activeBytesIndexed: 0, sessionsChecked: 0, rebuilds: 0, loads: 0 };
@@ -404,13 +414,12 @@ export class SearchIndex {
   }
 
   /**
-   * The sessions a query must read, newest first, and which of their parts (lazily: a
-   * search that stops at its limit never plans the rest). A session is left out only
-   * when none of its units holds every term of the query's literals. A term whose
-   * postings outweigh a byte per unit narrows too little to pay for their decoding: it
-   * is left to the scan.
+   * The units that may hold a match of the query: those holding every term of its
+   * literals (`units` lists them when that is a small set, for `plan` to start from). A
+   * term whose postings outweigh a byte per unit narrows too little to pay for their
+   * decoding: it is left to the scan.
    */
-  candidates(matcher: Matcher): (unit: number) => boolean {
+  candidates(matcher: Matcher): Candidates {
     const terms = new Set<string>();
     for (const literal of matcher.required) for (const term of literalTerms(fold(literal))) terms.add(term);
     let candidate: Uint8Array | undefined;
@@ -422,12 +431,46 @@ export class SearchIndex {
       if (candidate) for (let u = 0; u < candidate.length; u++) candidate[u]! &= hits[u]!;
       else candidate = hits;
     }
-    return (u: number) => !candidate || candidate[u] === 1;
+    const may = (u: number) => !candidate || candidate[u] === 1;
+    if (!candidate) return { may };
+    const units: number[] = [];
+    for (let u = 0; u < candidate.length && units.length <= SELECTIVE; u++) if (candidate[u] === 1) units.push(u);
+    return units.length <= SELECTIVE ? { may, units } : { may };
   }
 
-  /** Plans `sessions` (in their order) against `candidates()`' answer. */
-  *plan(sessions: readonly IndexedSession[], may: (unit: number) => boolean): Generator<SessionPlan> {
-    for (const session of sessions) {
+  /** Per unit, the positions in `sorted` of the sessions that hold it (a fork shares its segments); rebuilt once per change. */
+  private owners(): { units: Map<number, number[]>; drafts: number[] } | undefined {
+    if (!this.sorted || this.sortedVersion !== this.version) return undefined;
+    if (this.ownersOf?.version !== this.version) {
+      const units = new Map<number, number[]>();
+      const drafts: number[] = [];
+      this.sorted.forEach((s, i) => {
+        for (const u of s.activeUnits) (units.get(u) ?? units.set(u, []).get(u)!).push(i);
+        for (const g of s.segments) (units.get(g.unit) ?? units.set(g.unit, []).get(g.unit)!).push(i);
+        if (s.draft) drafts.push(i);
+      });
+      this.ownersOf = { version: this.version, units, drafts };
+    }
+    return this.ownersOf;
+  }
+
+  /**
+   * The sessions of `sessions` (`refresh()`'s answer, in its order) that `keep` accepts
+   * and whose units may match, lazily: a search that stops at its limit never plans the
+   * rest. A selective query starts from its few candidate units' owners instead of
+   * walking every session.
+   */
+  *plan(sessions: readonly IndexedSession[], candidates: Candidates, keep: (s: IndexedSession) => boolean = () => true): Generator<SessionPlan> {
+    const { may } = candidates;
+    const owners = candidates.units && sessions === this.sorted ? this.owners() : undefined;
+    let order: Iterable<IndexedSession> = sessions;
+    if (owners && candidates.units) {
+      const at = new Set<number>(owners.drafts);
+      for (const u of candidates.units) for (const i of owners.units.get(u) ?? []) at.add(i);
+      order = [...at].sort((a, b) => a - b).map((i) => sessions[i]!);
+    }
+    for (const session of order) {
+      if (!keep(session)) continue;
       let segments: Set<string> | undefined;
       for (const g of session.segments) if (may(g.unit)) (segments ??= new Set()).add(g.file);
       const active = session.activeUnits.some(may);
