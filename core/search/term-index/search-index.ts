@@ -62,6 +62,10 @@ const stampOf = (st: Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtim
 
 const lstatOrUndefined = lstatQuiet;
 
+/** The index's order: newest first, then by agent and session id (a total order, so a plan from a few owners sorts as the whole list does). */
+const newestFirst = (a: IndexedSession, b: IndexedSession) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0);
+const unitsOf = (s: IndexedSession) => [...s.activeUnits, ...s.segments.map((g) => g.unit)];
+
 function wordsOfEvents(events: Iterable<SessionEvent>): Set<string> {
   const words = new Set<string>();
   // Reasoning is indexed too: a query that leaves it out still finds its units, the scan then skips it.
@@ -93,7 +97,9 @@ export class SearchIndex {
   private version = 0;
   private sorted: IndexedSession[] | undefined;
   private sortedVersion = -1;
-  private ownersOf: { version: number; units: Map<number, number[]>; drafts: number[] } | undefined;
+  /** Unit → keys of the sessions that hold it (a fork shares its segments); sessions with a draft. */
+  private owners = new Map<number, string[]>();
+  private drafts = new Set<string>();
   private readonly clock: () => number;
   /** Counters for tests and benchmarks. */
   readonly stats = { segmentsIndexed: 0, activeBytesIndexed: 0, sessionsChecked: 0, rebuilds: 0, loads: 0 };
@@ -141,7 +147,7 @@ export class SearchIndex {
       await this.persist();
       // Sorted once per change, not per keystroke.
       if (!this.sorted || this.sortedVersion !== this.version) {
-        this.sorted = [...this.sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : 1));
+        this.sorted = [...this.sessions.values()].sort(newestFirst);
         this.sortedVersion = this.version;
       }
       return this.sorted;
@@ -193,7 +199,7 @@ export class SearchIndex {
     try {
       this.postings = Postings.load(state.snapshot.words, state.snapshot.at, state.snapshot.len, state.blob);
       for (const [id, key] of state.snapshot.units) this.setUnit(id, key);
-      for (const s of state.snapshot.sessions) this.sessions.set(sessionKey(s.agentId, s.sessionId), s);
+      for (const s of state.snapshot.sessions) this.setSession(sessionKey(s.agentId, s.sessionId), s);
       this.nextUnit = state.snapshot.nextUnit;
       for (const record of state.journal) this.apply(record);
       this.check();
@@ -208,6 +214,8 @@ export class SearchIndex {
 
   private reset(): void {
     this.sessions = new Map();
+    this.owners = new Map();
+    this.drafts = new Set();
     this.version++;
     this.units = new Map();
     this.segmentUnits = new Map();
@@ -234,8 +242,8 @@ export class SearchIndex {
       this.setUnit(record.id, record.key);
       this.postings.add(record.id, record.words);
       this.nextUnit = record.id + 1;
-    } else if (record.t === "s") this.sessions.set(sessionKey(record.s.agentId, record.s.sessionId), record.s);
-    else this.sessions.delete(record.k);
+    } else if (record.t === "s") this.setSession(sessionKey(record.s.agentId, record.s.sessionId), record.s);
+    else this.deleteSession(record.k);
   }
 
   private newUnit(key: string, words: Set<string>): number {
@@ -247,7 +255,7 @@ export class SearchIndex {
   }
 
   private drop(key: string): void {
-    if (!this.sessions.delete(key)) return;
+    if (!this.deleteSession(key)) return;
     this.version++;
     this.pending.push({ t: "d", k: key });
   }
@@ -382,7 +390,7 @@ export class SearchIndex {
         }
       }
     }
-    this.sessions.set(key, next);
+    this.setSession(key, next);
     this.version++;
     this.pending.push({ t: "s", s: next });
   }
@@ -438,36 +446,46 @@ export class SearchIndex {
     return units.length <= SELECTIVE ? { may, units } : { may };
   }
 
-  /** Per unit, the positions in `sorted` of the sessions that hold it (a fork shares its segments); rebuilt once per change. */
-  private owners(): { units: Map<number, number[]>; drafts: number[] } | undefined {
-    if (!this.sorted || this.sortedVersion !== this.version) return undefined;
-    if (this.ownersOf?.version !== this.version) {
-      const units = new Map<number, number[]>();
-      const drafts: number[] = [];
-      this.sorted.forEach((s, i) => {
-        for (const u of s.activeUnits) (units.get(u) ?? units.set(u, []).get(u)!).push(i);
-        for (const g of s.segments) (units.get(g.unit) ?? units.set(g.unit, []).get(g.unit)!).push(i);
-        if (s.draft) drafts.push(i);
-      });
-      this.ownersOf = { version: this.version, units, drafts };
+  /** Every change of `sessions` goes through here and `deleteSession`: they keep `owners` and `drafts` in step. */
+  private setSession(key: string, next: IndexedSession): void {
+    this.deleteSession(key);
+    this.sessions.set(key, next);
+    for (const u of unitsOf(next)) {
+      const keys = this.owners.get(u);
+      if (keys) keys.push(key);
+      else this.owners.set(u, [key]);
     }
-    return this.ownersOf;
+    if (next.draft) this.drafts.add(key);
+  }
+
+  private deleteSession(key: string): boolean {
+    const prev = this.sessions.get(key);
+    if (!prev) return false;
+    this.sessions.delete(key);
+    for (const u of unitsOf(prev)) {
+      const keys = this.owners.get(u);
+      if (!keys) continue;
+      const rest = keys.filter((k) => k !== key);
+      if (rest.length > 0) this.owners.set(u, rest);
+      else this.owners.delete(u);
+    }
+    this.drafts.delete(key);
+    return true;
   }
 
   /**
    * The sessions of `sessions` (`refresh()`'s answer, in its order) that `keep` accepts
    * and whose units may match, lazily: a search that stops at its limit never plans the
-   * rest. A selective query starts from its few candidate units' owners instead of
-   * walking every session.
+   * rest. A selective query starts from its few candidate units' owners (and the
+   * sessions with a draft) instead of walking every session.
    */
   *plan(sessions: readonly IndexedSession[], candidates: Candidates, keep: (s: IndexedSession) => boolean = () => true): Generator<SessionPlan> {
     const { may } = candidates;
-    const owners = candidates.units && sessions === this.sorted ? this.owners() : undefined;
     let order: Iterable<IndexedSession> = sessions;
-    if (owners && candidates.units) {
-      const at = new Set<number>(owners.drafts);
-      for (const u of candidates.units) for (const i of owners.units.get(u) ?? []) at.add(i);
-      order = [...at].sort((a, b) => a - b).map((i) => sessions[i]!);
+    if (candidates.units && sessions === this.sorted && this.sortedVersion === this.version) {
+      const keys = new Set<string>(this.drafts);
+      for (const u of candidates.units) for (const key of this.owners.get(u) ?? []) keys.add(key);
+      order = [...keys].map((k) => this.sessions.get(k)!).sort(newestFirst);
     }
     for (const session of order) {
       if (!keep(session)) continue;
