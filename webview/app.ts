@@ -1,5 +1,5 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
-import { type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type SessionEvent, type SessionSummary } from "../core/protocol";
+import { sameRef, type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type SessionRef, type ChatResult, type ChatSnapshot, type ModelChoice, type SessionEvent, type ChatSessionItem } from "../core/protocol";
 import { answerApproval, undoEdit, type CardHost } from "./card-actions";
 import { VirtualList } from "./list";
 import { Conversation, type Item } from "./model";
@@ -38,7 +38,7 @@ export class ChatApp {
   private editingTitle = false;
   /** Why no session is shown: the one shown was deleted (said in the empty state). */
   private closedMessage: string | undefined;
-  private sessions: SessionSummary[] | undefined;
+  private sessions: ChatSessionItem[] | undefined;
   private loadingEarlier = false;
   private pendingDraft: (() => void) | undefined;
   private frame = 0;
@@ -141,7 +141,7 @@ export class ChatApp {
     else this.refresh();
   }
 
-  ref(): ChatRef | undefined {
+  ref(): SessionRef | undefined {
     return this.snapshot?.ref;
   }
 
@@ -447,7 +447,7 @@ export class ChatApp {
     ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
   }
 
-  private sessionList(sessions: SessionSummary[]): TemplateResult {
+  private sessionList(sessions: ChatSessionItem[]): TemplateResult {
     return html`<nav class="session-list" aria-label="Sessions"><ul>
       ${sessions.map(
         (s) => html`<li><button type="button" class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""} @click=${() => void this.switchTo(s.ref)}>
@@ -456,7 +456,7 @@ export class ChatApp {
     </ul></nav>`;
   }
 
-  private async switchTo(ref: ChatRef): Promise<void> {
+  private async switchTo(ref: SessionRef): Promise<void> {
     this.sessions = undefined;
     const snapshot = await this.call("switchSession", { ref });
     if (snapshot) this.show(snapshot);
@@ -606,8 +606,4 @@ function copied(button: HTMLElement): void {
     label.remove();
     button.setAttribute("aria-label", "Copy code");
   }, 2000);
-}
-
-function sameRef(a: ChatRef, b: ChatRef): boolean {
-  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
 }

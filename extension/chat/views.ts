@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatHostMessage, ChatRef, RevealTarget } from "../../core/protocol";
+import type { ChatHostMessage, SessionRef, RevealTarget } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
@@ -34,10 +34,10 @@ export function attachChat(
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private server: ChatRpcServer | undefined;
   private view: vscode.WebviewView | undefined;
-  private pending: ChatRef | undefined;
+  private pending: SessionRef | undefined;
   private pendingConnect = false;
   private pendingTarget: RevealTarget | undefined;
-  private readonly didShow = new vscode.EventEmitter<ChatRef>();
+  private readonly didShow = new vscode.EventEmitter<SessionRef>();
   /** A session shown from outside (tree, command) is now the one the view shows. */
   readonly onDidShow = this.didShow.event;
 
@@ -69,12 +69,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** The session the sidebar chat shows, if its view was ever resolved. */
-  get shown(): ChatRef | undefined {
+  get shown(): SessionRef | undefined {
     return this.server?.ref;
   }
 
   /** Shows `ref` in the sidebar chat, revealing it first. */
-  async show(ref: ChatRef, target?: RevealTarget): Promise<void> {
+  async show(ref: SessionRef, target?: RevealTarget): Promise<void> {
     if (!this.server) {
       this.pending = ref;
       this.pendingTarget = target;
@@ -105,7 +105,7 @@ export function openChatPanel(
   extensionUri: vscode.Uri,
   controller: ChatController,
   actions: HostActions,
-  ref: ChatRef | undefined,
+  ref: SessionRef | undefined,
   existing?: vscode.WebviewPanel,
 ): vscode.WebviewPanel {
   const panel = existing ?? vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, { enableScripts: true });
