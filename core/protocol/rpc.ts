@@ -107,6 +107,9 @@ export const ChatSessionItem = z.object({
 export type ChatSessionItem = z.infer<typeof ChatSessionItem>;
 
 const Text = z.string().max(1_000_000);
+/** A conversation the sidebar handed to an editor tab: what its placeholder names. */
+export const MovedChat = z.object({ ref: SessionRef, title: z.string().max(500).optional() });
+export type MovedChat = z.infer<typeof MovedChat>;
 const Empty = z.object({}).strict();
 
 /** Method name → params and result schemas. */
@@ -114,8 +117,11 @@ export const ChatMethods = {
   /** First message of a view: the config and the session to show (the restored one if it still exists). */
   hello: {
     params: z.object({ restore: SessionRef.optional() }).strict(),
-    /** `connect`: the connect form was asked for (Select Model's "Add a model…") before the view loaded. */
-    result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional(), connect: z.boolean().optional() }),
+    /**
+     * `connect`: the connect form was asked for (Select Model's "Add a model…") before the view loaded.
+     * `moved`: the sidebar's conversation is open in an editor tab (Open Chat in Editor), so it shows the placeholder.
+     */
+    result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional(), connect: z.boolean().optional(), moved: MovedChat.optional() }),
   },
   catchUp: { params: z.object({ ref: SessionRef, afterSeq: z.number().int().nonnegative() }).strict(), result: CatchUp },
   switchSession: { params: z.object({ ref: SessionRef }).strict(), result: ChatSnapshot },
@@ -154,6 +160,8 @@ export const ChatMethods = {
   /** The connect form (connect.ts): a server's models, and a tested, saved profile. */
   listModels: { params: ListModelsParams, result: ListModelsResult },
   connect: { params: ConnectParams, result: ConnectResult },
+  /** The moved-chat placeholder's "Bring Chat Back": the editor tab showing `ref` closes and the sidebar shows it again. */
+  bringBack: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
 } as const;
 export type ChatMethod = keyof typeof ChatMethods;
 export type ChatParams<M extends ChatMethod> = z.infer<(typeof ChatMethods)[M]["params"]>;
@@ -193,6 +201,8 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("model"), ref: SessionRef, model: ModelChoice.optional() }),
   /** Show the connect form (Select Model's "Add a model…", the status bar with no model). */
   z.object({ type: z.literal("connect") }),
+  /** The shown conversation moved to an editor tab (Open Chat in Editor): the sidebar shows a placeholder instead. */
+  z.object({ type: z.literal("session-moved"), moved: MovedChat }),
 ]);
 export type ChatHostEvent = z.infer<typeof ChatHostEvent>;
 

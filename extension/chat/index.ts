@@ -4,7 +4,8 @@ import type { PendingDecisions } from "../approval/decisions";
 import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import type { ChatRuntimes } from "./runtimes";
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider, openChatPanel } from "./views";
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
+import { EditorChats } from "./editor-panel";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
 
 export type { ChatFolder, ChatRuntimes } from "./runtimes";
@@ -26,8 +27,8 @@ export interface ChatRegistration extends vscode.Disposable {
 }
 
 /**
- * Registers the sidebar chat (`downcity.chat`), the editor chat
- * (`downcity.openChatInEditor`, restored across reloads by a panel serializer) and the
+ * Registers the sidebar chat (`downcity.chat`), the editor chats
+ * (`downcity.openChatInEditor`, editor-panel.ts, restored across reloads by a panel serializer) and the
  * diff documents the tool cards open. The view and command are declared in package.json.
  */
 export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes, decisions?: PendingDecisions): ChatRegistration {
@@ -35,20 +36,22 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
   const diffs = new DiffDocuments();
   const actions = new VscodeHostActions(diffs);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions);
+  const editors = new EditorChats(context.extensionUri, controller, actions, provider);
   const disposables: vscode.Disposable[] = [
     controller,
+    editors,
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs),
     // The conversation the sidebar shows moves to the tab (a menu or palette passes no ref, or something else).
     vscode.commands.registerCommand("downcity.openChatInEditor", (arg?: unknown) => {
       const parsed = SessionRef.safeParse(arg);
-      return openChatPanel(context.extensionUri, controller, actions, parsed.success ? parsed.data : provider.shown);
+      return editors.openInEditor(parsed.success ? parsed.data : undefined);
     }),
     // The webview keeps its own state; the panel only needs its document back.
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
-        openChatPanel(context.extensionUri, controller, actions, undefined, panel);
+        editors.restore(panel);
       },
     }),
   ];

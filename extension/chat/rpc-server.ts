@@ -16,6 +16,7 @@ import {
   type ContentBlock,
   type EditDetails,
   type ModelChoice,
+  type MovedChat,
   type RevealTarget,
 } from "../../core/protocol";
 import type { SessionChange } from "../../core/session";
@@ -57,6 +58,12 @@ export class ChatRpcServer implements Disposable {
   onTitle: ((title: string | undefined) => void) | undefined;
   /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
   private connectAsked = false;
+  /** The conversation this view handed to an editor tab; its placeholder stays until another session is shown. */
+  private movedAway: MovedChat | undefined;
+  /** The shown session's title, as last heard (the moved-chat placeholder names it). */
+  private title: string | undefined;
+  /** The placeholder's "Bring Chat Back" (views.ts closes the editor tab and shows the session here). */
+  onBringBack: ((ref: SessionRef) => Promise<void>) | undefined;
 
   constructor(
     private readonly controller: ChatController,
@@ -73,6 +80,12 @@ export class ChatRpcServer implements Disposable {
         const config = await c.config();
         const ref = this.shownFromOutside ?? restore ?? this.shown;
         this.shownFromOutside = undefined;
+        // A reloading sidebar whose conversation moved to an editor tab keeps its placeholder.
+        const moved = this.movedAway && (!ref || sameRef(ref, this.movedAway.ref)) ? this.movedAway : undefined;
+        if (moved) {
+          this.told.config = config;
+          return { config, moved };
+        }
         const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
         this.told.config = config;
         if (snapshot) this.opened(snapshot);
@@ -126,6 +139,7 @@ export class ChatRpcServer implements Disposable {
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.
       listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      bringBack: async ({ ref }) => (await this.onBringBack?.(ref), {}),
       connect: async (params) => {
         this.connectAsked = false;
         const result = await c.connection().connect(params);
@@ -177,6 +191,27 @@ export class ChatRpcServer implements Disposable {
     await switched;
   }
 
+  /**
+   * The shown conversation now lives in an editor tab (Open Chat in Editor): this view stops
+   * following it and shows a placeholder, so one conversation is not driven from two places.
+   */
+  moveAway(): MovedChat | undefined {
+    const ref = this.shown;
+    if (!ref) return undefined;
+    this.movedAway = { ref, ...(this.title ? { title: this.title.slice(0, 500) } : {}) };
+    this.watching?.dispose();
+    this.watching = undefined;
+    this.shown = this.shownFromOutside = undefined;
+    this.edits.clear();
+    this.event({ type: "session-moved", moved: this.movedAway });
+    return this.movedAway;
+  }
+
+  /** What this view handed to an editor tab, while its placeholder shows. */
+  get moved(): MovedChat | undefined {
+    return this.movedAway;
+  }
+
   /** Opens the connect form: at once in a loaded view, else on the view's next hello. */
   askConnect(): void {
     this.connectAsked = true;
@@ -213,7 +248,8 @@ export class ChatRpcServer implements Disposable {
     this.follow(snapshot.ref);
     this.told.model = snapshot.model;
     this.shownArchived = /archived/i.test(snapshot.readOnly ?? "");
-    this.onTitle?.(snapshot.title);
+    this.movedAway = undefined;
+    this.setTitle(snapshot.title);
     return snapshot;
   }
 
@@ -229,7 +265,7 @@ export class ChatRpcServer implements Disposable {
     if (!shown || shown.folderKey !== folderKey || shown.agentId !== change.agentId || shown.sessionId !== change.sessionId) return;
     if (change.kind === "created") return;
     if (change.kind === "updated" && change.item && change.item.archived === this.shownArchived) {
-      if (change.item.title !== undefined) this.onTitle?.(change.item.title);
+      if (change.item.title !== undefined) this.setTitle(change.item.title);
       return;
     }
 
@@ -252,7 +288,7 @@ export class ChatRpcServer implements Disposable {
     this.watching = undefined;
     this.shown = undefined;
     this.edits.clear();
-    this.onTitle?.(undefined);
+    this.setTitle(undefined);
     this.event({ type: "session-closed", ref: shown, message: SESSION_GONE });
   }
 
@@ -274,6 +310,11 @@ export class ChatRpcServer implements Disposable {
     this.event({ type: "model", ref: this.shown, ...(model ? { model } : {}) });
   }
 
+  private setTitle(title: string | undefined): void {
+    this.title = title;
+    this.onTitle?.(title);
+  }
+
   private follow(ref: SessionRef): void {
     if (this.shown && sameRef(this.shown, ref) && this.watching) return;
     // The webview switched by itself (or was told to): what it shows now is what it saves.
@@ -287,7 +328,7 @@ export class ChatRpcServer implements Disposable {
   private forward(ref: SessionRef, event: AgentEvent): void {
     if (event.type === "tool-finished" && event.details?.kind === "edit") this.edits.set(event.toolCallId, event.details);
     if (event.type === "approval-requested" && event.preview?.kind === "edit") this.edits.set(event.toolCallId, event.preview);
-    if (event.type === "session-event" && event.event.type === "session/title") this.onTitle?.((event.event.data as { title?: string }).title);
+    if (event.type === "session-event" && event.event.type === "session/title") this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
   }
 
@@ -304,3 +345,4 @@ export class ChatRpcServer implements Disposable {
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
