@@ -12,3 +12,4 @@ export * from "./search";
 export * from "./compaction-text";
 export * from "./chat-search";
 export * from "./checkpoint";
+export * from "./refs";

@@ -1,5 +1,5 @@
-import type { SessionEvent } from "../protocol";
-import type { Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
+import type { LocalSessionRef, SessionEvent } from "../protocol";
+import type { Session, SessionListItem, SessionPersistence } from "../session";
 import { ContentSource } from "../checkpoints/content";
 import { applyRestore, endRestore, RestoreError, settleInterruptedRestore, undoableRestore, type ConflictChoice } from "../checkpoints/apply";
 import { planRestore, type LoadedPlan } from "../checkpoints/plan";
@@ -30,7 +30,7 @@ export interface RestoreHost {
 
 /** The whole history, segments included: a restore point may lie in a closed prefix. */
 export async function fullHistory(host: RestoreHost, session: Session): Promise<SessionEvent[]> {
-  const ref: SessionRef = { agentId: session.agentId, sessionId: session.id };
+  const ref: LocalSessionRef = { agentId: session.agentId, sessionId: session.id };
   const pages: SessionEvent[][] = [[...session.events()]];
   for (let before = session.baseSeq + 1; before > 1; ) {
     const page = await host.sessions.messages(ref, { beforeSequence: before });
