@@ -1,5 +1,5 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
-import { type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type MovedChat, type SessionEvent, type SessionSummary } from "../core/protocol";
+import { sameRef, type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type SessionRef, type ChatResult, type ChatSnapshot, type ModelChoice, type MovedChat, type SessionEvent, type ChatSessionItem } from "../core/protocol";
 import { answerApproval, undoEdit, type CardHost } from "./card-actions";
 import { VirtualList } from "./list";
 import { Conversation, type Item } from "./model";
@@ -41,7 +41,7 @@ export class ChatApp {
   private closedMessage: string | undefined;
   /** The conversation moved to an editor tab: the placeholder names it and offers it back. */
   private moved: MovedChat | undefined;
-  private sessions: SessionSummary[] | undefined;
+  private sessions: ChatSessionItem[] | undefined;
   private loadingEarlier = false;
   private pendingDraft: (() => void) | undefined;
   private frame = 0;
@@ -146,7 +146,7 @@ export class ChatApp {
     else this.refresh();
   }
 
-  ref(): ChatRef | undefined {
+  ref(): SessionRef | undefined {
     return this.snapshot?.ref;
   }
 
@@ -456,7 +456,7 @@ export class ChatApp {
     ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
   }
 
-  private sessionList(sessions: SessionSummary[]): TemplateResult {
+  private sessionList(sessions: ChatSessionItem[]): TemplateResult {
     return html`<nav class="session-list" aria-label="Sessions"><ul>
       ${sessions.map(
         (s) => html`<li><button type="button" class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""} @click=${() => void this.switchTo(s.ref)}>
@@ -465,7 +465,7 @@ export class ChatApp {
     </ul></nav>`;
   }
 
-  private async switchTo(ref: ChatRef): Promise<void> {
+  private async switchTo(ref: SessionRef): Promise<void> {
     this.sessions = undefined;
     const snapshot = await this.call("switchSession", { ref });
     if (snapshot) this.show(snapshot);
@@ -621,6 +621,3 @@ function copied(button: HTMLElement): void {
   }, 2000);
 }
 
-function sameRef(a: ChatRef, b: ChatRef): boolean {
-  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
-}

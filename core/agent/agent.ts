@@ -19,7 +19,7 @@ import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
 import { ToolCallIds } from "./tool-call-ids";
 
-export interface ModelChoice {
+export interface CallSettings {
   provider: string;
   model: string;
   reasoningEffort?: ReasoningEffort;
@@ -32,7 +32,7 @@ export interface AgentOptions {
   storage: SessionStoragePort;
   llm: LlmClient;
   tools: ToolRegistry;
-  model: ModelChoice;
+  model: CallSettings;
   workspace: WorkspaceFacts;
   /** What runs without asking: a CLI level, settings, or a function read at every call (settings changes apply). */
   approval: ApprovalPolicy | ApprovalSettings | (() => ApprovalSettings);

@@ -11,3 +11,4 @@ export * from "./rpc";
 export * from "./search";
 export * from "./compaction-text";
 export * from "./chat-search";
+export * from "./refs";

@@ -1,14 +1,13 @@
 import * as vscode from "vscode";
-import { ChatRef, type RevealTarget } from "../../core/protocol";
+import { SessionRef, type RevealTarget } from "../../core/protocol";
 import type { PendingDecisions } from "../approval/decisions";
 import { ChatController } from "./controller";
-import type { ChatApprovalSink } from "./approvals";
+import type { ChatApprovalSink } from "../approval/chat-sink";
 import type { ChatRuntimes } from "./runtimes";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
 import { EditorChats } from "./editor-panel";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
 
-export type { ChatApprovalSink } from "./approvals";
 export type { ChatFolder, ChatRuntimes } from "./runtimes";
 export { ChatController } from "./controller";
 
@@ -21,8 +20,8 @@ export interface ChatRegistration extends vscode.Disposable {
   approvals: ChatApprovalSink;
   controller: ChatController;
   /** The session the sidebar chat shows (in-host tests read it), and when one shown from outside arrived. */
-  shown(): ChatRef | undefined;
-  onDidShow: vscode.Event<ChatRef>;
+  shown(): SessionRef | undefined;
+  onDidShow: vscode.Event<SessionRef>;
   /** Reveals the sidebar chat with the connect form (Select Model's "Add a model…"). */
   showConnect(): Promise<void>;
 }
@@ -46,7 +45,7 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs),
     // The conversation the sidebar shows moves to the tab (a menu or palette passes no ref, or something else).
     vscode.commands.registerCommand("downcity.openChatInEditor", (arg?: unknown) => {
-      const parsed = ChatRef.safeParse(arg);
+      const parsed = SessionRef.safeParse(arg);
       return editors.openInEditor(parsed.success ? parsed.data : undefined);
     }),
     // The webview keeps its own state; the panel only needs its document back.

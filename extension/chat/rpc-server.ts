@@ -1,6 +1,7 @@
 import {
   ChatMethods,
   parseChatRequest,
+  sameRef,
   type AgentEvent,
   type ChatConfig,
   type ChatConfigChanges,
@@ -8,7 +9,7 @@ import {
   type ChatHostMessage,
   type ChatMethod,
   type ChatParams,
-  type ChatRef,
+  type SessionRef,
   type ChatRequest,
   type ChatResult,
   type ChatSnapshot,
@@ -33,16 +34,16 @@ type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResu
  * and forwards the shown session's agent events. Knows nothing of VS Code.
  */
 export class ChatRpcServer implements Disposable {
-  private shown: ChatRef | undefined;
+  private shown: SessionRef | undefined;
   /**
    * A session shown from outside (tree, command) since the webview last said hello. A
    * hidden view's document is gone and the switch event is lost with it; when the view
    * comes back its hello carries the session it had saved, which must not win over this.
    */
-  private shownFromOutside: ChatRef | undefined;
+  private shownFromOutside: SessionRef | undefined;
   private switching: Promise<void> = Promise.resolve();
   /** A reveal sent with a switch, kept until the webview has it (a reloading view gets it in its hello). */
-  private pendingReveal: { ref: ChatRef; target: RevealTarget } | undefined;
+  private pendingReveal: { ref: SessionRef; target: RevealTarget } | undefined;
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
@@ -62,7 +63,7 @@ export class ChatRpcServer implements Disposable {
   /** The shown session's title, as last heard (the moved-chat placeholder names it). */
   private title: string | undefined;
   /** The placeholder's "Bring Chat Back" (views.ts closes the editor tab and shows the session here). */
-  onBringBack: ((ref: ChatRef) => Promise<void>) | undefined;
+  onBringBack: ((ref: SessionRef) => Promise<void>) | undefined;
 
   constructor(
     private readonly controller: ChatController,
@@ -150,7 +151,7 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** The session this view shows. */
-  get ref(): ChatRef | undefined {
+  get ref(): SessionRef | undefined {
     return this.shown;
   }
 
@@ -174,7 +175,7 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
-  async show(ref: ChatRef, reveal?: RevealTarget): Promise<void> {
+  async show(ref: SessionRef, reveal?: RevealTarget): Promise<void> {
     // Claimed before the open resolves: a hello arriving meanwhile (the view's document
     // reloading as it is revealed) waits for this switch and then answers with it.
     this.shownFromOutside = ref;
@@ -222,7 +223,7 @@ export class ChatRpcServer implements Disposable {
    * chosen). The switch carries it; a view whose document reloads meanwhile gets it with
    * its hello instead.
    */
-  reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
+  reveal(ref: SessionRef, target: RevealTarget): Promise<void> {
     return this.show(ref, target);
   }
 
@@ -314,7 +315,7 @@ export class ChatRpcServer implements Disposable {
     this.onTitle?.(title);
   }
 
-  private follow(ref: ChatRef): void {
+  private follow(ref: SessionRef): void {
     if (this.shown && sameRef(this.shown, ref) && this.watching) return;
     // The webview switched by itself (or was told to): what it shows now is what it saves.
     if (this.shownFromOutside && !sameRef(this.shownFromOutside, ref)) this.shownFromOutside = undefined;
@@ -324,14 +325,14 @@ export class ChatRpcServer implements Disposable {
     this.watching = this.controller.watch(ref, (event) => this.forward(ref, event), this.visible);
   }
 
-  private forward(ref: ChatRef, event: AgentEvent): void {
+  private forward(ref: SessionRef, event: AgentEvent): void {
     if (event.type === "tool-finished" && event.details?.kind === "edit") this.edits.set(event.toolCallId, event.details);
     if (event.type === "approval-requested" && event.preview?.kind === "edit") this.edits.set(event.toolCallId, event.preview);
     if (event.type === "session-event" && event.event.type === "session/title") this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
   }
 
-  private async input(ref: ChatRef, text: string, attachments: string[] | undefined): Promise<string | ContentBlock[]> {
+  private async input(ref: SessionRef, text: string, attachments: string[] | undefined): Promise<string | ContentBlock[]> {
     if (!attachments?.length) return text;
     const folder = this.controller.folder(ref.folderKey);
     const blocks: ContentBlock[] = [{ type: "text", text }];
@@ -345,6 +346,3 @@ export class ChatRpcServer implements Disposable {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function sameRef(a: ChatRef, b: ChatRef): boolean {
-  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
-}
