@@ -57,6 +57,12 @@ export interface WorkspaceRuntimeOptions {
   approve?: (request: RuntimeApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
   /** The host's tools (Node tools for the CLI, editor-backed ones in VS Code). */
   tools: () => readonly Tool[];
+  /**
+   * The tools of the folder's MCP servers (core/mcp), asked when a run builds its agent:
+   * servers start at the first run that needs tools. Notices (a server that could not
+   * start, a tool disabled for its schema) are shown in that session's chat.
+   */
+  mcpTools?: () => Promise<{ tools: readonly Tool[]; notices: readonly string[] }>;
   agents?: readonly AgentProfile[];
   compaction?: CompactionSettings;
   /** Why nothing may run (Restricted Mode), or undefined when runs are allowed. */

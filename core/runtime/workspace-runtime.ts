@@ -350,7 +350,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     await this.syncProviders();
     const { compaction } = this.live;
     const buildKey = JSON.stringify([selection, entry.profile, compaction ?? null]);
-    const tools = this.registryFor(entry.profile);
+    const tools = this.registryFor(entry.profile, purpose === "run" ? await this.mcpTools(entry) : []);
     if (entry.agent && entry.buildKey === buildKey) {
       entry.agent.setTools(tools);
       return entry.agent;
@@ -433,10 +433,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return fallback;
   }
 
-  /** The agent's tools from the host's current list (an agent may name a subset). */
-  private registryFor(profile: AgentProfile): ToolRegistry {
+  /** The MCP servers' tools; what went wrong with a server is told in the session, and never fails the run. */
+  private async mcpTools(entry: Entry): Promise<readonly Tool[]> {
+    if (!this.options.mcpTools) return [];
+    const { session } = entry;
+    const notice = (message: string) => this.emitter.emit("event", { type: "notice", sessionId: session.id, agentId: session.agentId, level: "warning", message });
+    try {
+      const { tools, notices } = await this.options.mcpTools();
+      for (const message of notices) notice(message);
+      return tools;
+    } catch (err) {
+      notice(`MCP tools are unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
+    }
+  }
+
+  /** The agent's tools from the host's current list (an agent may name a subset), MCP tools after the host's own. */
+  private registryFor(profile: AgentProfile, extra: readonly Tool[] = []): ToolRegistry {
     const allowed = profile.tools ? new Set(profile.tools) : undefined;
-    const tools = this.options.tools().filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
+    const tools = [...this.options.tools(), ...extra].filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
     // The same tools keep their registry (and its cached JSON schemas).
     const cached = this.registries.get(profile.id);
     if (cached && cached.profile === profile && cached.tools.length === tools.length && cached.tools.every((tool, i) => tool === tools[i])) return cached.registry;
