@@ -9,6 +9,7 @@ import type { LlmClient } from "../llm/types";
 import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
 import type { SearchHit, SearchOptions } from "../protocol/search";
+import type { RestoreApplyOptions, RestoreOutcome, RestorePreview } from "./restore";
 
 export type { SearchHit, SearchOptions, SearchLocation, SearchHitKind, SearchHitPart } from "../protocol/search";
 export { SearchQueryError } from "../search/errors";
@@ -150,6 +151,12 @@ export interface WorkspaceRuntimeApi {
    * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
    */
   search(options: SearchOptions): AsyncIterable<SearchHit>;
+  /** Restore (issue 24): where "restore to here" on a message puts files and conversation. */
+  restorePoint?(ref: LocalSessionRef, messageSeq: number): Promise<number>;
+  /** What restoring the files to their state right after `toSeq` would do (nothing written). */
+  previewRestore?(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
+  previewUndoRestore?(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
+  applyRestore?(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

@@ -19,4 +19,6 @@ export interface HostActions {
   /** The text of a workspace file (confined to the folder, size-capped), for an attachment. */
   readAttachment(folder: ChatFolder, path: string): Promise<string>;
   exportSession(ref: SessionRef): Promise<void>;
+  /** "Restore to Here" / "Edit and Resend" (extension/restore): undefined when the preview was dismissed. */
+  restoreToMessage?(ref: SessionRef, seq: number, resend: boolean): Promise<{ fork?: SessionRef } | undefined>;
 }
