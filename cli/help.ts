@@ -17,6 +17,10 @@ Options:
   --context-window N      tokens (else DOWNCITY_CONTEXT_WINDOW, else the built-in table)
   -h, --help              this help
 
+The folder's AGENTS.md (and those of the folders the task touches) go into the system
+prompt; DOWNCITY_RULES_FILES adds others, comma-separated (CLAUDE.md,.github/copilot-instructions.md,
+.clinerules), and DOWNCITY_RULES_MAX_TOKENS sets their budget (default 8000).
+
 Exit codes: 0 answered, 1 failed, 3 stopped at --max-steps, 130 cancelled (Ctrl-C).`;
 
 export const SESSIONS_HELP = `Usage: downcity sessions <command> [options]
