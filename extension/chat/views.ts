@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatHostMessage, ChatRef, RevealTarget } from "../../core/protocol";
+import type { ChatHostMessage, ChatRef, ResolvedAttachment, RevealTarget } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
@@ -36,6 +36,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   private pending: ChatRef | undefined;
   private pendingConnect = false;
+  private readonly pendingAttach: ResolvedAttachment[] = [];
   private pendingTarget: RevealTarget | undefined;
   private readonly didShow = new vscode.EventEmitter<ChatRef>();
   /** A session shown from outside (tree, command) is now the one the view shows. */
@@ -60,6 +61,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.pendingConnect = false;
       server.askConnect();
     }
+    if (this.pendingAttach.length) server.attach(this.pendingAttach.splice(0));
     if (this.pending) {
       const ref = this.pending;
       const target = this.pendingTarget;
@@ -84,6 +86,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view?.show(true);
     await (target ? this.server.reveal(ref, target) : this.server.show(ref));
     this.didShow.fire(ref);
+  }
+
+  /** Reveals the sidebar chat and puts attachments in its composer (Add to Chat); a view still loading gets them after its hello. */
+  async attach(attachments: ResolvedAttachment[]): Promise<void> {
+    if (this.server) this.server.attach(attachments);
+    else this.pendingAttach.push(...attachments);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
   /** Reveals the sidebar chat with its connect form open. */
