@@ -144,10 +144,10 @@ export const ChatMethods = {
   /** Runs one of the few commands the view offers (empty state, header). */
   runCommand: { params: z.object({ command: z.enum(["downcity.setApiKey", "downcity.selectModel", "downcity.compactSession"]) }).strict(), result: Empty },
   searchFiles: { params: z.object({ folderKey: z.string().min(1), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
-  /** The composer's @-menu: workspace files (fuzzy) or folders matching a query. */
-  searchMentions: { params: z.object({ folderKey: z.string().min(1), kind: z.enum(["file", "folder"]), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  /** The composer's @-menu: workspace files (fuzzy) or folders matching a query (no folder: the first one). */
+  searchMentions: { params: z.object({ folderKey: z.string().min(1).optional(), kind: z.enum(["file", "folder"]), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
   /** A picked (or dropped) mention as the text that will be sent, so the chip and the meter show it first. */
-  resolveMention: { params: z.object({ folderKey: z.string().min(1), mention: Mention }).strict(), result: ResolvedAttachment },
+  resolveMention: { params: z.object({ folderKey: z.string().min(1).optional(), mention: Mention }).strict(), result: ResolvedAttachment },
   /** The rules files the session's next request uses (its chips), and opening one in the editor. */
   sessionRules: { params: z.object({ ref: ChatRef }).strict(), result: SessionRules },
   openRulesFile: { params: z.object({ ref: ChatRef, path: z.string().min(1).max(4096) }).strict(), result: Empty },

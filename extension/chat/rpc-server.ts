@@ -114,8 +114,8 @@ export class ChatRpcServer implements Disposable {
       },
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
-      searchMentions: async ({ folderKey, kind, query }) => actions.searchMentions(c.folder(folderKey), kind, query),
-      resolveMention: async ({ folderKey, mention }) => actions.resolveMention(c.folder(folderKey), mention),
+      searchMentions: async ({ folderKey, kind, query }) => actions.searchMentions(c.folderOrFirst(folderKey), kind, query),
+      resolveMention: async ({ folderKey, mention }) => actions.resolveMention(c.folderOrFirst(folderKey), mention),
       sessionRules: async ({ ref }) => c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId }),
       openRulesFile: async ({ ref, path }) => {
         // Only a file the session's rules list names: the view cannot open arbitrary paths through this.
