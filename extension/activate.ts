@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { SessionRef } from "../core/session";
+import type { LocalSessionRef } from "../core/session";
 import { registerCommands } from "./commands/register";
 import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
@@ -36,7 +36,7 @@ export interface ActivateOptions {
   /** The tree's coalescing window (benchmarks measure every event on its own). */
   coalesceMs?: number;
   /** The chat feature's "show this session"; until it is wired, the chat view is focused. */
-  openInChat?: (folder: vscode.WorkspaceFolder, ref: SessionRef) => Promise<void>;
+  openInChat?: (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => Promise<void>;
 }
 
 let host: DowncityHost | undefined;
@@ -69,8 +69,8 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const registered = chat;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.
   const followSessions = tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.folder.uri.toString(), change));
-  const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
-  const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
+  const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
+  const openInChat = async (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => {
     status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
     await show(folder, ref);
   };

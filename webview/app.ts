@@ -1,5 +1,6 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
-import { type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type ResolvedAttachment, type SessionEvent, type SessionRules, type SessionSummary } from "../core/protocol";
+import { sameRef, type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type SessionRef, type ChatResult, type ChatSnapshot, type ModelChoice, type MovedChat, type SessionEvent, type ChatSessionItem } from "../core/protocol";
+import type { ResolvedAttachment, SessionRules } from "../core/protocol";
 import { MentionMenu } from "./views/mention-menu";
 import { pendingTokens } from "./views/mention-chips";
 import { rulesChips } from "./views/rules-chips";
@@ -17,6 +18,7 @@ import { ConnectForm } from "./connect";
 import { connectForm } from "./views/connect-form";
 import { FindController } from "./find-controller";
 import { findBar } from "./views/find-bar";
+import { movedChat } from "./views/moved-chat";
 
 /** What survives a hide / reload: enough to paint at once, then a catch-up asks for the rest. */
 interface SavedState {
@@ -41,7 +43,9 @@ export class ChatApp {
   private editingTitle = false;
   /** Why no session is shown: the one shown was deleted (said in the empty state). */
   private closedMessage: string | undefined;
-  private sessions: SessionSummary[] | undefined;
+  /** The conversation moved to an editor tab: the placeholder names it and offers it back. */
+  private moved: MovedChat | undefined;
+  private sessions: ChatSessionItem[] | undefined;
   private loadingEarlier = false;
   private pendingDraft: (() => void) | undefined;
   private frame = 0;
@@ -123,6 +127,7 @@ export class ChatApp {
       if (hello?.snapshot && !outside) this.model = hello.snapshot.model;
       if (hello) this.setConfig(hello.config);
       if (hello?.connect) this.connect.ask();
+      if (hello?.moved) return this.close(undefined, hello.moved);
       if (hello && !hello.snapshot) {
         // The saved session no longer opens (deleted while this view was away).
         this.close("This session was deleted or can no longer be opened. Start a new session, or open another one from the Sessions view.");
@@ -152,10 +157,11 @@ export class ChatApp {
     this.setConfig(hello.config);
     if (hello.connect) this.connect.ask();
     if (hello.snapshot) this.show(hello.snapshot);
+    else if (hello.moved) this.close(undefined, hello.moved);
     else this.refresh();
   }
 
-  ref(): ChatRef | undefined {
+  ref(): SessionRef | undefined {
     return this.snapshot?.ref;
   }
 
@@ -164,7 +170,7 @@ export class ChatApp {
     // A reveal is done once, not saved with the view's state (a reload must not jump back to it).
     const { reveal, ...snapshot } = shown;
     this.snapshot = snapshot;
-    this.closedMessage = undefined;
+    this.closedMessage = this.moved = undefined;
     this.find.reset(snapshot.ref, reveal);
     this.liveEvents = [];
     this.running = snapshot.running;
@@ -181,8 +187,8 @@ export class ChatApp {
     void this.loadRules();
   }
 
-  /** The shown session is gone: nothing of it stays on screen (or in the saved state), and the view says why. */
-  private close(message: string): void {
+  /** The shown session is gone (or moved to an editor tab): nothing of it stays on screen (or in the saved state), and the view says why. */
+  private close(message: string | undefined, moved?: MovedChat): void {
     this.snapshot = undefined;
     this.liveEvents = [];
     this.running = false;
@@ -193,6 +199,7 @@ export class ChatApp {
     this.composer.text = "";
     this.composer.attachments = [];
     this.closedMessage = message;
+    this.moved = moved;
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     this.api.setState(undefined);
@@ -231,6 +238,9 @@ export class ChatApp {
       case "attach":
         this.attach(event.attachments);
         this.root.querySelector<HTMLTextAreaElement>(".composer textarea")?.focus();
+        return;
+      case "session-moved":
+        if (this.snapshot && sameRef(event.moved.ref, this.snapshot.ref)) this.close(undefined, event.moved);
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -469,7 +479,7 @@ export class ChatApp {
     ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
   }
 
-  private sessionList(sessions: SessionSummary[]): TemplateResult {
+  private sessionList(sessions: ChatSessionItem[]): TemplateResult {
     return html`<nav class="session-list" aria-label="Sessions"><ul>
       ${sessions.map(
         (s) => html`<li><button type="button" class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""} @click=${() => void this.switchTo(s.ref)}>
@@ -478,7 +488,7 @@ export class ChatApp {
     </ul></nav>`;
   }
 
-  private async switchTo(ref: ChatRef): Promise<void> {
+  private async switchTo(ref: SessionRef): Promise<void> {
     this.sessions = undefined;
     const snapshot = await this.call("switchSession", { ref });
     if (snapshot) this.show(snapshot);
@@ -532,6 +542,10 @@ export class ChatApp {
 
   private emptyState(): TemplateResult | typeof nothing {
     if (this.connectShown()) return connectForm(this.connect, !!this.config?.providerConfigured);
+    if (!this.snapshot && this.moved) {
+      const { ref } = this.moved;
+      return movedChat(this.moved, { bringBack: () => void this.call("bringBack", { ref }), newSession: () => void this.newSession() });
+    }
     if (!this.snapshot && this.closedMessage) {
       return html`<div class="empty-state" role="status"><i aria-hidden="true" class="codicon codicon-trash"></i><h2>Session deleted</h2>
         <p>${this.closedMessage}</p>
@@ -674,6 +688,3 @@ function copied(button: HTMLElement): void {
   }, 2000);
 }
 
-function sameRef(a: ChatRef, b: ChatRef): boolean {
-  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
-}

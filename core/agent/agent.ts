@@ -19,7 +19,7 @@ import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
 import { ToolCallIds } from "./tool-call-ids";
 
-export interface ModelChoice {
+export interface CallSettings {
   provider: string;
   model: string;
   reasoningEffort?: ReasoningEffort;
@@ -32,7 +32,7 @@ export interface AgentOptions {
   storage: SessionStoragePort;
   llm: LlmClient;
   tools: ToolRegistry;
-  model: ModelChoice;
+  model: CallSettings;
   workspace: WorkspaceFacts;
   /** What runs without asking: a CLI level, settings, or a function read at every call (settings changes apply). */
   approval: ApprovalPolicy | ApprovalSettings | (() => ApprovalSettings);
@@ -91,7 +91,7 @@ export class Agent {
   private readonly inbox = new Inbox();
   private readonly retry: RetryPolicy;
   private compactor: Compactor | undefined;
-  /** The model's window is unknown: usage is reported against DEFAULT_CONTEXT_WINDOW, and says so. */
+  /** The model's window is unknown: usage and compaction measure against DEFAULT_CONTEXT_WINDOW, and the usage event says so. */
   private windowAssumed = false;
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
@@ -211,10 +211,11 @@ export class Agent {
   private async getCompactor(): Promise<Compactor> {
     if (this.compactor) return this.compactor;
     const { llm, model, contextWindow } = this.options;
-    const window = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
-    // Unknown everywhere (table, server, profile): usage is measured against a stated default, said once in the
-    // meter's tooltip instead of a banner. Compaction is not triggered from a guess: it keeps needing a known window.
-    this.windowAssumed = !window;
+    const known = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
+    // Unknown everywhere (table, server, profile): the meter, the status bar and compaction all measure against one
+    // stated default, said once in the meter's tooltip instead of a banner; a session never grows unbounded.
+    this.windowAssumed = !known;
+    const window = known ?? DEFAULT_CONTEXT_WINDOW;
     this.compactor = new Compactor({
       session: this.options.session,
       storage: this.options.storage,
@@ -443,7 +444,7 @@ export class Agent {
           kind: "error",
           error: new LlmError(
             "context-length",
-            `${where} says the request is too long, but it is about ${tokens(size.tokens)} tokens (${tokens(size.chars)} characters) and the configured context window is ${tokens(size.window)} tokens, even with the output reservation lowered to ${tokens(maxTokens ?? 0)} tokens: the server's window is smaller than configured (it said: ${error.message}).${fix}`,
+            `${where} says the request is too long, but it is about ${tokens(size.tokens)} tokens (${tokens(size.chars)} characters) and the ${this.windowAssumed ? "assumed (model unknown)" : "configured"} context window is ${tokens(size.window)} tokens, even with the output reservation lowered to ${tokens(maxTokens ?? 0)} tokens: the server's window is smaller than configured (it said: ${error.message}).${fix}`,
             error instanceof LlmError ? error.details : {},
           ),
         };
@@ -492,9 +493,8 @@ export class Agent {
     };
   }
 
-  private emitUsage(message: AssistantMessageData, known: number | undefined): void {
+  private emitUsage(message: AssistantMessageData, contextWindow: number | undefined): void {
     if (!message.usage) return;
-    const contextWindow = known ?? (this.windowAssumed ? DEFAULT_CONTEXT_WINDOW : undefined);
     this.emit({
       type: "usage",
       usage: message.usage,

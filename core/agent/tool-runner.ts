@@ -122,6 +122,7 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     ...(options.forbiddenKinds ? { forbiddenKinds: options.forbiddenKinds } : {}),
     ...(options.agentName ? { agentName: options.agentName } : {}),
     ...(options.remembered ? { remembered: options.remembered } : {}),
+    ...(tool.mcp ? { mcp: tool.mcp } : {}),
   });
 
   const refuse = (by: "policy" | "user" | "restricted-mode", reason: string | undefined, shown?: ApprovalPreview): Planned => {
@@ -154,7 +155,7 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     const decision = await options.approve({ toolCallId: call.id, toolName: tool.name, kind: tool.kind, arguments: call.arguments, summary, ...(preview.value ? { preview: preview.value } : {}) }, context.signal);
     if (!decision.approved) return refuse("user", decision.reason, preview.value);
     const scope = decision.scope ?? "once";
-    if (scope === "session") options.remembered?.remember(tool.name, commandLineOf(tool.kind, call.arguments));
+    if (scope === "session") options.remembered?.remember(tool.name, tool.mcp ? undefined : commandLineOf(tool.kind, call.arguments));
     return approve("user", scope);
   } catch (err) {
     return refuse("user", context.signal.aborted ? "the turn was cancelled" : `approval failed: ${err instanceof Error ? err.message : String(err)}`, preview.value);

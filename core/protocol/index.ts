@@ -13,3 +13,4 @@ export * from "./compaction-text";
 export * from "./chat-search";
 export * from "./rules";
 export * from "./mentions";
+export * from "./refs";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { SessionEvent } from "../protocol";
-import { normaliseTitle, Session, type SessionSummary } from "../session";
+import { normaliseTitle, Session, type PrefixSummary } from "../session";
 import { fsyncDir, writeAtomic, writeFully } from "./atomic";
 import type { StorageContext } from "./context";
 import { isErrno } from "./fs-seam";
@@ -46,7 +46,7 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
   const straddle = segments.find((s) => s.first <= at && s.last > at);
   const events = (straddle ? (await readSegment(ctx, source, straddle)).events : active).filter((e) => e.seq <= at);
   const lastLinked = linked.at(-1);
-  let summary: SessionSummary | undefined;
+  let summary: PrefixSummary | undefined;
   if (lastLinked) {
     summary = hot?.summary && hot.summary.throughSeq === lastLinked.last ? hot.summary : footerSummary((await readSegment(ctx, source, lastLinked)).footer);
   }

@@ -1,4 +1,4 @@
-import type { ChatRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
+import type { SessionRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
 import type { ChatFolder } from "./runtimes";
 
 /** The editor-side effects a chat asks for; VS Code implements them (`vscode-actions.ts`), tests record them. */
@@ -8,7 +8,7 @@ export interface HostActions {
   /** The edit's diff in VS Code's diff editor (or the file when the diff is not known). */
   openDiff(folder: ChatFolder, details: EditDetails | undefined, toolCallId: string): Promise<void>;
   /** Shows an edit's open review again (its diff was closed before the answer); false when none waits. */
-  showReview?(ref: ChatRef, toolCallId: string): Promise<boolean>;
+  showReview?(ref: SessionRef, toolCallId: string): Promise<boolean>;
   /** Undoes an applied edit of a session's call; rejects with why when it cannot. Returns the file's path. */
   undoEdit(folder: ChatFolder, sessionId: string, toolCallId: string): Promise<{ path: string }>;
   copy(text: string): Promise<void>;
@@ -22,5 +22,5 @@ export interface HostActions {
   searchMentions(folder: ChatFolder, kind: "file" | "folder", query: string): Promise<string[]>;
   /** A mention as the attachment it sends (rejects with why when it is unavailable: no selection, no shell integration…). */
   resolveMention(folder: ChatFolder, mention: Mention): Promise<ResolvedAttachment>;
-  exportSession(ref: ChatRef): Promise<void>;
+  exportSession(ref: SessionRef): Promise<void>;
 }

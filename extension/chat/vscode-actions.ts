@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ChatRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
+import type { SessionRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
 import type { VscodeMentions } from "../mentions/resolve";
 import { SHOW_REVIEW_COMMAND } from "../tools/edit-reviews";
 import { UNDO_EDIT_COMMAND } from "../tools/undo-edit";
@@ -73,7 +73,7 @@ export class VscodeHostActions implements HostActions {
     return undone;
   }
 
-  async showReview(ref: ChatRef, toolCallId: string): Promise<boolean> {
+  async showReview(ref: SessionRef, toolCallId: string): Promise<boolean> {
     return Boolean(await vscode.commands.executeCommand(SHOW_REVIEW_COMMAND, { ...ref, toolCallId }));
   }
 
@@ -122,7 +122,7 @@ export class VscodeHostActions implements HostActions {
     return text.length > ATTACHMENT_LIMIT ? `${text.slice(0, ATTACHMENT_LIMIT)}\n… (truncated)` : text;
   }
 
-  async exportSession(ref: ChatRef): Promise<void> {
+  async exportSession(ref: SessionRef): Promise<void> {
     await vscode.commands.executeCommand("downcity.exportSession", ref);
   }
 }
