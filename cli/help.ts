@@ -36,6 +36,13 @@ Commands:
   archive ID | unarchive ID     move to / from the archive
   delete ID                     delete for good
   export ID [--format md|jsonl] the whole history, oldest first
+  restore ID --to SEQ [--files-only] [--dry-run] [--overwrite] [--json]
+                                put the files the agent changed back as they were right after SEQ
+                                (0: before the first event), previewed first; the conversation
+                                continues from SEQ in a fork unless --files-only; files you changed
+                                since the agent did are kept unless --overwrite; files whose earlier
+                                content is unknown are listed (exit code 1)
+  restore ID --undo             undo the session's latest restore
   compact ID                    summarise and close the history now (needs a provider, see run --help)
   search QUERY [--regex] [--word] [--limit N] [--archived | --all]
                                 every session's messages, tool calls and results, titles (and what

@@ -17,6 +17,7 @@ import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
 import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
+import type { CheckpointRecorder } from "../checkpoints/recorder";
 import { ToolCallIds } from "./tool-call-ids";
 
 export interface CallSettings {
@@ -61,6 +62,8 @@ export interface AgentOptions {
   titles?: "fallback" | "llm";
   /** Environment for commands (scrubbed by the tool). */
   env?: NodeJS.ProcessEnv;
+  /** Records what edits and commands change (restore, issue 24). */
+  checkpoints?: CheckpointRecorder;
   /** The server a provider profile points at (host:port) and the setting that names it, for errors the user can act on. */
   endpoint?: (provider: string) => { server?: string; setting: string };
   now?: () => Date;
@@ -328,6 +331,7 @@ export class Agent {
       remembered: this.approvals,
       context: { root: workspace.root, signal, ...(env ? { env } : {}) },
       emit: (event) => this.emit(event),
+      ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
     });
   }
 

@@ -13,4 +13,5 @@ export * from "./compaction-text";
 export * from "./chat-search";
 export * from "./rules";
 export * from "./mentions";
+export * from "./checkpoint";
 export * from "./refs";
