@@ -8,7 +8,7 @@ import { RUN_HELP } from "../help";
 import { createPrinter } from "../printer";
 import { resolveProvider } from "../provider-config";
 import { ttyApproval } from "../tty-approval";
-import { workspaceNotes } from "../workspace";
+import { rulesFromEnv, workspaceNotes } from "../workspace";
 import { workspaceRoot } from "../workspace-root";
 
 
@@ -57,6 +57,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
     tools: () => nodeTools,
     workspaceNotes: () => workspaceNotes(root),
     maxSteps,
+    rules: rulesFromEnv(process.env),
     providerSetting: () => "DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW (or --base-url / --context-window)",
   });
   let ref: { agentId: string; sessionId: string } | undefined;
