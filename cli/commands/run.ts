@@ -9,7 +9,7 @@ import { createPrinter } from "../printer";
 import { resolveProvider } from "../provider-config";
 import { ttyApproval } from "../tty-approval";
 import { cliMcp } from "../mcp";
-import { workspaceNotes } from "../workspace";
+import { rulesFromEnv, workspaceNotes } from "../workspace";
 import { workspaceRoot } from "../workspace-root";
 
 
@@ -63,6 +63,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
     ...(mcp ? { mcpTools: () => mcp.tools() } : {}),
     workspaceNotes: () => workspaceNotes(root),
     maxSteps,
+    rules: rulesFromEnv(process.env),
     providerSetting: () => "DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW (or --base-url / --context-window)",
   });
   let ref: { agentId: string; sessionId: string } | undefined;

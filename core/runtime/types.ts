@@ -9,6 +9,7 @@ import type { LlmClient } from "../llm/types";
 import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
 import type { SearchHit, SearchOptions } from "../protocol/search";
+import type { SessionRules } from "../protocol/rules";
 
 export type { SearchHit, SearchOptions, SearchLocation, SearchHitKind, SearchHitPart } from "../protocol/search";
 export { SearchQueryError } from "../search/errors";
@@ -46,6 +47,8 @@ export interface WorkspaceRuntimeOptions {
   root: string;
   /** Another backend than the JSONL store (default). */
   persistence?: SessionPersistence;
+  /** The host's file excludes (VS Code's files.exclude) for the manifests taken around commands. */
+  checkpointExclude?: (rel: string) => boolean;
   /** Current provider profiles, API keys resolved (called per run, so settings changes apply). */
   providers: () => readonly ProviderProfile[] | Promise<readonly ProviderProfile[]>;
   /** The model new runs use unless a run names one. */
@@ -81,6 +84,12 @@ export interface WorkspaceRuntimeOptions {
   /** Store tuning (batch window, clock, fs seam) for tests and benchmarks. */
   storage?: Omit<SessionsOptions, "root" | "persistence" | "store">;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The project's rules files (core/rules): extra names beside AGENTS.md (`CLAUDE.md`,
+   * `.github/copilot-instructions.md`, `.clinerules`) and the budget in tokens, read at
+   * every request. Without it, AGENTS.md alone within the default budget.
+   */
+  rules?: { files?: () => readonly string[]; budgetTokens?: () => number };
   /** Where a provider profile's server is configured (a setting or environment variable), named in its errors. */
   providerSetting?: (profileId: string) => string;
 }
@@ -148,6 +157,8 @@ export interface WorkspaceRuntimeApi {
    * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
    */
   search(options: SearchOptions): AsyncIterable<SearchHit>;
+  /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
+  rules(ref: LocalSessionRef): Promise<SessionRules>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import { rulesSettings } from "../config/rules-settings";
 import * as vscode from "vscode";
 import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
@@ -113,6 +114,7 @@ export class Runtimes implements vscode.Disposable {
       tools: () => tools?.(folder) ?? [],
       ...this.liveOptions(),
       restricted: () => this.restricted(),
+      rules: rulesSettings(folder),
       // Errors name where the failing server is configured: the environment profile, or the setting.
       providerSetting: (id) => (id === ENV_PROFILE_ID ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables" : "downcity.providers"),
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
