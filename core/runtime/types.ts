@@ -10,6 +10,7 @@ import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
 import type { SearchHit, SearchOptions } from "../protocol/search";
 import type { RestoreApplyOptions, RestoreOutcome, RestorePreview } from "./restore";
+import type { SessionRules } from "../protocol/rules";
 
 export type { SearchHit, SearchOptions, SearchLocation, SearchHitKind, SearchHitPart } from "../protocol/search";
 export { SearchQueryError } from "../search/errors";
@@ -84,6 +85,12 @@ export interface WorkspaceRuntimeOptions {
   /** Store tuning (batch window, clock, fs seam) for tests and benchmarks. */
   storage?: Omit<SessionsOptions, "root" | "persistence" | "store">;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The project's rules files (core/rules): extra names beside AGENTS.md (`CLAUDE.md`,
+   * `.github/copilot-instructions.md`, `.clinerules`) and the budget in tokens, read at
+   * every request. Without it, AGENTS.md alone within the default budget.
+   */
+  rules?: { files?: () => readonly string[]; budgetTokens?: () => number };
   /** Where a provider profile's server is configured (a setting or environment variable), named in its errors. */
   providerSetting?: (profileId: string) => string;
 }
@@ -157,6 +164,8 @@ export interface WorkspaceRuntimeApi {
   previewRestore?(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
   previewUndoRestore?(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
   applyRestore?(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
+  /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
+  rules(ref: LocalSessionRef): Promise<SessionRules>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

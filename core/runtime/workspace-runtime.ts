@@ -19,6 +19,8 @@ import * as restore from "./restore";
 import { ToolRegistry } from "../tools/registry";
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
+import { ProjectRules, touchedPaths } from "../rules";
+import type { SessionRules } from "../protocol/rules";
 import { BUILTIN_AGENTS } from "./agents";
 import { RestrictedModeError, RuntimeError } from "./errors";
 import type { AgentProfile, CompactNowResult, LiveOptions, RunResult, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
@@ -61,9 +63,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private closing: Promise<void> | undefined;
   /** Opened at the first search when the host gave an index directory. */
   private searchIndex: SearchIndex | undefined;
+  private readonly projectRules: ProjectRules;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
+    this.projectRules = new ProjectRules({ root: options.root, ...options.rules });
     this.live = { agents: checkedAgents(options.agents ?? BUILTIN_AGENTS), compaction: options.compaction };
     this.sessions = new Sessions({ root: options.root, ...options.storage, ...(options.persistence ? { persistence: options.persistence } : {}) });
     this.llmRuntime = options.llm ? undefined : new LlmRuntime();
@@ -104,6 +108,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     // A restore a crash cut short is told on the next open: the log says which files it reached.
     await restore.settleRestore(this.restoreHost(), opened.session);
     return opened;
+  }
+
+  async rules(ref: LocalSessionRef): Promise<SessionRules> {
+    const session = this.entries.get(this.key(ref))?.session;
+    const { files, budgetTokens } = await this.projectRules.load(session ? touchedPaths(session.deriveMessages(), this.root) : []);
+    return { files, budgetTokens };
   }
 
   async restorePoint(ref: LocalSessionRef, messageSeq: number): Promise<number> {
@@ -370,6 +380,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(entry.profile.forbiddenKinds ? { forbiddenKinds: entry.profile.forbiddenKinds } : {}),
       agentName: entry.profile.name,
       ...(entry.profile.instructions ? { instructions: entry.profile.instructions } : {}),
+      rules: async () => (await this.projectRules.load(touchedPaths(entry.session.deriveMessages(), this.root))).text,
       sessionApprovals: entry.approvals,
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       ...(selection.contextWindow ? { contextWindow: selection.contextWindow } : {}),
