@@ -1,13 +1,13 @@
 import type * as vscode from "vscode";
-import { ChatRef } from "../../core/protocol";
+import { SessionRef } from "../../core/protocol";
 
 /**
  * The session the sidebar chat shows, kept by the host: a window reload restores it even
  * when VS Code had not yet persisted the webview's own saved state.
  */
 export interface ShownMemory {
-  get(): ChatRef | undefined;
-  set(ref: ChatRef | undefined): void;
+  get(): SessionRef | undefined;
+  set(ref: SessionRef | undefined): void;
 }
 
 export const SHOWN_SESSION_KEY = "downcity.chat.shownSession";
@@ -16,7 +16,7 @@ export const SHOWN_SESSION_KEY = "downcity.chat.shownSession";
 export function workspaceShownMemory(state: vscode.Memento): ShownMemory {
   return {
     get: () => {
-      const parsed = ChatRef.safeParse(state.get(SHOWN_SESSION_KEY));
+      const parsed = SessionRef.safeParse(state.get(SHOWN_SESSION_KEY));
       return parsed.success ? parsed.data : undefined;
     },
     set: (ref) => void state.update(SHOWN_SESSION_KEY, ref),
