@@ -3,21 +3,34 @@
 // moved in beside it as `node_modules/` (also in VS Code's default search.exclude) and as
 // `vendor/` (ignored by the .gitignore only). Writes the samples as JSON to
 // DOWNCITY_BENCH_RESULTS. Driver: bench/ignored-trees-host.ts.
-import { renameSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { Tool, ToolContext, ToolOutput } from "../../core/tools/types";
 import { createEditorGlobTool, createEditorGrepTool } from "../../extension/tools/search-tools";
 
+export interface IgnoredTreesSample {
+  wallMs: number;
+  /** CPU of the children reaped during the call (the ripgrep of findFiles or grep), from /proc/self/stat. */
+  childCpuMs: number;
+}
+
 export interface IgnoredTreesResults {
-  /** phase → measurement → wall-clock samples (ms). */
-  samples: Record<string, Record<string, number[]>>;
+  /** phase → measurement → samples. */
+  samples: Record<string, Record<string, IgnoredTreesSample[]>>;
   /** phase → measurement → the answer's first line count and its last line (the notes). */
   answers: Record<string, Record<string, { lines: number; last: string }>>;
   rssMiB: number;
 }
 
-const RUNS = 5;
+const RUNS = 9;
+
+/** cutime + cstime of this process, in ms (clock ticks of 10 ms). */
+function childCpuMs(): number {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
 const text = (out: ToolOutput) => out.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 async function ok(tool: Tool, args: unknown, ctx: ToolContext): Promise<string> {
@@ -45,11 +58,12 @@ export async function run(): Promise<void> {
       const answer = await ok(tool, args, ctx); // the warm-up
       const lines = answer.split("\n");
       results.answers[phase]![name] = { lines: lines.length, last: lines[lines.length - 1]! };
-      const out: number[] = [];
+      const out: IgnoredTreesSample[] = [];
       for (let i = 0; i < RUNS; i++) {
+        const cpu = childCpuMs();
         const start = process.hrtime.bigint();
         await ok(tool, args, ctx);
-        out.push(Number(process.hrtime.bigint() - start) / 1e6);
+        out.push({ wallMs: Number(process.hrtime.bigint() - start) / 1e6, childCpuMs: childCpuMs() - cpu });
       }
       results.samples[phase]![name] = out;
     }
