@@ -17,9 +17,10 @@ import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
 import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
+import type { CheckpointRecorder } from "../checkpoints/recorder";
 import { ToolCallIds } from "./tool-call-ids";
 
-export interface ModelChoice {
+export interface CallSettings {
   provider: string;
   model: string;
   reasoningEffort?: ReasoningEffort;
@@ -32,7 +33,7 @@ export interface AgentOptions {
   storage: SessionStoragePort;
   llm: LlmClient;
   tools: ToolRegistry;
-  model: ModelChoice;
+  model: CallSettings;
   workspace: WorkspaceFacts;
   /** What runs without asking: a CLI level, settings, or a function read at every call (settings changes apply). */
   approval: ApprovalPolicy | ApprovalSettings | (() => ApprovalSettings);
@@ -45,6 +46,11 @@ export interface AgentOptions {
   agentName?: string;
   /** Added to the system prompt. */
   instructions?: string;
+  /**
+   * The project's rules section of the system prompt (core/rules), loaded before every
+   * request so an edited rules file reaches the next one; "" when none applies.
+   */
+  rules?: () => Promise<string>;
   /** "Allow for this session" decisions (the host may keep them across agents of one session). */
   sessionApprovals?: SessionApprovals;
   maxSteps?: number;
@@ -56,6 +62,8 @@ export interface AgentOptions {
   titles?: "fallback" | "llm";
   /** Environment for commands (scrubbed by the tool). */
   env?: NodeJS.ProcessEnv;
+  /** Records what edits and commands change (restore, issue 24). */
+  checkpoints?: CheckpointRecorder;
   /** The server a provider profile points at (host:port) and the setting that names it, for errors the user can act on. */
   endpoint?: (provider: string) => { server?: string; setting: string };
   now?: () => Date;
@@ -86,11 +94,12 @@ export class Agent {
   private readonly inbox = new Inbox();
   private readonly retry: RetryPolicy;
   private compactor: Compactor | undefined;
-  /** The model's window is unknown: usage is reported against DEFAULT_CONTEXT_WINDOW, and says so. */
+  /** The model's window is unknown: usage and compaction measure against DEFAULT_CONTEXT_WINDOW, and the usage event says so. */
   private windowAssumed = false;
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
   private lastSystem: string | undefined;
+  private rulesText = "";
   private readonly contextChars: ContextChars;
   private readonly events = new Emitter<{ event: [AgentEvent] }>();
   private readonly approvals: SessionApprovals;
@@ -205,10 +214,11 @@ export class Agent {
   private async getCompactor(): Promise<Compactor> {
     if (this.compactor) return this.compactor;
     const { llm, model, contextWindow } = this.options;
-    const window = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
-    // Unknown everywhere (table, server, profile): usage is measured against a stated default, said once in the
-    // meter's tooltip instead of a banner. Compaction is not triggered from a guess: it keeps needing a known window.
-    this.windowAssumed = !window;
+    const known = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
+    // Unknown everywhere (table, server, profile): the meter, the status bar and compaction all measure against one
+    // stated default, said once in the meter's tooltip instead of a banner; a session never grows unbounded.
+    this.windowAssumed = !known;
+    const window = known ?? DEFAULT_CONTEXT_WINDOW;
     this.compactor = new Compactor({
       session: this.options.session,
       storage: this.options.storage,
@@ -255,6 +265,7 @@ export class Agent {
         }
         // After the claim: a deep compaction keeps the newest user message.
         await this.compactOrWarn(compactor, abort.signal, "step");
+        await this.loadRules();
         const result = await this.callModel(abort.signal, compactor);
         if (result.kind === "error") {
           outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };
@@ -284,6 +295,16 @@ export class Agent {
     return end;
   }
 
+  /** After the step's input is logged (its attachments count as touched); a failure keeps the last rules and says so. */
+  private async loadRules(): Promise<void> {
+    if (!this.options.rules) return;
+    try {
+      this.rulesText = await this.options.rules();
+    } catch (error) {
+      this.notice(`the project's rules files could not be read, continuing with the last ones: ${(error as Error).message}`);
+    }
+  }
+
   /**
    * A failed compaction does not fail the turn: the call may still fit, and a
    * context-length error forces another attempt. Cancellation still propagates.
@@ -310,6 +331,7 @@ export class Agent {
       remembered: this.approvals,
       context: { root: workspace.root, signal, ...(env ? { env } : {}) },
       emit: (event) => this.emit(event),
+      ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
     });
   }
 
@@ -325,7 +347,7 @@ export class Agent {
     let reservationLowered = false;
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
-      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions);
+      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions, this.rulesText);
       const messages = [...session.deriveMessages()];
       // The request this attempt's answer comes from: its `sources` (DESIGN §3).
       const header = session.append("request/header", {
@@ -426,7 +448,7 @@ export class Agent {
           kind: "error",
           error: new LlmError(
             "context-length",
-            `${where} says the request is too long, but it is about ${tokens(size.tokens)} tokens (${tokens(size.chars)} characters) and the configured context window is ${tokens(size.window)} tokens, even with the output reservation lowered to ${tokens(maxTokens ?? 0)} tokens: the server's window is smaller than configured (it said: ${error.message}).${fix}`,
+            `${where} says the request is too long, but it is about ${tokens(size.tokens)} tokens (${tokens(size.chars)} characters) and the ${this.windowAssumed ? "assumed (model unknown)" : "configured"} context window is ${tokens(size.window)} tokens, even with the output reservation lowered to ${tokens(maxTokens ?? 0)} tokens: the server's window is smaller than configured (it said: ${error.message}).${fix}`,
             error instanceof LlmError ? error.details : {},
           ),
         };
@@ -475,9 +497,8 @@ export class Agent {
     };
   }
 
-  private emitUsage(message: AssistantMessageData, known: number | undefined): void {
+  private emitUsage(message: AssistantMessageData, contextWindow: number | undefined): void {
     if (!message.usage) return;
-    const contextWindow = known ?? (this.windowAssumed ? DEFAULT_CONTEXT_WINDOW : undefined);
     this.emit({
       type: "usage",
       usage: message.usage,

@@ -38,7 +38,7 @@ export interface CompactorOptions {
   llm: LlmClient;
   provider: string;
   model: string;
-  /** Unknown windows disable the automatic trigger (nothing is guessed). */
+  /** Undefined disables the automatic trigger; the agent passes the stated default for an unknown window. */
   contextWindow: number | undefined;
   config?: CompactionSettings;
 }

@@ -42,8 +42,8 @@ export function contextShare(usage: Usage, window: number | undefined): { used: 
 }
 
 /**
- * The window the meter and status bar measure against when neither the model table, the
- * server nor the profile gives one (stated in their tooltips). Automatic compaction still
- * needs a known window.
+ * The window the meter, the status bar and automatic compaction all measure against when
+ * neither the profile, the server nor the model table gives one (stated in the meter's
+ * and status bar's tooltips).
  */
 export const DEFAULT_CONTEXT_WINDOW = 32_768;

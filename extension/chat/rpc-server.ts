@@ -1,6 +1,7 @@
 import {
   ChatMethods,
   parseChatRequest,
+  sameRef,
   type AgentEvent,
   type ChatConfig,
   type ChatConfigChanges,
@@ -8,15 +9,18 @@ import {
   type ChatHostMessage,
   type ChatMethod,
   type ChatParams,
-  type ChatRef,
+  type SessionRef,
   type ChatRequest,
   type ChatResult,
   type ChatSnapshot,
   type ContentBlock,
   type EditDetails,
   type ModelChoice,
+  type ResolvedAttachment,
+  type MovedChat,
   type RevealTarget,
 } from "../../core/protocol";
+import { fileAttachment, withAttachments } from "../../core/mentions";
 import type { SessionChange } from "../../core/session";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
@@ -32,16 +36,16 @@ type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResu
  * and forwards the shown session's agent events. Knows nothing of VS Code.
  */
 export class ChatRpcServer implements Disposable {
-  private shown: ChatRef | undefined;
+  private shown: SessionRef | undefined;
   /**
    * A session shown from outside (tree, command) since the webview last said hello. A
    * hidden view's document is gone and the switch event is lost with it; when the view
    * comes back its hello carries the session it had saved, which must not win over this.
    */
-  private shownFromOutside: ChatRef | undefined;
+  private shownFromOutside: SessionRef | undefined;
   private switching: Promise<void> = Promise.resolve();
   /** A reveal sent with a switch, kept until the webview has it (a reloading view gets it in its hello). */
-  private pendingReveal: { ref: ChatRef; target: RevealTarget } | undefined;
+  private pendingReveal: { ref: SessionRef; target: RevealTarget } | undefined;
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
@@ -56,6 +60,15 @@ export class ChatRpcServer implements Disposable {
   onTitle: ((title: string | undefined) => void) | undefined;
   /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
   private connectAsked = false;
+  /** A hello was answered: events now reach a live document. */
+  private greeted = false;
+  private readonly toAttach: ResolvedAttachment[] = [];
+  /** The conversation this view handed to an editor tab; its placeholder stays until another session is shown. */
+  private movedAway: MovedChat | undefined;
+  /** The shown session's title, as last heard (the moved-chat placeholder names it). */
+  private title: string | undefined;
+  /** The placeholder's "Bring Chat Back" (views.ts closes the editor tab and shows the session here). */
+  onBringBack: ((ref: SessionRef) => Promise<void>) | undefined;
 
   constructor(
     private readonly controller: ChatController,
@@ -72,6 +85,12 @@ export class ChatRpcServer implements Disposable {
         const config = await c.config();
         const ref = this.shownFromOutside ?? restore ?? this.shown;
         this.shownFromOutside = undefined;
+        // A reloading sidebar whose conversation moved to an editor tab keeps its placeholder.
+        const moved = this.movedAway && (!ref || sameRef(ref, this.movedAway.ref)) ? this.movedAway : undefined;
+        if (moved) {
+          this.told.config = config;
+          return { config, moved };
+        }
         const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
         this.told.config = config;
         if (snapshot) this.opened(snapshot);
@@ -109,6 +128,16 @@ export class ChatRpcServer implements Disposable {
       },
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
+      searchMentions: async ({ folderKey, kind, query }) => actions.searchMentions(c.folderOrFirst(folderKey), kind, query),
+      resolveMention: async ({ folderKey, mention }) => actions.resolveMention(c.folderOrFirst(folderKey), mention),
+      sessionRules: async ({ ref }) => c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId }),
+      openRulesFile: async ({ ref, path }) => {
+        // Only a file the session's rules list names: the view cannot open arbitrary paths through this.
+        const { files } = await c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId });
+        if (!files.some((f) => f.path === path && f.state !== "refused")) throw new ChatError("not-found", `${path} is not a rules file of this session`);
+        await actions.openLink(c.folder(ref.folderKey), path);
+        return {};
+      },
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
       openDiff: async ({ ref, toolCallId }) => {
         // An edit still waiting for its answer reopens its review (with the title-bar Accept / Reject).
@@ -125,6 +154,7 @@ export class ChatRpcServer implements Disposable {
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.
       listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      bringBack: async ({ ref }) => (await this.onBringBack?.(ref), {}),
       connect: async (params) => {
         this.connectAsked = false;
         const result = await c.connection().connect(params);
@@ -136,7 +166,7 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** The session this view shows. */
-  get ref(): ChatRef | undefined {
+  get ref(): SessionRef | undefined {
     return this.shown;
   }
 
@@ -153,6 +183,10 @@ export class ChatRpcServer implements Disposable {
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
+      if (parsed.request.method === "hello") {
+        this.greeted = true;
+        if (this.toAttach.length) this.event({ type: "attach", attachments: this.toAttach.splice(0, 50) });
+      }
     } catch (error) {
       const code = error instanceof ChatError ? error.code : "failed";
       this.post({ kind: "response", id, error: { code, message: error instanceof Error ? error.message : String(error) } });
@@ -160,7 +194,7 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
-  async show(ref: ChatRef, reveal?: RevealTarget): Promise<void> {
+  async show(ref: SessionRef, reveal?: RevealTarget): Promise<void> {
     // Claimed before the open resolves: a hello arriving meanwhile (the view's document
     // reloading as it is revealed) waits for this switch and then answers with it.
     this.shownFromOutside = ref;
@@ -176,6 +210,33 @@ export class ChatRpcServer implements Disposable {
     await switched;
   }
 
+  /** Attachments for the composer (Add to Chat): at once to a view that is loaded and visible, else right after its next hello. */
+  attach(attachments: ResolvedAttachment[]): void {
+    if (this.greeted && this.visible()) this.event({ type: "attach", attachments });
+    else this.toAttach.push(...attachments);
+  }
+
+  /**
+   * The shown conversation now lives in an editor tab (Open Chat in Editor): this view stops
+   * following it and shows a placeholder, so one conversation is not driven from two places.
+   */
+  moveAway(): MovedChat | undefined {
+    const ref = this.shown;
+    if (!ref) return undefined;
+    this.movedAway = { ref, ...(this.title ? { title: this.title.slice(0, 500) } : {}) };
+    this.watching?.dispose();
+    this.watching = undefined;
+    this.shown = this.shownFromOutside = undefined;
+    this.edits.clear();
+    this.event({ type: "session-moved", moved: this.movedAway });
+    return this.movedAway;
+  }
+
+  /** What this view handed to an editor tab, while its placeholder shows. */
+  get moved(): MovedChat | undefined {
+    return this.movedAway;
+  }
+
   /** Opens the connect form: at once in a loaded view, else on the view's next hello. */
   askConnect(): void {
     this.connectAsked = true;
@@ -187,7 +248,7 @@ export class ChatRpcServer implements Disposable {
    * chosen). The switch carries it; a view whose document reloads meanwhile gets it with
    * its hello instead.
    */
-  reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
+  reveal(ref: SessionRef, target: RevealTarget): Promise<void> {
     return this.show(ref, target);
   }
 
@@ -212,7 +273,8 @@ export class ChatRpcServer implements Disposable {
     this.follow(snapshot.ref);
     this.told.model = snapshot.model;
     this.shownArchived = /archived/i.test(snapshot.readOnly ?? "");
-    this.onTitle?.(snapshot.title);
+    this.movedAway = undefined;
+    this.setTitle(snapshot.title);
     return snapshot;
   }
 
@@ -228,7 +290,7 @@ export class ChatRpcServer implements Disposable {
     if (!shown || shown.folderKey !== folderKey || shown.agentId !== change.agentId || shown.sessionId !== change.sessionId) return;
     if (change.kind === "created") return;
     if (change.kind === "updated" && change.item && change.item.archived === this.shownArchived) {
-      if (change.item.title !== undefined) this.onTitle?.(change.item.title);
+      if (change.item.title !== undefined) this.setTitle(change.item.title);
       return;
     }
 
@@ -251,7 +313,7 @@ export class ChatRpcServer implements Disposable {
     this.watching = undefined;
     this.shown = undefined;
     this.edits.clear();
-    this.onTitle?.(undefined);
+    this.setTitle(undefined);
     this.event({ type: "session-closed", ref: shown, message: SESSION_GONE });
   }
 
@@ -273,7 +335,12 @@ export class ChatRpcServer implements Disposable {
     this.event({ type: "model", ref: this.shown, ...(model ? { model } : {}) });
   }
 
-  private follow(ref: ChatRef): void {
+  private setTitle(title: string | undefined): void {
+    this.title = title;
+    this.onTitle?.(title);
+  }
+
+  private follow(ref: SessionRef): void {
     if (this.shown && sameRef(this.shown, ref) && this.watching) return;
     // The webview switched by itself (or was told to): what it shows now is what it saves.
     if (this.shownFromOutside && !sameRef(this.shownFromOutside, ref)) this.shownFromOutside = undefined;
@@ -283,27 +350,22 @@ export class ChatRpcServer implements Disposable {
     this.watching = this.controller.watch(ref, (event) => this.forward(ref, event), this.visible);
   }
 
-  private forward(ref: ChatRef, event: AgentEvent): void {
+  private forward(ref: SessionRef, event: AgentEvent): void {
     if (event.type === "tool-finished" && event.details?.kind === "edit") this.edits.set(event.toolCallId, event.details);
     if (event.type === "approval-requested" && event.preview?.kind === "edit") this.edits.set(event.toolCallId, event.preview);
-    if (event.type === "session-event" && event.event.type === "session/title") this.onTitle?.((event.event.data as { title?: string }).title);
+    if (event.type === "session-event" && event.event.type === "session/title") this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
   }
 
-  private async input(ref: ChatRef, text: string, attachments: string[] | undefined): Promise<string | ContentBlock[]> {
+  /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */
+  private async input(ref: SessionRef, text: string, attachments: (string | ResolvedAttachment)[] | undefined): Promise<string | ContentBlock[]> {
     if (!attachments?.length) return text;
     const folder = this.controller.folder(ref.folderKey);
-    const blocks: ContentBlock[] = [{ type: "text", text }];
-    for (const path of attachments) {
-      const content = await this.actions.readAttachment(folder, path);
-      blocks.push({ type: "text", text: `Attached file \`${path}\`:\n\n\`\`\`\n${content}\n\`\`\`` });
-    }
-    return blocks;
+    const resolved: ResolvedAttachment[] = [];
+    for (const a of attachments) resolved.push(typeof a === "string" ? fileAttachment(a, await this.actions.readAttachment(folder, a)) : a);
+    return withAttachments(text, resolved);
   }
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function sameRef(a: ChatRef, b: ChatRef): boolean {
-  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
-}

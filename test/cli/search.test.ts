@@ -60,7 +60,7 @@ test("sessions search: usage errors and no match", async (t) => {
   const env = { PATH: process.env.PATH, HOME: root, NO_COLOR: "1" };
   const bad = await runCli(["sessions", "search", "(a", "--regex", "--cwd", root], env);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /invalid regular expression at 3: missing \)/);
+  assert.match(bad.stderr, /invalid regular expression: missing closing \)/);
   assert.equal((await runCli(["sessions", "search", "--cwd", root], env)).code, 2);
   assert.match((await runCli(["sessions", "search", "x", "--archived", "--all", "--cwd", root], env)).stderr, /cannot be used together/);
   assert.match((await runCli(["sessions", "search", "x", "--limit", "0", "--cwd", root], env)).stderr, /--limit must be a positive whole number/);

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { searchWorkspace, SearchQueryError, WorkspaceRuntime } from "../../core/runtime";
+import { RE2JS } from "re2js";
 import { createMatcher } from "../../core/search";
+import { fold } from "../../core/search/fold";
 import { Sessions } from "../../core/storage";
 import { tempDir } from "../support/temp";
 import { bruteForce, collect, keyOf, makeCorpus } from "./corpus";
@@ -97,38 +99,61 @@ test("newest session first; limit, perSession, agent and area filters; abort end
 test("a bad query is refused at once with a clear error", () => {
   const root = "/nonexistent";
   assert.throws(() => searchWorkspace({ root }, { query: "" }), SearchQueryError);
-  assert.throws(() => searchWorkspace({ root }, { query: "(a", regex: true }), /invalid regular expression at \d+: missing \)/);
-  assert.throws(() => searchWorkspace({ root }, { query: "(a)\\1", regex: true }), /back-references are not supported/);
+  assert.throws(() => searchWorkspace({ root }, { query: "(a", regex: true }), /^SearchQueryError: invalid regular expression: missing closing \)$/);
+  assert.throws(() => searchWorkspace({ root }, { query: "(a)\\1", regex: true }), /invalid escape sequence at `\\1` \(back-references are not supported/);
   assert.throws(() => searchWorkspace({ root }, { query: "a(?=b)", regex: true }), /look-around is not supported/);
-  assert.throws(() => searchWorkspace({ root }, { query: "a**", regex: true }), /quantifier follows a quantifier/);
-  assert.throws(() => searchWorkspace({ root }, { query: "(a{1000}){1000}", regex: true }), /too large/);
+  assert.throws(() => searchWorkspace({ root }, { query: "a(?<!b)", regex: true }), /look-around is not supported/);
+  assert.throws(() => searchWorkspace({ root }, { query: "a**", regex: true }), /invalid nested repetition operator at `\*\*`/);
+  assert.throws(() => searchWorkspace({ root }, { query: "(a{1000}){1000}", regex: true }), /invalid repeat count/);
+  assert.throws(() => searchWorkspace({ root }, { query: "x\\", regex: true }), /trailing backslash/);
   assert.throws(() => searchWorkspace({ root }, { query: "a", limit: -1 }), SearchQueryError);
+  // The whole-word wrapper never turns a valid pattern into a bad one (an open \\Q quotes to the end).
+  assert.deepEqual(createMatcher({ query: "\\Qa.b", regex: true, word: true }).find("a.b xa.b a.b", 10), [[0, 3], [9, 12]]);
 });
 
-test("catastrophic regexes run in steps linear in the text: (a+)+$, (a|a)*b, (.*a){12}", () => {
-  for (const pattern of ["(a+)+$", "(a|a)*b", "(.*a){12}x", "(\\w+\\s?)+!"]) {
-    const m = createMatcher({ query: pattern, regex: true });
-    const program = 200; // a bound on the compiled size of these patterns
-    const steps: number[] = [];
-    for (const n of [1000, 4000]) {
-      const before = m.steps;
-      const text = "a".repeat(n) + "!";
-      m.find(text, 10);
-      steps.push(m.steps - before);
-      assert.ok(m.steps - before <= 4 * (n + 2) * program, `${pattern} at ${n}: ${m.steps - before} steps`);
-    }
-    // Linear: four times the text, at most ~4x the steps (never the 2^n of a backtracker).
-    assert.ok(steps[1]! <= 4.5 * steps[0]!, `${pattern}: ${steps.join(" → ")}`);
+test("case-insensitive search folds as the regex engine does: ſ, ς, µ, the Kelvin sign, ΐ (literal, regex and the index share the fold)", () => {
+  const pairs: [string, string][] = [["ſ", "s"], ["ς", "σ"], ["µ", "μ"], ["\u212a", "k"], ["\u1fd3", "\u0390"], ["\ufb05", "\ufb06"], ["ẞ", "ß"]];
+  for (const [odd, plain] of pairs) {
+    assert.equal(fold(odd), fold(plain), `${odd} folds as ${plain}`);
+    assert.ok(RE2JS.compile(plain, RE2JS.CASE_INSENSITIVE).matches(odd), `the engine merges ${odd} and ${plain}`);
+    const text = `x ${odd}${odd} y`;
+    assert.deepEqual(createMatcher({ query: plain + plain }).find(text, 5), [[2, 4]], `literal ${plain}`);
+    assert.deepEqual(createMatcher({ query: `${plain}${plain} y$`, regex: true }).find(text, 5).length, 1, `regex ${plain}`);
   }
+  // Length is kept whatever the text (offsets map one to one).
+  for (const s of ["İstanbul ß ŉ ǰ", "ΐ ΰ ﬅ", "plain"]) assert.equal(fold(s).length, s.length);
 });
 
-test("a regex query stops with a clear error once it has run its step budget", () => {
-  const m = createMatcher({ query: "(\\w|\\s)*z", regex: true }, 50_000);
-  const text = `${"ab ".repeat(2_000)}z`;
-  assert.throws(() => {
-    for (let i = 0; i < 100; i++) m.find(text, 10);
-  }, /needs too much work over this history/);
-  assert.ok(m.steps < 50_000 + 30 * text.length, `stopped near the budget: ${m.steps}`);
+/** UTF-8 bytes behind a Proxy that counts every read the engine makes of them. */
+function countedBytes(text: string): { bytes: number[]; reads: () => number } {
+  let reads = 0;
+  const bytes = new Proxy([...Buffer.from(text)], {
+    get(target, key, receiver) {
+      if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { bytes, reads: () => reads };
+}
+
+test("catastrophic regexes read the text a bounded number of times, linear in it: (a+)+$, (a|a)*b, (.*a){12}x", () => {
+  for (const pattern of ["(a+)+$", "(a|a)*b", "(.*a){12}x", "(\\w+\\s?)+!z"]) {
+    // The engine search runs, with the flags it runs with, counted.
+    const re = RE2JS.compile(pattern, RE2JS.MULTILINE);
+    const reads: number[] = [];
+    for (const n of [2_000, 8_000]) {
+      const text = countedBytes("a".repeat(n) + "!");
+      re.matcher(text.bytes).find();
+      reads.push(text.reads());
+      assert.ok(text.reads() <= 8 * (n + 2), `${pattern} at ${n}: ${text.reads()} reads`);
+    }
+    // Linear: four times the text, at most ~4x the reads (never the 2^n of a backtracker).
+    assert.ok(reads[1]! <= 4.5 * reads[0]!, `${pattern}: ${reads.join(" → ")}`);
+    // And search's matcher over a long text returns (a backtracker would not, in any time).
+    const m = createMatcher({ query: pattern, regex: true });
+    const found = m.find("a".repeat(50_000) + "!", 10);
+    assert.equal(found.length, 0, pattern);
+  }
 });
 
 test("regex semantics match JavaScript's on ordinary patterns (leftmost-first, greedy and lazy)", () => {

@@ -75,6 +75,32 @@ test("the index reads only what may match: a rare word reads one segment, not ev
   assert.ok(segmentReads.length > 1);
 });
 
+test("a selective query plans from its candidate units' owners, not by visiting every session", async (t) => {
+  const root = tempDir(t);
+  await makeCorpus(root, { sessions: 40 });
+  const sessions = new Sessions({ root, batchWindowMs: 1 });
+  for (const id of ["s-4", "s-10"]) {
+    const { session } = await sessions.open({ agentId: "code", sessionId: id });
+    session.append("user/message", { content: [{ type: "text", text: "the numbat question" }] }, { surface: "append" });
+    await sessions.flush(session);
+  }
+  await sessions.close();
+  const index = new SearchIndex(createStorageContext({ root }), undefined);
+  const all = await index.refresh();
+  const { createMatcher } = await import("../../core/search");
+  const candidates = index.candidates(createMatcher({ query: "numbat" }));
+  assert.ok(candidates.units && candidates.units.length >= 2, "a rare word lists its units");
+  let visited = 0;
+  const planned = [...index.plan(all, candidates, () => (visited++, true))].map((p) => p.session.sessionId);
+  // Visited: the two owners and the sessions with a leftover draft (always read), not 40.
+  const drafts = all.filter((s) => s.draft).length;
+  assert.equal(visited, 2 + drafts, `visited ${visited} of ${all.length}`);
+  // The same plan, in the same order, as walking every session.
+  const walked = [...index.plan(all, { may: candidates.may })].map((p) => p.session.sessionId);
+  assert.deepEqual(planned, walked);
+  assert.deepEqual(planned.filter((id) => id === "s-4" || id === "s-10").sort(), ["s-10", "s-4"]);
+});
+
 test("the index follows appends, a segment close, fork, archive, unarchive, rename and delete, indexing only what changed", async (t) => {
   const root = tempDir(t);
   const indexDir = tempDir(t, "downcity-index-");

@@ -12,7 +12,7 @@ import type { IndexedSession } from "./search-index";
  * rebuilt from the logs.
  */
 const MAGIC = Buffer.from("DCSI1\n");
-const VERSION = 1;
+const VERSION = 2;
 
 export type JournalRecord =
   | { t: "u"; id: number; key: string; words: string[] }

@@ -32,7 +32,8 @@ export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListI
  */
 function* merged(index: SearchIndex, sessions: readonly IndexedSession[], hot: Map<string, SessionListItem>, options: SearchOptions, matcher: Matcher): Generator<PlannedSession> {
   const segmentsOf = new Map<string, ReadonlySet<string>>();
-  const may = index.candidates(matcher);
+  const candidates = index.candidates(matcher);
+  const { may } = candidates;
   const live = [...hot.values()].sort((a, b) => b.updatedAt - a.updatedAt);
   let next = 0;
   const liveUntil = function* (updatedAt: number): Generator<PlannedSession> {
@@ -42,12 +43,12 @@ function* merged(index: SearchIndex, sessions: readonly IndexedSession[], hot: M
     }
   };
   // A live session's segments are those of its indexed folder that may match.
-  for (const s of sessions) {
+  if (hot.size > 0) for (const s of sessions) {
     const key = keyOf(s.agentId, s.sessionId);
     if (hot.has(key)) segmentsOf.set(key, new Set(s.segments.filter((g) => may(g.unit)).map((g) => g.file)));
   }
-  const scoped = sessions.filter((s) => !hot.has(keyOf(s.agentId, s.sessionId)) && inScope(options, s.agentId, s.sessionId, s.area === "archived"));
-  for (const plan of index.plan(scoped, may)) {
+  const keep = (s: IndexedSession) => !hot.has(keyOf(s.agentId, s.sessionId)) && inScope(options, s.agentId, s.sessionId, s.area === "archived");
+  for (const plan of index.plan(sessions, candidates, keep)) {
     const { session } = plan;
     yield* liveUntil(session.updatedAt);
     yield { item: { agentId: session.agentId, sessionId: session.sessionId, archived: session.area === "archived", title: session.title, updatedAt: session.updatedAt }, active: plan.active, segments: plan.segments };

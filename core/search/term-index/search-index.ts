@@ -39,6 +39,15 @@ export interface IndexedSession {
   draft: boolean;
 }
 
+/** A query's answer from the postings: which units may match, and (when few) the list of them. */
+export interface Candidates {
+  may(unit: number): boolean;
+  units?: readonly number[];
+}
+
+/** Candidate units up to which a plan starts from their owners rather than walking every session. */
+const SELECTIVE = 4096;
+
 /** Which parts of a session a query must read. */
 export interface SessionPlan {
   session: IndexedSession;
@@ -48,10 +57,15 @@ export interface SessionPlan {
 
 const MESSAGES = `${sep}messages`;
 const ACTIVE = `${sep}messages${sep}active.jsonl`;
+/** Not `core/protocol`'s `sessionKey`: this key is written into the index's journal (`{ t: "d", k }`), a file format. */
 const sessionKey = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 const stampOf = (st: Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "");
 
 const lstatOrUndefined = lstatQuiet;
+
+/** The index's order: newest first, then by agent and session id (a total order, so a plan from a few owners sorts as the whole list does). */
+const newestFirst = (a: IndexedSession, b: IndexedSession) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0);
+const unitsOf = (s: IndexedSession) => [...s.activeUnits, ...s.segments.map((g) => g.unit)];
 
 function wordsOfEvents(events: Iterable<SessionEvent>): Set<string> {
   const words = new Set<string>();
@@ -84,6 +98,9 @@ export class SearchIndex {
   private version = 0;
   private sorted: IndexedSession[] | undefined;
   private sortedVersion = -1;
+  /** Unit → keys of the sessions that hold it (a fork shares its segments); sessions with a draft. */
+  private owners = new Map<number, string[]>();
+  private drafts = new Set<string>();
   private readonly clock: () => number;
   /** Counters for tests and benchmarks. */
   readonly stats = { segmentsIndexed: 0, activeBytesIndexed: 0, sessionsChecked: 0, rebuilds: 0, loads: 0 };
@@ -131,7 +148,7 @@ export class SearchIndex {
       await this.persist();
       // Sorted once per change, not per keystroke.
       if (!this.sorted || this.sortedVersion !== this.version) {
-        this.sorted = [...this.sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : 1));
+        this.sorted = [...this.sessions.values()].sort(newestFirst);
         this.sortedVersion = this.version;
       }
       return this.sorted;
@@ -183,7 +200,7 @@ export class SearchIndex {
     try {
       this.postings = Postings.load(state.snapshot.words, state.snapshot.at, state.snapshot.len, state.blob);
       for (const [id, key] of state.snapshot.units) this.setUnit(id, key);
-      for (const s of state.snapshot.sessions) this.sessions.set(sessionKey(s.agentId, s.sessionId), s);
+      for (const s of state.snapshot.sessions) this.setSession(sessionKey(s.agentId, s.sessionId), s);
       this.nextUnit = state.snapshot.nextUnit;
       for (const record of state.journal) this.apply(record);
       this.check();
@@ -198,6 +215,8 @@ export class SearchIndex {
 
   private reset(): void {
     this.sessions = new Map();
+    this.owners = new Map();
+    this.drafts = new Set();
     this.version++;
     this.units = new Map();
     this.segmentUnits = new Map();
@@ -224,8 +243,8 @@ export class SearchIndex {
       this.setUnit(record.id, record.key);
       this.postings.add(record.id, record.words);
       this.nextUnit = record.id + 1;
-    } else if (record.t === "s") this.sessions.set(sessionKey(record.s.agentId, record.s.sessionId), record.s);
-    else this.sessions.delete(record.k);
+    } else if (record.t === "s") this.setSession(sessionKey(record.s.agentId, record.s.sessionId), record.s);
+    else this.deleteSession(record.k);
   }
 
   private newUnit(key: string, words: Set<string>): number {
@@ -237,7 +256,7 @@ export class SearchIndex {
   }
 
   private drop(key: string): void {
-    if (!this.sessions.delete(key)) return;
+    if (!this.deleteSession(key)) return;
     this.version++;
     this.pending.push({ t: "d", k: key });
   }
@@ -372,7 +391,7 @@ export class SearchIndex {
         }
       }
     }
-    this.sessions.set(key, next);
+    this.setSession(key, next);
     this.version++;
     this.pending.push({ t: "s", s: next });
   }
@@ -404,13 +423,12 @@ export class SearchIndex {
   }
 
   /**
-   * The sessions a query must read, newest first, and which of their parts (lazily: a
-   * search that stops at its limit never plans the rest). A session is left out only
-   * when none of its units holds every term of the query's literals. A term whose
-   * postings outweigh a byte per unit narrows too little to pay for their decoding: it
-   * is left to the scan.
+   * The units that may hold a match of the query: those holding every term of its
+   * literals (`units` lists them when that is a small set, for `plan` to start from). A
+   * term whose postings outweigh a byte per unit narrows too little to pay for their
+   * decoding: it is left to the scan.
    */
-  candidates(matcher: Matcher): (unit: number) => boolean {
+  candidates(matcher: Matcher): Candidates {
     const terms = new Set<string>();
     for (const literal of matcher.required) for (const term of literalTerms(fold(literal))) terms.add(term);
     let candidate: Uint8Array | undefined;
@@ -422,12 +440,56 @@ export class SearchIndex {
       if (candidate) for (let u = 0; u < candidate.length; u++) candidate[u]! &= hits[u]!;
       else candidate = hits;
     }
-    return (u: number) => !candidate || candidate[u] === 1;
+    const may = (u: number) => !candidate || candidate[u] === 1;
+    if (!candidate) return { may };
+    const units: number[] = [];
+    for (let u = 0; u < candidate.length && units.length <= SELECTIVE; u++) if (candidate[u] === 1) units.push(u);
+    return units.length <= SELECTIVE ? { may, units } : { may };
   }
 
-  /** Plans `sessions` (in their order) against `candidates()`' answer. */
-  *plan(sessions: readonly IndexedSession[], may: (unit: number) => boolean): Generator<SessionPlan> {
-    for (const session of sessions) {
+  /** Every change of `sessions` goes through here and `deleteSession`: they keep `owners` and `drafts` in step. */
+  private setSession(key: string, next: IndexedSession): void {
+    this.deleteSession(key);
+    this.sessions.set(key, next);
+    for (const u of unitsOf(next)) {
+      const keys = this.owners.get(u);
+      if (keys) keys.push(key);
+      else this.owners.set(u, [key]);
+    }
+    if (next.draft) this.drafts.add(key);
+  }
+
+  private deleteSession(key: string): boolean {
+    const prev = this.sessions.get(key);
+    if (!prev) return false;
+    this.sessions.delete(key);
+    for (const u of unitsOf(prev)) {
+      const keys = this.owners.get(u);
+      if (!keys) continue;
+      const rest = keys.filter((k) => k !== key);
+      if (rest.length > 0) this.owners.set(u, rest);
+      else this.owners.delete(u);
+    }
+    this.drafts.delete(key);
+    return true;
+  }
+
+  /**
+   * The sessions of `sessions` (`refresh()`'s answer, in its order) that `keep` accepts
+   * and whose units may match, lazily: a search that stops at its limit never plans the
+   * rest. A selective query starts from its few candidate units' owners (and the
+   * sessions with a draft) instead of walking every session.
+   */
+  *plan(sessions: readonly IndexedSession[], candidates: Candidates, keep: (s: IndexedSession) => boolean = () => true): Generator<SessionPlan> {
+    const { may } = candidates;
+    let order: Iterable<IndexedSession> = sessions;
+    if (candidates.units && sessions === this.sorted && this.sortedVersion === this.version) {
+      const keys = new Set<string>(this.drafts);
+      for (const u of candidates.units) for (const key of this.owners.get(u) ?? []) keys.add(key);
+      order = [...keys].map((k) => this.sessions.get(k)!).sort(newestFirst);
+    }
+    for (const session of order) {
+      if (!keep(session)) continue;
       let segments: Set<string> | undefined;
       for (const g of session.segments) if (may(g.unit)) (segments ??= new Set()).add(g.file);
       const active = session.activeUnits.some(may);

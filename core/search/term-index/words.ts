@@ -1,4 +1,4 @@
-import { isWordUnit } from "../regex/vm";
+import { isWordUnit } from "../word-chars";
 
 /**
  * The index's terms: maximal runs of word characters (Unicode letters and digits, `_`)

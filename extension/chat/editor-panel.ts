@@ -1,0 +1,79 @@
+import * as vscode from "vscode";
+import type { SessionRef } from "../../core/protocol";
+import type { ChatController } from "./controller";
+import type { HostActions } from "./host-actions";
+import type { ChatRpcServer } from "./rpc-server";
+import { sameRef } from "../../core/protocol";
+import { attachChat, CHAT_PANEL_TYPE, type ChatViewProvider } from "./views";
+
+interface EditorChat {
+  panel: vscode.WebviewPanel;
+  server: ChatRpcServer;
+}
+
+/**
+ * The editor chats ("Open Chat in Editor"). Opening the sidebar's conversation *moves* it
+ * (as Copilot's and Claude Code's editor chats do): the sidebar shows a placeholder with
+ * "Bring Chat Back", so one conversation is not shown, and typed into, in two places.
+ * Closing the tab, or Bring Chat Back, shows the conversation in the sidebar again.
+ */
+export class EditorChats implements vscode.Disposable {
+  private readonly open = new Set<EditorChat>();
+  private disposed = false;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly controller: ChatController,
+    private readonly actions: HostActions,
+    private readonly sidebar: ChatViewProvider,
+  ) {
+    sidebar.onBringBack = (ref) => this.bringBack(ref);
+  }
+
+  /** Opens `ref` (else the sidebar's conversation) in a new editor tab; the sidebar's own conversation moves there. */
+  async openInEditor(ref: SessionRef | undefined): Promise<vscode.WebviewPanel> {
+    const target = ref ?? this.sidebar.shown;
+    const chat = this.attach(vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, { enableScripts: true }));
+    if (target) {
+      await chat.server.show(target);
+      // Only once the tab shows it: a session that fails to open stays where it was.
+      this.sidebar.moveAway(target);
+    }
+    return chat.panel;
+  }
+
+  /** A tab restored after a reload: its webview's saved state says which session it shows. */
+  restore(panel: vscode.WebviewPanel): void {
+    this.attach(panel);
+  }
+
+  /** The placeholder's button: the tab showing `ref` closes (which shows it in the sidebar), else the sidebar shows it. */
+  async bringBack(ref: SessionRef): Promise<void> {
+    const chat = [...this.open].find((c) => c.server.ref && sameRef(c.server.ref, ref));
+    if (chat) chat.panel.dispose();
+    else await this.sidebar.restore(ref);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const chat of this.open) chat.panel.dispose();
+  }
+
+  private attach(panel: vscode.WebviewPanel): EditorChat {
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "downcity.svg");
+    const server = attachChat(panel.webview, this.extensionUri, this.controller, this.actions, () => panel.visible);
+    // The tab says which session it shows, and follows a rename from anywhere.
+    server.onTitle = (title) => (panel.title = title ? `Downcity: ${title}` : "Downcity Chat");
+    const chat = { panel, server };
+    this.open.add(chat);
+    panel.onDidDispose(() => {
+      this.open.delete(chat);
+      server.dispose();
+      // The sidebar still holds the placeholder for this conversation and no other tab shows it: it comes back there.
+      const moved = this.sidebar.moved;
+      if (this.disposed || !moved || [...this.open].some((c) => c.server.ref && sameRef(c.server.ref, moved))) return;
+      void this.sidebar.restore(moved).catch(() => undefined);
+    });
+    return chat;
+  }
+}
