@@ -19,7 +19,7 @@ import {
   type MovedChat,
   type RevealTarget,
 } from "../../core/protocol";
-import type { SessionChange } from "../../core/session";
+import type { SessionChange } from "../../core/runtime";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
