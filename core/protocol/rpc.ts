@@ -5,6 +5,8 @@ import { SessionEvent } from "./events";
 import { ConnectParams, ConnectResult, ListModelsParams, ListModelsResult } from "./connect";
 import { RevealTarget, SessionSearchHit } from "./chat-search";
 import { ApprovalDecision } from "./tool-details";
+import { Mention, ResolvedAttachment } from "./mentions";
+import { SessionRules } from "./rules";
 import { SessionRef } from "./refs";
 
 /**
@@ -134,7 +136,8 @@ export const ChatMethods = {
   searchSession: { params: z.object({ ref: SessionRef, query: z.string().min(1).max(500) }).strict(), result: z.object({ hits: z.array(SessionSearchHit), more: z.boolean() }) },
   /** Starts a turn, or steers the running one. Resolves once accepted; the run streams as events. */
   prompt: {
-    params: z.object({ ref: SessionRef, text: Text, attachments: z.array(z.string().min(1).max(4096)).max(50).optional() }).strict(),
+    /** An attachment is a workspace path (read by the host at send) or a mention resolved when it was picked. */
+    params: z.object({ ref: SessionRef, text: Text, attachments: z.array(z.union([z.string().min(1).max(4096), ResolvedAttachment])).max(50).optional() }).strict(),
     result: z.object({ steered: z.boolean() }),
   },
   cancel: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
@@ -150,6 +153,13 @@ export const ChatMethods = {
   /** Runs one of the few commands the view offers (empty state, header). */
   runCommand: { params: z.object({ command: z.enum(["downcity.setApiKey", "downcity.selectModel", "downcity.compactSession"]) }).strict(), result: Empty },
   searchFiles: { params: z.object({ folderKey: z.string().min(1), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  /** The composer's @-menu: workspace files (fuzzy) or folders matching a query (no folder: the first one). */
+  searchMentions: { params: z.object({ folderKey: z.string().min(1).optional(), kind: z.enum(["file", "folder"]), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  /** A picked (or dropped) mention as the text that will be sent, so the chip and the meter show it first. */
+  resolveMention: { params: z.object({ folderKey: z.string().min(1).optional(), mention: Mention }).strict(), result: ResolvedAttachment },
+  /** The rules files the session's next request uses (its chips), and opening one in the editor. */
+  sessionRules: { params: z.object({ ref: ChatRef }).strict(), result: SessionRules },
+  openRulesFile: { params: z.object({ ref: ChatRef, path: z.string().min(1).max(4096) }).strict(), result: Empty },
   /** A link in model output: confirmed and opened externally, or a workspace path opened in the editor. */
   openLink: { params: z.object({ folderKey: z.string().min(1), href: z.string().min(1).max(8192) }).strict(), result: z.object({ opened: z.boolean() }) },
   openDiff: { params: z.object({ ref: SessionRef, toolCallId: Id }).strict(), result: Empty },
@@ -201,6 +211,8 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("model"), ref: SessionRef, model: ModelChoice.optional() }),
   /** Show the connect form (Select Model's "Add a model…", the status bar with no model). */
   z.object({ type: z.literal("connect") }),
+  /** "Add to Chat" (Explorer, editor): attachments for the composer of the shown session. */
+  z.object({ type: z.literal("attach"), attachments: z.array(ResolvedAttachment).max(50) }),
   /** The shown conversation moved to an editor tab (Open Chat in Editor): the sidebar shows a placeholder instead. */
   z.object({ type: z.literal("session-moved"), moved: MovedChat }),
 ]);

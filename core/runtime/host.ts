@@ -13,5 +13,6 @@ export { ApprovalPolicy, settingsForPolicy, type ApproveFn } from "../agent/appr
 export type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionChange, SessionListItem, TranscriptFormat } from "../session";
 export { SessionNotFoundError } from "../storage/errors";
 export type { Unsubscribe } from "../util/emitter";
+export { DEFAULT_RULES_BUDGET } from "../rules";
 export * from "./env-provider";
 export * from "./transcript";

@@ -5,3 +5,6 @@ export * from "./workspace-runtime";
 export * from "./search";
 export * from "./create";
 export * from "./host";
+export * from "./restore";
+export { RestoreError, type ConflictChoice } from "../checkpoints/apply";
+export type { RestoreFilePlan, RestoreStatus } from "../checkpoints/plan";

@@ -1,6 +1,7 @@
 import type { AgentEvent, ApprovalDecision, ContentBlock, ModelChoice, SessionEvent } from "../protocol";
 import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionChange, SessionListItem, SessionPersistence, LocalSessionRef, TranscriptFormat } from "../session";
 import type { StoredItemAt } from "../storage/stored-item";
+import type { RestoreOptions, RestoreOutcome, RestorePreview } from "./restore";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
@@ -10,6 +11,7 @@ import type { LlmClient } from "../llm/types";
 import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
 import type { SearchHit, SearchOptions } from "../protocol/search";
+import type { SessionRules } from "../protocol/rules";
 
 export type { SearchHit, SearchOptions, SearchLocation, SearchHitKind, SearchHitPart } from "../protocol/search";
 export { SearchQueryError } from "../search/errors";
@@ -47,6 +49,8 @@ export interface WorkspaceRuntimeOptions {
   root: string;
   /** Another backend than the JSONL store (default). */
   persistence?: SessionPersistence;
+  /** The host's file excludes (VS Code's files.exclude) for the manifests taken around commands. */
+  checkpointExclude?: (rel: string) => boolean;
   /** Current provider profiles, API keys resolved (called per run, so settings changes apply). */
   providers: () => readonly ProviderProfile[] | Promise<readonly ProviderProfile[]>;
   /** The model new runs use unless a run names one. */
@@ -56,6 +60,12 @@ export interface WorkspaceRuntimeOptions {
   approve?: (request: RuntimeApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
   /** The host's tools (Node tools for the CLI, editor-backed ones in VS Code). */
   tools: () => readonly Tool[];
+  /**
+   * The tools of the folder's MCP servers (core/mcp), asked when a run builds its agent:
+   * servers start at the first run that needs tools. Notices (a server that could not
+   * start, a tool disabled for its schema) are shown in that session's chat.
+   */
+  mcpTools?: () => Promise<{ tools: readonly Tool[]; notices: readonly string[] }>;
   agents?: readonly AgentProfile[];
   compaction?: CompactionSettings;
   /** Why nothing may run (Restricted Mode), or undefined when runs are allowed. */
@@ -76,6 +86,12 @@ export interface WorkspaceRuntimeOptions {
   /** Store tuning (batch window, clock, fs seam) for tests and benchmarks. */
   storage?: Omit<SessionsOptions, "root" | "persistence" | "store">;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The project's rules files (core/rules): extra names beside AGENTS.md (`CLAUDE.md`,
+   * `.github/copilot-instructions.md`, `.clinerules`) and the budget in tokens, read at
+   * every request. Without it, AGENTS.md alone within the default budget.
+   */
+  rules?: { files?: () => readonly string[]; budgetTokens?: () => number };
   /** Where a provider profile's server is configured (a setting or environment variable), named in its errors. */
   providerSetting?: (profileId: string) => string;
 }
@@ -160,6 +176,16 @@ export interface WorkspaceRuntimeApi {
    * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
    */
   search(options: SearchOptions): AsyncIterable<SearchHit>;
+  /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
+  rules(ref: LocalSessionRef): Promise<SessionRules>;
+  /** The seq a restore "to this message" goes back to (issue 24). */
+  restorePoint(ref: LocalSessionRef, messageSeq: number): Promise<number>;
+  /** What restoring to `toSeq` would write, file by file, with its conflicts; changes nothing. */
+  previewRestore(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
+  /** The preview of undoing the session's last restore, and the restore it undoes. */
+  previewUndoRestore(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
+  /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
+  applyRestore(ref: LocalSessionRef, plan: RestorePreview, options: RestoreOptions): Promise<RestoreOutcome>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

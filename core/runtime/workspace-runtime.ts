@@ -15,9 +15,14 @@ import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } 
 import { openSearchIndex } from "./search";
 import { createStorageContext } from "../storage/context";
 import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
+import { CheckpointRecorder } from "../checkpoints/recorder";
+import { realRoot } from "../checkpoints/real-root";
+import * as restore from "./restore";
 import { ToolRegistry } from "../tools/registry";
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
+import { ProjectRules, touchedPaths } from "../rules";
+import type { SessionRules } from "../protocol/rules";
 import { BUILTIN_AGENTS } from "./agents";
 import { RestrictedModeError, RuntimeError } from "./errors";
 import type { AgentProfile, CompactNowResult, LiveOptions, RunResult, StoredSessionAt, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
@@ -35,6 +40,7 @@ interface Entry {
   /** The session's agent is not configured and the user was told it runs with the default agent's settings. */
   toldOrphan?: boolean;
   detach: Unsubscribe[];
+  checkpoints?: CheckpointRecorder;
 }
 
 /** How old the index's last check of every session folder may be before a search checks them all again. */
@@ -59,9 +65,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private closing: Promise<void> | undefined;
   /** Opened at the first search when the host gave an index directory. */
   private searchIndex: SearchIndex | undefined;
+  private readonly projectRules: ProjectRules;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
+    this.projectRules = new ProjectRules({ root: options.root, ...options.rules });
     this.live = { agents: checkedAgents(options.agents ?? BUILTIN_AGENTS), compaction: options.compaction };
     this.sessions = new Sessions({ root: options.root, ...options.storage, ...(options.persistence ? { persistence: options.persistence } : {}) });
     this.llmRuntime = options.llm ? undefined : new LlmRuntime();
@@ -125,7 +133,40 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   async open(ref: LocalSessionRef): Promise<{ session: Session; report: RepairReport }> {
     const opened = await this.sessions.open(this.ref(ref));
     this.track(opened.session);
+    // A restore a crash cut short is told on the next open: the log says which files it reached.
+    await restore.settleRestore(this.restoreHost(), opened.session);
     return opened;
+  }
+
+  async rules(ref: LocalSessionRef): Promise<SessionRules> {
+    const session = this.entries.get(this.key(ref))?.session;
+    const { files, budgetTokens } = await this.projectRules.load(session ? touchedPaths(session.deriveMessages(), this.root) : []);
+    return { files, budgetTokens };
+  }
+
+  async restorePoint(ref: LocalSessionRef, messageSeq: number): Promise<number> {
+    return restore.restorePoint(this.restoreHost(), (await this.entry(ref)).session, messageSeq);
+  }
+
+  async previewRestore(ref: LocalSessionRef, toSeq: number): Promise<restore.RestorePreview> {
+    return restore.previewRestore(this.restoreHost(), (await this.entry(ref)).session, toSeq);
+  }
+
+  async previewUndoRestore(ref: LocalSessionRef): Promise<{ plan: restore.RestorePreview; undoOf: number }> {
+    return restore.previewUndo(this.restoreHost(), (await this.entry(ref)).session);
+  }
+
+  /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
+  async applyRestore(ref: LocalSessionRef, plan: restore.RestorePreview, options: Parameters<typeof restore.applyPreviewed>[3]): Promise<restore.RestoreOutcome> {
+    const entry = await this.writableEntry(ref);
+    if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; restore it when the run ends`);
+    return restore.applyPreviewed(this.restoreHost(), entry.session, plan, options);
+  }
+
+  private restoreHost(): restore.RestoreHost {
+    const persistence = this.sessions.persistence;
+    const storageRoot = persistence instanceof JsonlSessionPersistence ? persistence.ctx.root : this.root;
+    return { root: this.root, sessions: this.sessions, sessionDir: (s) => sessionPaths(storageRoot, s.agentId, s.id).dir };
   }
 
   messages(ref: LocalSessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
@@ -347,7 +388,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     await this.syncProviders();
     const { compaction } = this.live;
     const buildKey = JSON.stringify([selection, entry.profile, compaction ?? null]);
-    const tools = this.registryFor(entry.profile);
+    const tools = this.registryFor(entry.profile, purpose === "run" ? await this.mcpTools(entry) : []);
     if (entry.agent && entry.buildKey === buildKey) {
       entry.agent.setTools(tools);
       return entry.agent;
@@ -367,6 +408,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(entry.profile.forbiddenKinds ? { forbiddenKinds: entry.profile.forbiddenKinds } : {}),
       agentName: entry.profile.name,
       ...(entry.profile.instructions ? { instructions: entry.profile.instructions } : {}),
+      rules: async () => (await this.projectRules.load(touchedPaths(entry.session.deriveMessages(), this.root))).text,
       sessionApprovals: entry.approvals,
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       ...(selection.contextWindow ? { contextWindow: selection.contextWindow } : {}),
@@ -374,12 +416,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(this.recorderFor(entry) ? { checkpoints: this.recorderFor(entry)! } : {}),
       endpoint: (provider) => this.endpoint(provider),
     });
     agent.onEvent((event) => this.emitter.emit("event", event));
     entry.agent = agent;
     entry.buildKey = buildKey;
     return agent;
+  }
+
+  /** The session's checkpoint recorder; only the on-disk store keeps checkpoints (beside the log). */
+  private recorderFor(entry: Entry): CheckpointRecorder | undefined {
+    if (!(this.sessions.persistence instanceof JsonlSessionPersistence)) return undefined;
+    const { session } = entry;
+    return (entry.checkpoints ??= new CheckpointRecorder({
+      root: realRoot(this.root),
+      sessionDir: this.restoreHost().sessionDir(session),
+      prepare: () => this.sessions.flush(session),
+      ...(this.options.checkpointExclude ? { exclude: this.options.checkpointExclude } : {}),
+    }));
   }
 
   /** The server a profile points at and where it is set, for errors that say what to check. */
@@ -417,10 +472,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return fallback;
   }
 
-  /** The agent's tools from the host's current list (an agent may name a subset). */
-  private registryFor(profile: AgentProfile): ToolRegistry {
+  /** The MCP servers' tools; what went wrong with a server is told in the session, and never fails the run. */
+  private async mcpTools(entry: Entry): Promise<readonly Tool[]> {
+    if (!this.options.mcpTools) return [];
+    const { session } = entry;
+    const notice = (message: string) => this.emitter.emit("event", { type: "notice", sessionId: session.id, agentId: session.agentId, level: "warning", message });
+    try {
+      const { tools, notices } = await this.options.mcpTools();
+      for (const message of notices) notice(message);
+      return tools;
+    } catch (err) {
+      notice(`MCP tools are unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
+    }
+  }
+
+  /** The agent's tools from the host's current list (an agent may name a subset), MCP tools after the host's own. */
+  private registryFor(profile: AgentProfile, extra: readonly Tool[] = []): ToolRegistry {
     const allowed = profile.tools ? new Set(profile.tools) : undefined;
-    const tools = this.options.tools().filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
+    const tools = [...this.options.tools(), ...extra].filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
     // The same tools keep their registry (and its cached JSON schemas).
     const cached = this.registries.get(profile.id);
     if (cached && cached.profile === profile && cached.tools.length === tools.length && cached.tools.every((tool, i) => tool === tools[i])) return cached.registry;

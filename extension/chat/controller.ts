@@ -330,6 +330,14 @@ export class ChatController implements Disposable {
     return folder;
   }
 
+  /** `folderKey`'s folder, or the first one (where a new session starts) when none is named. */
+  folderOrFirst(folderKey: string | undefined): ChatFolder {
+    if (folderKey) return this.folder(folderKey);
+    const first = this.runtimes.folders()[0];
+    if (!first) throw new ChatError("not-found", "Open a folder to mention its files.");
+    return first;
+  }
+
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
     this.configListeners.clear();

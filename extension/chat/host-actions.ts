@@ -1,4 +1,4 @@
-import type { SessionRef, EditDetails } from "../../core/protocol";
+import type { SessionRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
 import type { ChatFolder } from "./runtimes";
 
 /** The editor-side effects a chat asks for; VS Code implements them (`vscode-actions.ts`), tests record them. */
@@ -18,5 +18,9 @@ export interface HostActions {
   searchFiles(folder: ChatFolder, query: string): Promise<string[]>;
   /** The text of a workspace file (confined to the folder, size-capped), for an attachment. */
   readAttachment(folder: ChatFolder, path: string): Promise<string>;
+  /** The @-menu's matches: workspace files (fuzzy) or folders, workspace-relative. */
+  searchMentions(folder: ChatFolder, kind: "file" | "folder", query: string): Promise<string[]>;
+  /** A mention as the attachment it sends (rejects with why when it is unavailable: no selection, no shell integration…). */
+  resolveMention(folder: ChatFolder, mention: Mention): Promise<ResolvedAttachment>;
   exportSession(ref: SessionRef): Promise<void>;
 }

@@ -7,6 +7,9 @@ import type { ChatRuntimes } from "./runtimes";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
 import { EditorChats } from "./editor-panel";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
+import { registerAddToChat } from "../mentions/add-to-chat";
+import { VscodeMentions } from "../mentions/resolve";
+import { TerminalOutputs } from "../mentions/terminal-output";
 
 export type { ChatFolder, ChatRuntimes } from "./runtimes";
 export { ChatController } from "./controller";
@@ -34,13 +37,18 @@ export interface ChatRegistration extends vscode.Disposable {
 export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes, decisions?: PendingDecisions): ChatRegistration {
   const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
-  const actions = new VscodeHostActions(diffs);
+  const terminals = new TerminalOutputs();
+  const mentions = new VscodeMentions(terminals);
+  const actions = new VscodeHostActions(diffs, mentions);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions);
   const editors = new EditorChats(context.extensionUri, controller, actions, provider);
   const disposables: vscode.Disposable[] = [
     controller,
     editors,
     provider,
+    terminals,
+    mentions,
+    registerAddToChat(controller, mentions, (attachments) => provider.attach(attachments)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs),
     // The conversation the sidebar shows moves to the tab (a menu or palette passes no ref, or something else).

@@ -16,9 +16,11 @@ import {
   type ContentBlock,
   type EditDetails,
   type ModelChoice,
+  type ResolvedAttachment,
   type MovedChat,
   type RevealTarget,
 } from "../../core/protocol";
+import { fileAttachment, withAttachments } from "../../core/runtime/mentions";
 import type { SessionChange } from "../../core/runtime";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
@@ -58,6 +60,9 @@ export class ChatRpcServer implements Disposable {
   onTitle: ((title: string | undefined) => void) | undefined;
   /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
   private connectAsked = false;
+  /** A hello was answered: events now reach a live document. */
+  private greeted = false;
+  private readonly toAttach: ResolvedAttachment[] = [];
   /** The conversation this view handed to an editor tab; its placeholder stays until another session is shown. */
   private movedAway: MovedChat | undefined;
   /** The shown session's title, as last heard (the moved-chat placeholder names it). */
@@ -123,6 +128,16 @@ export class ChatRpcServer implements Disposable {
       },
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
+      searchMentions: async ({ folderKey, kind, query }) => actions.searchMentions(c.folderOrFirst(folderKey), kind, query),
+      resolveMention: async ({ folderKey, mention }) => actions.resolveMention(c.folderOrFirst(folderKey), mention),
+      sessionRules: async ({ ref }) => c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId }),
+      openRulesFile: async ({ ref, path }) => {
+        // Only a file the session's rules list names: the view cannot open arbitrary paths through this.
+        const { files } = await c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId });
+        if (!files.some((f) => f.path === path && f.state !== "refused")) throw new ChatError("not-found", `${path} is not a rules file of this session`);
+        await actions.openLink(c.folder(ref.folderKey), path);
+        return {};
+      },
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
       openDiff: async ({ ref, toolCallId }) => {
         // An edit still waiting for its answer reopens its review (with the title-bar Accept / Reject).
@@ -168,6 +183,10 @@ export class ChatRpcServer implements Disposable {
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
+      if (parsed.request.method === "hello") {
+        this.greeted = true;
+        if (this.toAttach.length) this.event({ type: "attach", attachments: this.toAttach.splice(0, 50) });
+      }
     } catch (error) {
       const code = error instanceof ChatError ? error.code : "failed";
       this.post({ kind: "response", id, error: { code, message: error instanceof Error ? error.message : String(error) } });
@@ -189,6 +208,12 @@ export class ChatRpcServer implements Disposable {
       if (this.shownFromOutside === ref) this.shownFromOutside = undefined;
     });
     await switched;
+  }
+
+  /** Attachments for the composer (Add to Chat): at once to a view that is loaded and visible, else right after its next hello. */
+  attach(attachments: ResolvedAttachment[]): void {
+    if (this.greeted && this.visible()) this.event({ type: "attach", attachments });
+    else this.toAttach.push(...attachments);
   }
 
   /**
@@ -332,15 +357,13 @@ export class ChatRpcServer implements Disposable {
     this.event({ type: "agent", folderKey: ref.folderKey, event });
   }
 
-  private async input(ref: SessionRef, text: string, attachments: string[] | undefined): Promise<string | ContentBlock[]> {
+  /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */
+  private async input(ref: SessionRef, text: string, attachments: (string | ResolvedAttachment)[] | undefined): Promise<string | ContentBlock[]> {
     if (!attachments?.length) return text;
     const folder = this.controller.folder(ref.folderKey);
-    const blocks: ContentBlock[] = [{ type: "text", text }];
-    for (const path of attachments) {
-      const content = await this.actions.readAttachment(folder, path);
-      blocks.push({ type: "text", text: `Attached file \`${path}\`:\n\n\`\`\`\n${content}\n\`\`\`` });
-    }
-    return blocks;
+    const resolved: ResolvedAttachment[] = [];
+    for (const a of attachments) resolved.push(typeof a === "string" ? fileAttachment(a, await this.actions.readAttachment(folder, a)) : a);
+    return withAttachments(text, resolved);
   }
 }
 

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ChatHostMessage, SessionRef, RevealTarget } from "../../core/protocol";
+import type { ChatHostMessage, SessionRef, ResolvedAttachment, RevealTarget } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
@@ -37,6 +37,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   private pending: SessionRef | undefined;
   private pendingConnect = false;
+  private readonly pendingAttach: ResolvedAttachment[] = [];
   private pendingTarget: RevealTarget | undefined;
   private bringBack: ((ref: SessionRef) => Promise<void>) | undefined;
   private readonly didShow = new vscode.EventEmitter<SessionRef>();
@@ -63,6 +64,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.pendingConnect = false;
       server.askConnect();
     }
+    if (this.pendingAttach.length) server.attach(this.pendingAttach.splice(0));
     if (this.pending) {
       const ref = this.pending;
       const target = this.pendingTarget;
@@ -87,6 +89,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view?.show(true);
     await (target ? this.server.reveal(ref, target) : this.server.show(ref));
     this.didShow.fire(ref);
+  }
+
+  /** Reveals the sidebar chat and puts attachments in its composer (Add to Chat); a view still loading gets them after its hello. */
+  async attach(attachments: ResolvedAttachment[]): Promise<void> {
+    if (this.server) this.server.attach(attachments);
+    else this.pendingAttach.push(...attachments);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
   /** The sidebar's conversation went to an editor tab: the sidebar shows a placeholder, if it showed `ref`. */

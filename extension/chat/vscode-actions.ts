@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { SessionRef, EditDetails } from "../../core/protocol";
+import type { SessionRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
+import type { VscodeMentions } from "../mentions/resolve";
 import { SHOW_REVIEW_COMMAND } from "../tools/edit-reviews";
 import { UNDO_EDIT_COMMAND } from "../tools/undo-edit";
 import { applyUnifiedDiff } from "./diff-sides";
@@ -33,7 +34,18 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider {
 }
 
 export class VscodeHostActions implements HostActions {
-  constructor(private readonly diffs: DiffDocuments) {}
+  constructor(
+    private readonly diffs: DiffDocuments,
+    private readonly mentions: VscodeMentions,
+  ) {}
+
+  searchMentions(folder: ChatFolder, kind: "file" | "folder", query: string): Promise<string[]> {
+    return this.mentions.search(folder, kind, query);
+  }
+
+  resolveMention(folder: ChatFolder, mention: Mention): Promise<ResolvedAttachment> {
+    return this.mentions.resolve(folder, mention);
+  }
 
   async openLink(folder: ChatFolder, href: string): Promise<boolean> {
     if (/^(https?:|mailto:)/i.test(href)) {

@@ -5,6 +5,7 @@ import type { ContentBlock, ToolCallBlock } from "../../core/protocol";
 import { MarkdownStream, renderMarkdown } from "../markdown";
 import type { Conversation, Item, ItemOf, ProblemItem } from "../model";
 import { toolCard, type ToolActions } from "./tool-card";
+import { sentAttachment } from "./mention-chips";
 
 export interface RowContext extends ToolActions {
   conversation: Conversation;
@@ -58,7 +59,8 @@ function blocks(item: ItemOf<"user"> | ItemOf<"assistant">, ctx: RowContext): Te
   return html`${item.blocks.map((b: ContentBlock, i: number) => {
     switch (b.type) {
       case "text":
-        return item.kind === "user" ? html`<div class="user-text">${b.text}</div>` : textBlock(item.key, i, b.text, streaming);
+        if (item.kind === "user") return b.attachment ? sentAttachment(b.attachment, b.text) : html`<div class="user-text">${b.text}</div>`;
+        return textBlock(item.key, i, b.text, streaming);
       case "reasoning":
         return details(
           ctx,
