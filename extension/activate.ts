@@ -16,6 +16,7 @@ import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
 import { PendingDecisions } from "./approval/decisions";
 import { registerSearch } from "./search/register";
+import { registerRestore } from "./restore/register";
 import { registerMcp } from "./mcp";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
@@ -91,6 +92,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     status,
     registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),
     offerGitignore(runtimes, context.workspaceState),
+    registerRestore({ runtime: (key) => registered.controller.folder(key).runtime, shown: () => registered.shown() }),
     registerSearch(runtimes, async (folder, hit, query) => {
       status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, { agentId: hit.agentId, sessionId: hit.sessionId });
       await registered.revealInChat(folder.uri.toString(), hit, { seq: hit.seq, query });
