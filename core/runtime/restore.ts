@@ -64,9 +64,6 @@ export async function previewRestore(host: RestoreHost, session: Session, toSeq:
  * Writes a previewed restore; with the conversation, forks the session at the restore
  * point (the later history stays in the original, which is never shortened).
  */
-/** How a previewed restore is written: scope, conflict choices, and the restore it undoes. */
-export type RestoreOptions = Parameters<typeof applyPreviewed>[3];
-
 export async function applyPreviewed(
   host: RestoreHost,
   session: Session,

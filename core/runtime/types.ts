@@ -1,7 +1,6 @@
 import type { AgentEvent, ApprovalDecision, ContentBlock, ModelChoice, SessionEvent } from "../protocol";
 import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionChange, SessionListItem, SessionPersistence, LocalSessionRef, TranscriptFormat } from "../session";
 import type { StoredItemAt } from "../storage/stored-item";
-import type { RestoreOptions, RestoreOutcome, RestorePreview } from "./restore";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
@@ -177,22 +176,16 @@ export interface WorkspaceRuntimeApi {
    * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
    */
   search(options: SearchOptions): AsyncIterable<SearchHit>;
-  /** Restore (issue 24): where "restore to here" on a message puts files and conversation. */
-  restorePoint?(ref: LocalSessionRef, messageSeq: number): Promise<number>;
-  /** What restoring the files to their state right after `toSeq` would do (nothing written). */
-  previewRestore?(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
-  previewUndoRestore?(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
-  applyRestore?(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
   /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
   rules(ref: LocalSessionRef): Promise<SessionRules>;
-  /** The seq a restore "to this message" goes back to (issue 24). */
+  /** Restore (issue 24): where "restore to here" on a message puts files and conversation. */
   restorePoint(ref: LocalSessionRef, messageSeq: number): Promise<number>;
-  /** What restoring to `toSeq` would write, file by file, with its conflicts; changes nothing. */
+  /** What restoring the files to their state right after `toSeq` would do, file by file, with its conflicts (nothing written). */
   previewRestore(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
   /** The preview of undoing the session's last restore, and the restore it undoes. */
   previewUndoRestore(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
   /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
-  applyRestore(ref: LocalSessionRef, plan: RestorePreview, options: RestoreOptions): Promise<RestoreOutcome>;
+  applyRestore(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }
