@@ -86,7 +86,7 @@ export class VscodeMentions implements vscode.Disposable {
         return selectionAttachment(rel, { start: s.start.line + 1, end: endLine }, editor.document.getText(s));
       }
       case "terminal": {
-        const active = this.terminals.active();
+        const active = await this.terminals.active();
         if ("unavailable" in active) throw new MentionError(`@terminal is unavailable: ${active.unavailable}`);
         return terminalAttachment(active.name, active.output, active.command);
       }
