@@ -44,7 +44,7 @@ test("after a window reload whose webview saved nothing, the sidebar shows the s
   wary.server.dispose();
 
   // Deleted while shown: the view closes it, and the next reload opens no session instead of an error.
-  const off = h.runtime.sessions.onChange((change) => after.sessionChanged(FOLDER, change));
+  const off = h.runtime.onChange((change) => after.sessionChanged(FOLDER, change));
   t.after(off);
   await h.runtime.delete(second);
   await reloaded.untilHostEvent((e) => e.type === "session-closed");

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import type { SessionChange, SessionListItem } from "../../core/session";
 import { Emitter } from "../../core/util/emitter";
 import { ProviderConfig } from "../../extension/config/providers";
-import { createWorkspaceRuntime } from "../../extension/runtime/factory";
+import { createWorkspaceRuntime } from "../../core/runtime";
 import { Runtimes } from "../../extension/runtime/runtimes";
 import { untilMidnight } from "../../extension/sessions/date-groups";
 import type { SessionTreeNode } from "../../extension/sessions/nodes";
