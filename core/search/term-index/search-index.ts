@@ -253,7 +253,7 @@ export class SearchIndex {
     const id = this.nextUnit++;
     this.setUnit(id, key);
     this.postings.add(id, words);
-    this.pending.push({ t: "u", id, key, words: [...words] });
+    this.pending.push({ t: "u", id, key, words });
     return id;
   }
 
