@@ -15,7 +15,17 @@ Options:
   --base-url URL          provider endpoint (else DOWNCITY_BASE_URL)
   --model ID              model id (else DOWNCITY_MODEL)
   --context-window N      tokens (else DOWNCITY_CONTEXT_WINDOW, else the built-in table)
+  --mcp-trust             start the folder's .vscode/mcp.json servers without asking (else asked on a
+                          TTY, refused without one); the user's servers: $XDG_CONFIG_HOME/downcity/mcp.json
+  --mcp-allow S[/TOOL]    MCP calls of server S (or one tool) that run without asking; repeatable
+  --no-mcp                start no MCP server
   -h, --help              this help
+
+MCP inputs (\${input:ID}) come from the environment: DOWNCITY_MCP_INPUT_<ID> (upper case, _ for others).
+
+The folder's AGENTS.md (and those of the folders the task touches) go into the system
+prompt; DOWNCITY_RULES_FILES adds others, comma-separated (CLAUDE.md,.github/copilot-instructions.md,
+.clinerules), and DOWNCITY_RULES_MAX_TOKENS sets their budget (default 8000).
 
 Exit codes: 0 answered, 1 failed, 3 stopped at --max-steps, 130 cancelled (Ctrl-C).`;
 
@@ -32,6 +42,13 @@ Commands:
   archive ID | unarchive ID     move to / from the archive
   delete ID                     delete for good
   export ID [--format md|jsonl] the whole history, oldest first
+  restore ID --to SEQ [--files-only] [--dry-run] [--overwrite] [--json]
+                                put the files the agent changed back as they were right after SEQ
+                                (0: before the first event), previewed first; the conversation
+                                continues from SEQ in a fork unless --files-only; files you changed
+                                since the agent did are kept unless --overwrite; files whose earlier
+                                content is unknown are listed (exit code 1)
+  restore ID --undo             undo the session's latest restore
   compact ID                    summarise and close the history now (needs a provider, see run --help)
   search QUERY [--regex] [--word] [--limit N] [--archived | --all]
                                 every session's messages, tool calls and results, titles (and what

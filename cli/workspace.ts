@@ -34,3 +34,10 @@ export async function workspaceNotes(root: string): Promise<string[]> {
   if (names.length > 0) notes.push(`top-level entries: ${names.slice(0, 40).join(", ")}${names.length > 40 ? `, … (${names.length - 40} more)` : ""}`);
   return notes;
 }
+
+/** DOWNCITY_RULES_FILES (comma-separated extra rules files) and DOWNCITY_RULES_MAX_TOKENS, for the runtime's rules. */
+export function rulesFromEnv(env: NodeJS.ProcessEnv): { files: () => string[]; budgetTokens?: () => number } {
+  const files = (env.DOWNCITY_RULES_FILES ?? "").split(",").map((f) => f.trim()).filter(Boolean);
+  const budget = Number(env.DOWNCITY_RULES_MAX_TOKENS);
+  return { files: () => files, ...(env.DOWNCITY_RULES_MAX_TOKENS && Number.isInteger(budget) && budget >= 0 ? { budgetTokens: () => budget } : {}) };
+}

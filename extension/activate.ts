@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { SessionRef } from "../core/session";
+import type { LocalSessionRef } from "../core/session";
 import { registerCommands } from "./commands/register";
 import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
@@ -16,6 +16,8 @@ import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
 import { PendingDecisions } from "./approval/decisions";
 import { registerSearch } from "./search/register";
+import { registerRestore } from "./restore/register";
+import { registerMcp } from "./mcp";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
@@ -36,7 +38,7 @@ export interface ActivateOptions {
   /** The tree's coalescing window (benchmarks measure every event on its own). */
   coalesceMs?: number;
   /** The chat feature's "show this session"; until it is wired, the chat view is focused. */
-  openInChat?: (folder: vscode.WorkspaceFolder, ref: SessionRef) => Promise<void>;
+  openInChat?: (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => Promise<void>;
 }
 
 let host: DowncityHost | undefined;
@@ -60,7 +62,9 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const folderTools = options.hooks ? undefined : new FolderTools(decisions, () => chat?.approvals);
   // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
   const storage = context.storageUri ?? context.globalStorageUri;
-  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log, storage && join(storage.fsPath, "search"));
+  const mcp = registerMcp(context);
+  const hooks = { ...(options.hooks ?? folderTools?.hooks), mcpTools: (folder: vscode.WorkspaceFolder) => mcp.servers.tools(folder) };
+  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, hooks, log, storage && join(storage.fsPath, "search"));
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));
@@ -69,13 +73,14 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const registered = chat;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.
   const followSessions = tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.folder.uri.toString(), change));
-  const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: SessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
-  const openInChat = async (folder: vscode.WorkspaceFolder, ref: SessionRef) => {
+  const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
+  const openInChat = async (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => {
     status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
     await show(folder, ref);
   };
   context.subscriptions.push(
     output,
+    mcp.disposable,
     ...(folderTools ? [folderTools] : []),
     chat,
     config,
@@ -87,6 +92,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     status,
     registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),
     offerGitignore(runtimes, context.workspaceState),
+    registerRestore({ runtime: (key) => registered.controller.folder(key).runtime, shown: () => registered.shown() }),
     registerSearch(runtimes, async (folder, hit, query) => {
       status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, { agentId: hit.agentId, sessionId: hit.sessionId });
       await registered.revealInChat(folder.uri.toString(), hit, { seq: hit.seq, query });

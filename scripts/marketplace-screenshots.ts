@@ -1,8 +1,13 @@
 // `node --import tsx scripts/marketplace-screenshots.ts`: the Marketplace page's screenshots,
-// media/screenshots/{light,dark}.png, taken from the real workbench (code-server in
-// Chromium) with the VSIX installed: the Sessions tree and a conversation in the chat,
-// the file it talks about open beside it. Sessions are seeded through the core store, so
-// no model is called. Run folders live in .e2e/screenshots/.
+// taken from the real workbench (code-server in Chromium) with the VSIX installed, into
+// media/screenshots/:
+//   - {light,dark}.png: the Sessions tree and a seeded conversation in the chat, the file it
+//     talks about open beside it (sessions seeded through the core store, no model called);
+//   - connect.png, first-message.png, approval.png: the first five minutes (issue 19) as a
+//     new user meets them, with a loopback OpenAI-compatible server playing the model: the
+//     chat's connect form, the first message answered with no session opened first, and an
+//     edit waiting in the diff editor with Accept / Reject in its title bar and on the card.
+// Run folders live in .e2e/screenshots/.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +15,7 @@ import { launchChromium } from "./vscode/chromium";
 import { E2E_DIR, installVsix, PROJECT_ROOT, startCodeServer, workbenchUrl } from "./vscode/code-server";
 import { seedSessions, type SeededSession } from "./vscode/seed";
 import { chatFrame, openDowncityView, sessionRow } from "./vscode/workbench";
+import { startProviderServer, wire } from "../test/support/provider-server";
 
 const THEMES = [
   { file: "light.png", theme: "Default Light Modern" },
@@ -97,6 +103,93 @@ async function shoot(theme: string, file: string, vsix: string): Promise<void> {
   }
 }
 
+const FIRST_PROMPT = "Which function restocks items, and is it right?";
+const FIRST_ANSWER = [
+  "`restock` in `src/inventory.ts` adds `amount` to an item's quantity, but its `map` never compares the SKU, so **every** item is restocked:",
+  "",
+  "```ts",
+  "items.map((item) => ({ ...item, quantity: item.quantity + amount }))",
+  "```",
+  "",
+  "Only the item whose `sku` matches should change. Shall I fix it?",
+].join("\n");
+const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
+const NEW_LINE = "items.map((item) => (item.sku === sku ? { ...item, quantity: item.quantity + amount } : item))";
+
+/** The first five minutes, light theme: the connect form, the first message, an edit waiting for approval. */
+async function shootFirstMinutes(vsix: string): Promise<void> {
+  const runDir = join(E2E_DIR, "screenshots", "first-minutes");
+  rmSync(runDir, { recursive: true, force: true });
+  await installVsix(runDir, vsix);
+  const workspace = join(runDir, "sample-workspace");
+  cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
+  let chats = 0;
+  const provider = await startProviderServer(({ path }) => {
+    if (path.endsWith("/models")) return { json: { object: "list", data: [{ id: "qwen2.5-coder:14b" }, { id: "llama3.1:8b" }] } };
+    const sse = (script: Parameters<typeof wire.openaiChat>[0]) => ({ sse: wire.openaiChat({ model: "qwen2.5-coder:14b", usage: { input: 1900, output: 120 }, ...script }) });
+    chats++;
+    if (chats === 1) return sse({ text: FIRST_ANSWER });
+    if (chats === 2) return sse({ toolCalls: [{ id: "call_fix", name: "edit_file", arguments: { path: "src/inventory.ts", edits: [{ oldText: OLD_LINE, newText: NEW_LINE }] } }] });
+    return sse({ text: "Fixed: only the matching SKU is restocked." });
+  });
+  // No provider configured: the chat opens on its connect form.
+  const env: Record<string, string> = {};
+  for (const k of ["DOWNCITY_PROTOCOL", "DOWNCITY_BASE_URL", "DOWNCITY_MODEL", "DOWNCITY_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) env[k] = "";
+  const server = await startCodeServer({ runDir, env, settings: { "workbench.colorTheme": "Default Light Modern", "window.commandCenter": true } });
+  try {
+    const browser = await launchChromium(runDir, server.env);
+    try {
+      await browser.addInitScript({ content: "window.__name = (f) => f;" });
+      const page = browser.pages()[0] ?? (await browser.newPage());
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(workbenchUrl(server, workspace));
+      await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      await openDowncityView(page);
+      const chat = () => chatFrame(page);
+      const sidebar = await page.locator(".part.sidebar").boundingBox();
+      if (sidebar) await drag(page, sidebar.x + sidebar.width - 1, sidebar.y + sidebar.height / 2, sidebar.x + 460, sidebar.y + sidebar.height / 2);
+
+      const baseURL = chat().getByRole("textbox", { name: "Base URL", exact: true });
+      await baseURL.fill(provider.baseURL, { timeout: 60_000 });
+      await baseURL.press("Tab");
+      const model = chat().getByRole("combobox", { name: "Model", exact: true });
+      await model.locator("option", { hasText: "qwen2.5-coder:14b" }).waitFor({ state: "attached", timeout: 30_000 });
+      await model.selectOption("qwen2.5-coder:14b");
+      await page.mouse.move(1000, 700);
+      await still(page, "connect.png");
+
+      await chat().getByRole("button", { name: "Connect", exact: true }).click();
+      await baseURL.waitFor({ state: "detached", timeout: 30_000 });
+      const box = chat().getByRole("textbox", { name: "Message", exact: true });
+      await box.fill(FIRST_PROMPT);
+      await box.press("Enter");
+      await chat().locator('article[aria-label="Assistant"]', { hasText: "Shall I fix it?" }).waitFor({ timeout: 60_000 });
+      await page.mouse.move(1000, 700);
+      await still(page, "first-message.png");
+
+      await box.fill("Yes, fix it.");
+      await box.press("Enter");
+      await page.locator(".tabs-container .tab.active", { hasText: "Proposed by Downcity" }).waitFor({ timeout: 60_000 });
+      await page.locator('.editor-actions .action-label[aria-label^="Accept"]').filter({ visible: true }).first().waitFor({ timeout: 60_000 });
+      await chat().getByRole("group", { name: "Tool edit_file: waiting for approval", exact: true }).getByRole("button", { name: "Approve", exact: true }).waitFor({ timeout: 60_000 });
+      await page.mouse.move(1000, 700);
+      await still(page, "approval.png");
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+    await provider.close();
+  }
+}
+
+async function still(page: import("playwright-core").Page, file: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const target = join(OUT, file);
+  await page.screenshot({ path: target });
+  console.log(`${target}: ${Math.round(statSync(target).size / 1024)} KB`);
+}
+
 async function drag(page: import("playwright-core").Page, fromX: number, fromY: number, toX: number, toY: number): Promise<void> {
   await page.mouse.move(fromX, fromY);
   await page.mouse.down();
@@ -108,6 +201,7 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, ["esbuild.config.mjs"], { cwd: PROJECT_ROOT, stdio: "inherit" });
   execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "inherit" });
   const vsix = join(PROJECT_ROOT, "dist", "downcity.vsix");
+  await shootFirstMinutes(vsix);
   for (const { theme, file } of THEMES) await shoot(theme, file, vsix);
 }
 

@@ -1,5 +1,9 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
-import { type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatRef, type ChatResult, type ChatSnapshot, type ModelChoice, type MovedChat, type SessionEvent, type SessionSummary } from "../core/protocol";
+import { sameRef, type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type SessionRef, type ChatResult, type ChatSnapshot, type ModelChoice, type MovedChat, type SessionEvent, type ChatSessionItem } from "../core/protocol";
+import type { ResolvedAttachment, SessionRules } from "../core/protocol";
+import { MentionMenu } from "./views/mention-menu";
+import { pendingTokens } from "./views/mention-chips";
+import { rulesChips } from "./views/rules-chips";
 import { answerApproval, undoEdit, type CardHost } from "./card-actions";
 import { VirtualList } from "./list";
 import { Conversation, type Item } from "./model";
@@ -41,12 +45,15 @@ export class ChatApp {
   private closedMessage: string | undefined;
   /** The conversation moved to an editor tab: the placeholder names it and offers it back. */
   private moved: MovedChat | undefined;
-  private sessions: SessionSummary[] | undefined;
+  private sessions: ChatSessionItem[] | undefined;
   private loadingEarlier = false;
   private pendingDraft: (() => void) | undefined;
   private frame = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly composer: ComposerState = { text: "", attachments: [], suggestions: [], active: 0 };
+  readonly composer: ComposerState = { text: "", attachments: [] };
+  readonly mentions: MentionMenu;
+  /** The rules files the shown session's next request uses (asked at each show and turn end). */
+  private rules: SessionRules | undefined;
   private readonly rowContext: RowContext;
   /** The agent the next new session uses (the picker, with no session open or before a confirmed switch). */
   private chosenAgent: string | undefined;
@@ -68,6 +75,7 @@ export class ChatApp {
       open: this.open,
       readOnly: false,
       fork: (seq) => void this.forkFrom(seq),
+      restore: (seq, resend) => void this.restoreTo(seq, resend),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
       undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
@@ -82,6 +90,14 @@ export class ChatApp {
       connect: (params) => this.call("connect", params),
       refresh: () => this.refresh(),
       connected: () => this.root.querySelector<HTMLElement>(".composer textarea")?.focus(),
+    });
+    this.mentions = new MentionMenu({
+      searchFiles: (query) => this.searchMentions("file", query),
+      searchFolders: (query) => this.searchMentions("folder", query),
+      resolve: (mention) => this.resolveMention(mention),
+      attach: (a) => this.attach([a]),
+      setText: (text) => (this.composer.text = text),
+      refresh: () => this.refresh(),
     });
     root.addEventListener("click", (e) => this.onClick(e));
     installChatKeys(root, { running: () => this.running, stop: () => this.cancel() });
@@ -146,7 +162,7 @@ export class ChatApp {
     else this.refresh();
   }
 
-  ref(): ChatRef | undefined {
+  ref(): SessionRef | undefined {
     return this.snapshot?.ref;
   }
 
@@ -169,6 +185,7 @@ export class ChatApp {
     this.list?.scrollToEnd();
     this.find.afterShow();
     this.save();
+    void this.loadRules();
   }
 
   /** The shown session is gone (or moved to an editor tab): nothing of it stays on screen (or in the saved state), and the view says why. */
@@ -219,6 +236,10 @@ export class ChatApp {
       case "connect":
         this.connect.ask();
         return;
+      case "attach":
+        this.attach(event.attachments);
+        this.root.querySelector<HTMLTextAreaElement>(".composer textarea")?.focus();
+        return;
       case "session-moved":
         if (this.snapshot && sameRef(event.moved.ref, this.snapshot.ref)) this.close(undefined, event.moved);
         return;
@@ -240,7 +261,10 @@ export class ChatApp {
           this.appendEvent(e.event);
         } else {
           if (e.type === "turn-started") this.running = true;
-          if (e.type === "turn-ended") this.running = false;
+          if (e.type === "turn-ended") {
+            this.running = false;
+            void this.loadRules();
+          }
           if (e.type === "usage") this.usage = e;
           if (e.type === "compaction-started" && this.usage?.ratio !== undefined) this.conversation.compactedAt = this.usage.ratio;
           this.conversation.applyAgent(e);
@@ -317,6 +341,24 @@ export class ChatApp {
     box?.setSelectionRange(box.value.length, box.value.length);
   }
 
+  /**
+   * "Restore to Here" / "Edit and Resend": the host previews and restores; a conversation
+   * continued in a fork is shown, and for a resend the message's text waits in the composer.
+   */
+  async restoreTo(seq: number, resend: boolean): Promise<void> {
+    const ref = this.ref();
+    if (!ref) return;
+    const item = this.conversation.items.find((i) => i.kind === "user" && i.seq === seq);
+    const result = await this.call("restoreToMessage", { ref, seq, ...(resend ? { resend } : {}) });
+    if (!result?.snapshot) return;
+    this.show(result.snapshot);
+    if (resend && item?.kind === "user") {
+      this.composer.text = item.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+      this.refresh();
+      this.root.querySelector<HTMLTextAreaElement>("textarea")?.focus();
+    }
+  }
+
   async loadEarlier(): Promise<void> {
     const ref = this.ref();
     if (!ref || this.loadingEarlier || !this.conversation.hasOlder) return;
@@ -335,7 +377,7 @@ export class ChatApp {
    */
   async send(): Promise<void> {
     const text = this.composer.text.trim();
-    if (!text || this.readOnly || this.config?.restricted || this.starting) return;
+    if ((!text && !this.composer.attachments.length) || this.readOnly || this.config?.restricted || this.starting) return;
     const attachments = this.composer.attachments.slice();
     this.composer.text = "";
     this.composer.attachments = [];
@@ -361,7 +403,7 @@ export class ChatApp {
   }
 
   /** Puts an unsent message back, unless the user already typed another. */
-  private giveBack(text: string, attachments: string[]): void {
+  private giveBack(text: string, attachments: ResolvedAttachment[]): void {
     if (this.composer.text.trim()) return;
     this.composer.text = text;
     this.composer.attachments = attachments;
@@ -456,7 +498,7 @@ export class ChatApp {
     ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
   }
 
-  private sessionList(sessions: SessionSummary[]): TemplateResult {
+  private sessionList(sessions: ChatSessionItem[]): TemplateResult {
     return html`<nav class="session-list" aria-label="Sessions"><ul>
       ${sessions.map(
         (s) => html`<li><button type="button" class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""} @click=${() => void this.switchTo(s.ref)}>
@@ -465,7 +507,7 @@ export class ChatApp {
     </ul></nav>`;
   }
 
-  private async switchTo(ref: ChatRef): Promise<void> {
+  private async switchTo(ref: SessionRef): Promise<void> {
     this.sessions = undefined;
     const snapshot = await this.call("switchSession", { ref });
     if (snapshot) this.show(snapshot);
@@ -538,7 +580,7 @@ export class ChatApp {
   }
 
   private meter(): TemplateResult {
-    return meterView(this.usage, this.model, this.conversation.compactedAt);
+    return meterView(this.usage, this.model, this.conversation.compactedAt, pendingTokens(this.composer.attachments));
   }
 
   /** The connect form shows with no provider configured, or when asked for (Add a model…). */
@@ -561,6 +603,10 @@ export class ChatApp {
       agentId: this.agentAsk?.agentId ?? this.chosenAgent ?? this.snapshot?.ref.agentId,
       meter: this.meter(),
       ask: this.agentAsk ? agentConfirm(this.agentAsk, (start) => this.answerAgentAsk(start)) : nothing,
+      rules: rulesChips(this.rules, (path) => {
+        const ref = this.ref();
+        if (ref) void this.call("openRulesFile", { ref, path });
+      }),
     });
     render(
       html`${this.header()}${findBar(this.find)}${this.historyBar()}
@@ -582,7 +628,10 @@ export class ChatApp {
     const changed = [...this.conversation.dirty];
     this.conversation.dirty.clear();
     this.list.setItems(this.conversation.items, initial ? this.conversation.items.map((i) => i.key) : changed);
-    this.root.querySelectorAll<HTMLElement>("[data-ratio]").forEach((el) => el.style.setProperty("--ratio", el.dataset.ratio!));
+    this.root.querySelectorAll<HTMLElement>("[data-ratio]").forEach((el) => {
+      el.style.setProperty("--ratio", el.dataset.ratio!);
+      if (el.dataset.offset) el.style.setProperty("--offset", el.dataset.offset);
+    });
     if (initial) this.list.flush();
     // After the render: listing re-renders (its "asking…" hint), never inside one.
     if (this.connectShown()) this.connect.ensureListed();
@@ -594,10 +643,47 @@ export class ChatApp {
     this.root.querySelector<HTMLTextAreaElement>("textarea")?.focus();
   }
 
-  // Composer callbacks.
-  async searchFiles(query: string): Promise<string[]> {
-    if (!this.snapshot) return [];
-    return (await this.call("searchFiles", { folderKey: this.snapshot.ref.folderKey, query })) ?? [];
+  // Composer callbacks. With no session shown, mentions resolve in the first folder (where a new session starts).
+  private folderKey(): { folderKey?: string } {
+    return this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {};
+  }
+  private async searchMentions(kind: "file" | "folder", query: string): Promise<string[]> {
+    return (await this.call("searchMentions", { ...this.folderKey(), kind, query })) ?? [];
+  }
+  private async resolveMention(mention: ChatParams<"resolveMention">["mention"]): Promise<ResolvedAttachment | { error: string }> {
+    try {
+      return await this.rpc.request("resolveMention", { ...this.folderKey(), mention });
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  /** Adds attachments to the composer; the same one twice (same label and text) is kept once. */
+  attach(attachments: ResolvedAttachment[]): void {
+    for (const a of attachments) {
+      if (!this.composer.attachments.some((b) => b.info.label === a.info.label && b.text === a.text)) this.composer.attachments.push(a);
+    }
+    if (this.mentions.state?.error) this.mentions.close();
+    this.refresh();
+  }
+  dropUris(uris: string[]): void {
+    void (async () => {
+      for (const uri of uris.slice(0, 20)) {
+        const result = await this.resolveMention({ kind: "file", path: uri });
+        if ("error" in result) {
+          this.mentions.state = { options: [], active: 0, token: "", error: result.error };
+          this.refresh();
+        } else this.attach([result]);
+      }
+    })();
+  }
+  private async loadRules(): Promise<void> {
+    const ref = this.ref();
+    if (!ref) return;
+    const rules = await this.rpc.request("sessionRules", { ref }).catch(() => undefined);
+    if (!rules || !this.snapshot || !sameRef(ref, this.snapshot.ref)) return;
+    if (JSON.stringify(rules) === JSON.stringify(this.rules)) return;
+    this.rules = rules;
+    this.refresh();
   }
   cancel(): void {
     const ref = this.ref();
@@ -621,6 +707,3 @@ function copied(button: HTMLElement): void {
   }, 2000);
 }
 
-function sameRef(a: ChatRef, b: ChatRef): boolean {
-  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
-}

@@ -1,9 +1,9 @@
-import type { ApprovalDecision, ChatMethod, ChatParams, ChatRef, ChatResult } from "../core/protocol";
+import type { ApprovalDecision, ChatMethod, ChatParams, SessionRef, ChatResult } from "../core/protocol";
 import type { Conversation } from "./model";
 
 /** What a tool card's answers need of the app: the shown session, its conversation and the RPC. */
 export interface CardHost {
-  ref(): ChatRef | undefined;
+  ref(): SessionRef | undefined;
   conversation: Conversation;
   call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined>;
   refresh(): void;

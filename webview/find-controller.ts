@@ -1,4 +1,4 @@
-import type { ChatMethod, ChatPage, ChatParams, ChatRef, ChatResult, RevealTarget, SessionSearchHit } from "../core/protocol";
+import type { ChatMethod, ChatPage, ChatParams, SessionRef, ChatResult, RevealTarget, SessionSearchHit } from "../core/protocol";
 import { findMatches, matcher, rowKeyAt, type FindMatch } from "./find";
 import { clearHighlights, highlightRows } from "./highlight";
 import type { VirtualList } from "./list";
@@ -11,7 +11,7 @@ export const findStats = { recounts: 0, rowsMarked: 0 };
 export interface FindHost {
   readonly conversation: Conversation;
   readonly list: VirtualList<Item> | undefined;
-  ref(): ChatRef | undefined;
+  ref(): SessionRef | undefined;
   call<M extends ChatMethod>(method: M, params: ChatParams<M>): Promise<ChatResult<M> | undefined>;
   refresh(): void;
   /** Puts pages loaded by a reveal above what is shown, as Load earlier does. */
@@ -154,7 +154,7 @@ export class FindController {
   }
 
   /** A session is shown (again): nothing found or revealed before applies; `reveal` is what this show asks for. */
-  reset(ref: ChatRef, reveal?: RevealTarget): void {
+  reset(ref: SessionRef, reveal?: RevealTarget): void {
     const session = `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
     if (reveal) this.wanted = { session, target: reveal };
     else if (this.wanted?.session !== session) this.wanted = undefined;

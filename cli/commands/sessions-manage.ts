@@ -19,6 +19,12 @@ export async function manageCommand(root: string, command: string, id: string | 
     if (!id) throw new CliError(`sessions ${command} needs a session id`);
     return { agentId: values.agent, sessionId: id };
   };
+  if (command === "restore") {
+    const { restoreCommand } = require("./sessions-restore") as typeof import("./sessions-restore");
+    // The runtime's own bundle (esbuild.config.mjs), as for compact.
+    const { WorkspaceRuntime } = require("../../core/runtime/workspace-runtime") as typeof import("../../core/runtime/workspace-runtime");
+    return restoreCommand(WorkspaceRuntime, root, needId(), values, output);
+  }
   if (command === "compact") {
     await compact(root, needId(), values, output);
     return 0;

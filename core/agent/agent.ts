@@ -17,9 +17,10 @@ import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
 import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
+import type { CheckpointRecorder } from "../checkpoints/recorder";
 import { ToolCallIds } from "./tool-call-ids";
 
-export interface ModelChoice {
+export interface CallSettings {
   provider: string;
   model: string;
   reasoningEffort?: ReasoningEffort;
@@ -32,7 +33,7 @@ export interface AgentOptions {
   storage: SessionStoragePort;
   llm: LlmClient;
   tools: ToolRegistry;
-  model: ModelChoice;
+  model: CallSettings;
   workspace: WorkspaceFacts;
   /** What runs without asking: a CLI level, settings, or a function read at every call (settings changes apply). */
   approval: ApprovalPolicy | ApprovalSettings | (() => ApprovalSettings);
@@ -45,6 +46,11 @@ export interface AgentOptions {
   agentName?: string;
   /** Added to the system prompt. */
   instructions?: string;
+  /**
+   * The project's rules section of the system prompt (core/rules), loaded before every
+   * request so an edited rules file reaches the next one; "" when none applies.
+   */
+  rules?: () => Promise<string>;
   /** "Allow for this session" decisions (the host may keep them across agents of one session). */
   sessionApprovals?: SessionApprovals;
   maxSteps?: number;
@@ -56,6 +62,8 @@ export interface AgentOptions {
   titles?: "fallback" | "llm";
   /** Environment for commands (scrubbed by the tool). */
   env?: NodeJS.ProcessEnv;
+  /** Records what edits and commands change (restore, issue 24). */
+  checkpoints?: CheckpointRecorder;
   /** The server a provider profile points at (host:port) and the setting that names it, for errors the user can act on. */
   endpoint?: (provider: string) => { server?: string; setting: string };
   now?: () => Date;
@@ -91,6 +99,7 @@ export class Agent {
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
   private lastSystem: string | undefined;
+  private rulesText = "";
   private readonly contextChars: ContextChars;
   private readonly events = new Emitter<{ event: [AgentEvent] }>();
   private readonly approvals: SessionApprovals;
@@ -256,6 +265,7 @@ export class Agent {
         }
         // After the claim: a deep compaction keeps the newest user message.
         await this.compactOrWarn(compactor, abort.signal, "step");
+        await this.loadRules();
         const result = await this.callModel(abort.signal, compactor);
         if (result.kind === "error") {
           outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };
@@ -285,6 +295,16 @@ export class Agent {
     return end;
   }
 
+  /** After the step's input is logged (its attachments count as touched); a failure keeps the last rules and says so. */
+  private async loadRules(): Promise<void> {
+    if (!this.options.rules) return;
+    try {
+      this.rulesText = await this.options.rules();
+    } catch (error) {
+      this.notice(`the project's rules files could not be read, continuing with the last ones: ${(error as Error).message}`);
+    }
+  }
+
   /**
    * A failed compaction does not fail the turn: the call may still fit, and a
    * context-length error forces another attempt. Cancellation still propagates.
@@ -311,6 +331,7 @@ export class Agent {
       remembered: this.approvals,
       context: { root: workspace.root, signal, ...(env ? { env } : {}) },
       emit: (event) => this.emit(event),
+      ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
     });
   }
 
@@ -326,7 +347,7 @@ export class Agent {
     let reservationLowered = false;
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
-      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions);
+      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions, this.rulesText);
       const messages = [...session.deriveMessages()];
       // The request this attempt's answer comes from: its `sources` (DESIGN §3).
       const header = session.append("request/header", {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApprovalDecision, ApprovalPreview, RefusedBy } from "../protocol";
-import type { ToolKind } from "../tools/types";
+import type { McpToolFacts, ToolKind } from "../tools/types";
 import { commandAllowed, normalizeCommandLine } from "./command-allow-list";
 
 export type { ApprovalDecision } from "../protocol";
@@ -84,6 +84,8 @@ export interface GateInput {
   forbiddenKinds?: readonly ToolKind[];
   agentName?: string;
   remembered?: SessionApprovals;
+  /** The call is an MCP server's tool (see `Tool.mcp`). */
+  mcp?: McpToolFacts;
 }
 
 /** Restricted Mode, then the agent's forbidden kinds, then the settings, allow-list and session decisions. */
@@ -93,7 +95,9 @@ export function gateFor(input: GateInput): Gate {
     return { kind: "refuse", by: "policy", reason: `the ${input.agentName ?? "current"} agent does not run ${input.kind} tools` };
   }
   if (input.settings[SETTING[input.kind]] === "auto") return { kind: "auto", by: "policy" };
-  const command = commandLineOf(input.kind, input.arguments);
+  if (input.mcp?.alwaysAllowed?.()) return { kind: "auto", by: "policy" };
+  // An MCP tool's `command` argument is the server's business, never a shell line the allow-list may match.
+  const command = input.mcp ? undefined : commandLineOf(input.kind, input.arguments);
   if (command !== undefined && commandAllowed(command, input.settings.allowedCommands ?? [])) return { kind: "auto", by: "policy" };
   if (input.remembered?.has(input.toolName, command)) return { kind: "auto", by: "user", scope: "session" };
   return { kind: "ask" };

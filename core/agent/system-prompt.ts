@@ -9,8 +9,12 @@ export interface WorkspaceFacts {
   notes?: string[];
 }
 
-/** The system prompt of one step: role, workspace facts, date, OS and the tools. */
-export function buildSystemPrompt(facts: WorkspaceFacts, tools: readonly ToolSpec[], now: Date, extra?: string): string {
+/**
+ * The system prompt of one step: role, workspace facts, date, OS, the tools, the agent's
+ * instructions (`extra`), then the project's rules files (`rules`, core/rules: already
+ * framed, ordered and cut to their budget), last so the nearest rule is the last word.
+ */
+export function buildSystemPrompt(facts: WorkspaceFacts, tools: readonly ToolSpec[], now: Date, extra?: string, rules?: string): string {
   const lines = [
     "You are Downcity, a careful coding agent working inside the user's workspace.",
     "Read before you change. Make the smallest change that does what was asked, keep the project's style, and say what you changed and why.",
@@ -28,5 +32,6 @@ export function buildSystemPrompt(facts: WorkspaceFacts, tools: readonly ToolSpe
     for (const tool of tools) lines.push(`- ${tool.name}: ${tool.description.split("\n")[0]}`);
   }
   if (extra) lines.push("", extra);
+  if (rules) lines.push("", rules);
   return lines.join("\n");
 }

@@ -1,4 +1,5 @@
-import type { ApprovalPreview, ToolCallBlock, ToolResultData } from "../protocol";
+import type { CheckpointRecorder, PendingCheckpoint } from "../checkpoints/recorder";
+import type { ApprovalPreview, ToolCallBlock, ToolCheckpoint, ToolResultData } from "../protocol";
 import type { Session } from "../session";
 import { SandboxError, ToolError } from "../tools/errors";
 import type { ToolRegistry } from "../tools/registry";
@@ -19,6 +20,8 @@ export interface ToolRunOptions {
   remembered?: SessionApprovals;
   context: ToolContext;
   emit?: EmitAgentEvent;
+  /** Records what edits and commands change, onto their results (restore, issue 24). */
+  checkpoints?: CheckpointRecorder;
 }
 
 type Outcome = "done" | "failed" | "refused" | "cancelled";
@@ -32,6 +35,8 @@ type Planned = {
   notStarted?: boolean;
   /** What the approval prompt showed (a refused edit's diff is logged with its result). */
   preview?: ApprovalPreview;
+  kind?: ToolKind;
+  checkpoint?: ToolCheckpoint;
 };
 
 const errorOutput = (t: string): ToolOutput => ({ content: [{ type: "text", text: t }], isError: true });
@@ -73,7 +78,10 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
           sessionId: session.id,
           onUpdate: (update) => emit({ type: "tool-output", toolCallId: p.call.id, update }),
         };
+        const recording = p.kind && !p.readOnly ? await startCheckpoint(options.checkpoints, p.kind, p.call.arguments) : undefined;
         p.output = await tools.run(p.call.name, p.call.arguments, ctx);
+        // Recorded whatever the outcome: a failed command may still have changed files.
+        if (recording) p.checkpoint = await finishCheckpoint(recording);
         p.outcome = !p.output.isError ? "done" : context.signal.aborted ? "cancelled" : "failed";
       }),
     );
@@ -90,6 +98,7 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
     data.outcome = outcome;
     const details = output.details ?? p.preview;
     if (details) data.details = details;
+    if (p.checkpoint && (p.checkpoint.files.length > 0 || p.checkpoint.note)) data.checkpoint = p.checkpoint;
     session.append("tool/result", data, { surface: "append" });
     emit({
       type: "tool-finished",
@@ -122,6 +131,7 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     ...(options.forbiddenKinds ? { forbiddenKinds: options.forbiddenKinds } : {}),
     ...(options.agentName ? { agentName: options.agentName } : {}),
     ...(options.remembered ? { remembered: options.remembered } : {}),
+    ...(tool.mcp ? { mcp: tool.mcp } : {}),
   });
 
   const refuse = (by: "policy" | "user" | "restricted-mode", reason: string | undefined, shown?: ApprovalPreview): Planned => {
@@ -134,7 +144,7 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
   const approve = (by: "policy" | "user", scope?: "once" | "session"): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
     if (by === "user") emit({ type: "approval-resolved", toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
-    return { call, run: true, readOnly: tool.readOnly };
+    return { call, run: true, readOnly: tool.readOnly, kind: tool.kind };
   };
 
   if (gate.kind === "refuse") return refuse(gate.by, gate.reason);
@@ -154,10 +164,30 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     const decision = await options.approve({ toolCallId: call.id, toolName: tool.name, kind: tool.kind, arguments: call.arguments, summary, ...(preview.value ? { preview: preview.value } : {}) }, context.signal);
     if (!decision.approved) return refuse("user", decision.reason, preview.value);
     const scope = decision.scope ?? "once";
-    if (scope === "session") options.remembered?.remember(tool.name, commandLineOf(tool.kind, call.arguments));
+    if (scope === "session") options.remembered?.remember(tool.name, tool.mcp ? undefined : commandLineOf(tool.kind, call.arguments));
     return approve("user", scope);
   } catch (err) {
     return refuse("user", context.signal.aborted ? "the turn was cancelled" : `approval failed: ${err instanceof Error ? err.message : String(err)}`, preview.value);
+  }
+}
+
+/** Recording never stops a call: a recorder that fails says so on the result instead. */
+async function startCheckpoint(recorder: CheckpointRecorder | undefined, kind: ToolKind, args: unknown): Promise<PendingCheckpoint | ToolCheckpoint | undefined> {
+  if (!recorder) return undefined;
+  try {
+    return await recorder.before(kind, args);
+  } catch (err) {
+    return { files: [], note: `not recorded: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+async function finishCheckpoint(recording: PendingCheckpoint | ToolCheckpoint): Promise<ToolCheckpoint> {
+  const pending = recording as PendingCheckpoint;
+  if (typeof pending.finish !== "function") return recording as ToolCheckpoint;
+  try {
+    return await pending.finish();
+  } catch (err) {
+    return { files: [], note: `not recorded: ${err instanceof Error ? err.message : String(err)}` };
   }
 }
 

@@ -1,7 +1,23 @@
 import { z } from "zod";
 
+/**
+ * Where an attached block of context came from (an @-mention, a dropped file, Add to
+ * Chat). Providers get only the block's text; the chat shows the attachment as a chip,
+ * and the rules reader counts its `path` as touched. Optional, so older logs still parse.
+ */
+export const AttachmentKind = z.enum(["file", "folder", "problems", "selection", "terminal"]);
+export const AttachmentInfo = z.object({
+  kind: AttachmentKind,
+  /** What the chip says: a path, `path:10-20`, "Problems", "Selection (app.ts:3-9)", "Terminal (bash)". */
+  label: z.string().min(1).max(500),
+  /** Workspace-relative path of a file or folder (or the selection's file). */
+  path: z.string().min(1).max(4096).optional(),
+  /** 1-based inclusive line range of a file mention or a selection. */
+  range: z.object({ start: z.number().int().positive(), end: z.number().int().positive() }).optional(),
+});
+
 /** Content blocks of a provider-neutral message (DESIGN §6). */
-export const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
+export const TextBlock = z.object({ type: z.literal("text"), text: z.string(), attachment: AttachmentInfo.optional() });
 
 /** Reasoning text. Provider signatures travel in the message's `replayState`, not here. */
 export const ReasoningBlock = z.object({
@@ -59,6 +75,8 @@ export const ContentBlock = z.discriminatedUnion("type", [
   ToolResultBlock,
 ]);
 
+export type AttachmentKind = z.infer<typeof AttachmentKind>;
+export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 export type TextBlock = z.infer<typeof TextBlock>;
 export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
 export type ImageBlock = z.infer<typeof ImageBlock>;

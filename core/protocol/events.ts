@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RestoreEndData, RestoreFileData, RestoreStartData, ToolCheckpoint } from "./checkpoint";
 import { ContentBlock, ToolResultPart } from "./content";
 import { ApprovalPreview, RefusedBy, ToolDetails } from "./tool-details";
 import { FinishReason, ReplayState, Usage } from "./usage";
@@ -72,6 +73,8 @@ export const ToolResultData = z.looseObject({
   outcome: z.enum(["done", "failed", "refused", "cancelled"]).optional(),
   /** The edit's diff or the command's exit facts (for a refused edit: the diff it proposed), so a reopened card shows them. */
   details: z.union([ToolDetails, ApprovalPreview]).optional(),
+  /** The files the call changed, with their content before and after (restore, issue 24). */
+  checkpoint: ToolCheckpoint.optional(),
 });
 
 export const ToolCallData = z.looseObject({
@@ -206,6 +209,9 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "compaction/error": CompactionErrorData,
   "user/queued": UserQueuedData,
   notice: NoticeData,
+  "restore/start": RestoreStartData,
+  "restore/file": RestoreFileData,
+  "restore/end": RestoreEndData,
 };
 
 export type UserMessageData = z.infer<typeof UserMessageData>;
@@ -245,5 +251,8 @@ export interface KnownEventData {
   "compaction/error": CompactionErrorData;
   "user/queued": UserQueuedData;
   notice: NoticeData;
+  "restore/start": RestoreStartData;
+  "restore/file": RestoreFileData;
+  "restore/end": RestoreEndData;
 }
 export type EventData<T extends string> = T extends keyof KnownEventData ? KnownEventData[T] : unknown;

@@ -11,3 +11,7 @@ export * from "./rpc";
 export * from "./search";
 export * from "./compaction-text";
 export * from "./chat-search";
+export * from "./rules";
+export * from "./mentions";
+export * from "./checkpoint";
+export * from "./refs";

@@ -5,6 +5,9 @@ import { SessionEvent } from "./events";
 import { ConnectParams, ConnectResult, ListModelsParams, ListModelsResult } from "./connect";
 import { RevealTarget, SessionSearchHit } from "./chat-search";
 import { ApprovalDecision } from "./tool-details";
+import { Mention, ResolvedAttachment } from "./mentions";
+import { SessionRules } from "./rules";
+import { SessionRef } from "./refs";
 
 /**
  * The one typed RPC between the chat host and its webview (DESIGN §9). The webview sends
@@ -15,8 +18,10 @@ import { ApprovalDecision } from "./tool-details";
  */
 
 const Id = z.string().min(1).max(200);
-export const ChatRef = z.object({ folderKey: z.string().min(1).max(4096), agentId: Id, sessionId: Id });
-export type ChatRef = z.infer<typeof ChatRef>;
+/** @deprecated since issue 22: `SessionRef` (./refs). Kept while other branches still name it; removed at the end of the round. */
+export const ChatRef = SessionRef;
+/** @deprecated `SessionRef`. */
+export type ChatRef = SessionRef;
 
 export const ModelChoice = z.object({
   provider: z.string().min(1).max(200),
@@ -46,7 +51,7 @@ const UsageEvent = member(10, "usage");
 
 /** Everything a view needs to show one session: sent on open / switch, never again in full. */
 export const ChatSnapshot = z.object({
-  ref: ChatRef,
+  ref: SessionRef,
   folderName: z.string(),
   title: z.string().optional(),
   /** Why input is disabled (open in another window, damaged, archived, Restricted Mode). */
@@ -95,17 +100,17 @@ export type ChatConfig = z.infer<typeof ChatConfig>;
 export const ChatConfigChanges = ChatConfig.partial().extend({ restricted: z.string().nullable().optional() });
 export type ChatConfigChanges = z.infer<typeof ChatConfigChanges>;
 
-export const SessionSummary = z.object({
-  ref: ChatRef,
+export const ChatSessionItem = z.object({
+  ref: SessionRef,
   title: z.string().optional(),
   updatedAt: z.number(),
   running: z.boolean().optional(),
 });
-export type SessionSummary = z.infer<typeof SessionSummary>;
+export type ChatSessionItem = z.infer<typeof ChatSessionItem>;
 
 const Text = z.string().max(1_000_000);
 /** A conversation the sidebar handed to an editor tab: what its placeholder names. */
-export const MovedChat = z.object({ ref: ChatRef, title: z.string().max(500).optional() });
+export const MovedChat = z.object({ ref: SessionRef, title: z.string().max(500).optional() });
 export type MovedChat = z.infer<typeof MovedChat>;
 const Empty = z.object({}).strict();
 
@@ -113,52 +118,65 @@ const Empty = z.object({}).strict();
 export const ChatMethods = {
   /** First message of a view: the config and the session to show (the restored one if it still exists). */
   hello: {
-    params: z.object({ restore: ChatRef.optional() }).strict(),
+    params: z.object({ restore: SessionRef.optional() }).strict(),
     /**
      * `connect`: the connect form was asked for (Select Model's "Add a model…") before the view loaded.
      * `moved`: the sidebar's conversation is open in an editor tab (Open Chat in Editor), so it shows the placeholder.
      */
     result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional(), connect: z.boolean().optional(), moved: MovedChat.optional() }),
   },
-  catchUp: { params: z.object({ ref: ChatRef, afterSeq: z.number().int().nonnegative() }).strict(), result: CatchUp },
-  switchSession: { params: z.object({ ref: ChatRef }).strict(), result: ChatSnapshot },
+  catchUp: { params: z.object({ ref: SessionRef, afterSeq: z.number().int().nonnegative() }).strict(), result: CatchUp },
+  switchSession: { params: z.object({ ref: SessionRef }).strict(), result: ChatSnapshot },
   newSession: { params: z.object({ folderKey: z.string().min(1).optional(), agentId: Id.optional() }).strict(), result: ChatSnapshot },
-  listSessions: { params: Empty, result: z.array(SessionSummary) },
-  loadEarlier: { params: z.object({ ref: ChatRef, beforeSeq: z.number().int().positive() }).strict(), result: ChatPage },
+  listSessions: { params: Empty, result: z.array(ChatSessionItem) },
+  loadEarlier: { params: z.object({ ref: SessionRef, beforeSeq: z.number().int().positive() }).strict(), result: ChatPage },
   /** The pages (one segment each, newest first) from `beforeSeq` back to the one holding `seq`: a reveal's paging in one round trip. */
-  loadThrough: { params: z.object({ ref: ChatRef, beforeSeq: z.number().int().positive(), seq: z.number().int().positive() }).strict(), result: z.array(ChatPage) },
+  loadThrough: { params: z.object({ ref: SessionRef, beforeSeq: z.number().int().positive(), seq: z.number().int().positive() }).strict(), result: z.array(ChatPage) },
   /** The find bar's "search this whole session": the core query over every segment of one session. */
-  searchSession: { params: z.object({ ref: ChatRef, query: z.string().min(1).max(500) }).strict(), result: z.object({ hits: z.array(SessionSearchHit), more: z.boolean() }) },
+  searchSession: { params: z.object({ ref: SessionRef, query: z.string().min(1).max(500) }).strict(), result: z.object({ hits: z.array(SessionSearchHit), more: z.boolean() }) },
   /** Starts a turn, or steers the running one. Resolves once accepted; the run streams as events. */
   prompt: {
-    params: z.object({ ref: ChatRef, text: Text, attachments: z.array(z.string().min(1).max(4096)).max(50).optional() }).strict(),
+    /** An attachment is a workspace path (read by the host at send) or a mention resolved when it was picked. */
+    params: z.object({ ref: SessionRef, text: Text, attachments: z.array(z.union([z.string().min(1).max(4096), ResolvedAttachment])).max(50).optional() }).strict(),
     result: z.object({ steered: z.boolean() }),
   },
-  cancel: { params: z.object({ ref: ChatRef }).strict(), result: Empty },
+  cancel: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
   /** Runs the failed last turn again (its `turn/end` seq), without a new user message. */
-  retry: { params: z.object({ ref: ChatRef, turnEnd: z.number().int().positive() }).strict(), result: Empty },
+  retry: { params: z.object({ ref: SessionRef, turnEnd: z.number().int().positive() }).strict(), result: Empty },
   /** Opens the Settings editor at a Downcity setting (a failed turn's "Open Settings"). */
   openSettings: { params: z.object({ setting: z.string().max(200).optional() }).strict(), result: Empty },
-  approve: { params: z.object({ ref: ChatRef, toolCallId: Id, decision: ApprovalDecision }).strict(), result: z.object({ resolved: z.boolean() }) },
-  rename: { params: z.object({ ref: ChatRef, title: z.string().trim().min(1).max(500) }).strict(), result: Empty },
-  fork: { params: z.object({ ref: ChatRef, atSeq: z.number().int().positive().optional() }).strict(), result: ChatSnapshot },
-  exportSession: { params: z.object({ ref: ChatRef }).strict(), result: Empty },
-  selectModel: { params: z.object({ ref: ChatRef, model: ModelChoice }).strict(), result: Empty },
+  approve: { params: z.object({ ref: SessionRef, toolCallId: Id, decision: ApprovalDecision }).strict(), result: z.object({ resolved: z.boolean() }) },
+  rename: { params: z.object({ ref: SessionRef, title: z.string().trim().min(1).max(500) }).strict(), result: Empty },
+  fork: { params: z.object({ ref: SessionRef, atSeq: z.number().int().positive().optional() }).strict(), result: ChatSnapshot },
+  /** "Restore to Here" / "Edit and Resend" on a message: the host's preview, then the restore; the fork the conversation continues in, if any. */
+  restoreToMessage: {
+    params: z.object({ ref: SessionRef, seq: z.number().int().positive(), resend: z.boolean().optional() }).strict(),
+    result: z.object({ restored: z.boolean(), snapshot: ChatSnapshot.optional() }),
+  },
+  exportSession: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
+  selectModel: { params: z.object({ ref: SessionRef, model: ModelChoice }).strict(), result: Empty },
   /** Runs one of the few commands the view offers (empty state, header). */
   runCommand: { params: z.object({ command: z.enum(["downcity.setApiKey", "downcity.selectModel", "downcity.compactSession"]) }).strict(), result: Empty },
   searchFiles: { params: z.object({ folderKey: z.string().min(1), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  /** The composer's @-menu: workspace files (fuzzy) or folders matching a query (no folder: the first one). */
+  searchMentions: { params: z.object({ folderKey: z.string().min(1).optional(), kind: z.enum(["file", "folder"]), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  /** A picked (or dropped) mention as the text that will be sent, so the chip and the meter show it first. */
+  resolveMention: { params: z.object({ folderKey: z.string().min(1).optional(), mention: Mention }).strict(), result: ResolvedAttachment },
+  /** The rules files the session's next request uses (its chips), and opening one in the editor. */
+  sessionRules: { params: z.object({ ref: ChatRef }).strict(), result: SessionRules },
+  openRulesFile: { params: z.object({ ref: ChatRef, path: z.string().min(1).max(4096) }).strict(), result: Empty },
   /** A link in model output: confirmed and opened externally, or a workspace path opened in the editor. */
   openLink: { params: z.object({ folderKey: z.string().min(1), href: z.string().min(1).max(8192) }).strict(), result: z.object({ opened: z.boolean() }) },
-  openDiff: { params: z.object({ ref: ChatRef, toolCallId: Id }).strict(), result: Empty },
+  openDiff: { params: z.object({ ref: SessionRef, toolCallId: Id }).strict(), result: Empty },
   /** Undoes an applied edit (one step); logged as `tool/undo`. Fails, changing nothing, when the file changed since. */
-  undoEdit: { params: z.object({ ref: ChatRef, toolCallId: Id }).strict(), result: z.object({ path: z.string() }) },
+  undoEdit: { params: z.object({ ref: SessionRef, toolCallId: Id }).strict(), result: z.object({ path: z.string() }) },
   copy: { params: z.object({ text: Text }).strict(), result: Empty },
   insertAtCursor: { params: z.object({ text: Text }).strict(), result: z.object({ inserted: z.boolean() }) },
   /** The connect form (connect.ts): a server's models, and a tested, saved profile. */
   listModels: { params: ListModelsParams, result: ListModelsResult },
   connect: { params: ConnectParams, result: ConnectResult },
   /** The moved-chat placeholder's "Bring Chat Back": the editor tab showing `ref` closes and the sidebar shows it again. */
-  bringBack: { params: z.object({ ref: ChatRef }).strict(), result: Empty },
+  bringBack: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
 } as const;
 export type ChatMethod = keyof typeof ChatMethods;
 export type ChatParams<M extends ChatMethod> = z.infer<(typeof ChatMethods)[M]["params"]>;
@@ -191,13 +209,15 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("agent"), folderKey: z.string(), event: AgentEvent }),
   z.object({ type: z.literal("sessions-changed") }),
   /** The shown session is gone (deleted here, in another window, or by the CLI): the view closes it and says so. */
-  z.object({ type: z.literal("session-closed"), ref: ChatRef, message: z.string() }),
+  z.object({ type: z.literal("session-closed"), ref: SessionRef, message: z.string() }),
   /** Provider, model, agent or trust settings changed: only the fields that did (`ChatConfigChanges`). */
   z.object({ type: z.literal("config"), changes: ChatConfigChanges }),
   /** The model the shown session's next run uses changed from outside (settings, status bar, Select Model). */
-  z.object({ type: z.literal("model"), ref: ChatRef, model: ModelChoice.optional() }),
+  z.object({ type: z.literal("model"), ref: SessionRef, model: ModelChoice.optional() }),
   /** Show the connect form (Select Model's "Add a model…", the status bar with no model). */
   z.object({ type: z.literal("connect") }),
+  /** "Add to Chat" (Explorer, editor): attachments for the composer of the shown session. */
+  z.object({ type: z.literal("attach"), attachments: z.array(ResolvedAttachment).max(50) }),
   /** The shown conversation moved to an editor tab (Open Chat in Editor): the sidebar shows a placeholder instead. */
   z.object({ type: z.literal("session-moved"), moved: MovedChat }),
 ]);

@@ -1,5 +1,5 @@
-import type { AgentEvent, ApprovalDecision, ContentBlock } from "../protocol";
-import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
+import type { AgentEvent, ApprovalDecision, ContentBlock, ModelChoice } from "../protocol";
+import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, LocalSessionRef } from "../session";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
@@ -9,6 +9,8 @@ import type { LlmClient } from "../llm/types";
 import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
 import type { SearchHit, SearchOptions } from "../protocol/search";
+import type { RestoreApplyOptions, RestoreOutcome, RestorePreview } from "./restore";
+import type { SessionRules } from "../protocol/rules";
 
 export type { SearchHit, SearchOptions, SearchLocation, SearchHitKind, SearchHitPart } from "../protocol/search";
 export { SearchQueryError } from "../search/errors";
@@ -40,27 +42,29 @@ export interface RuntimeApprovalRequest extends ApprovalRequest {
   agentId: string;
 }
 
-export interface ModelSelection {
-  /** A provider profile id. */
-  provider: string;
-  model: string;
-  contextWindow?: number;
-}
 
 export interface WorkspaceRuntimeOptions {
   /** Realpath of the workspace folder. */
   root: string;
   /** Another backend than the JSONL store (default). */
   persistence?: SessionPersistence;
+  /** The host's file excludes (VS Code's files.exclude) for the manifests taken around commands. */
+  checkpointExclude?: (rel: string) => boolean;
   /** Current provider profiles, API keys resolved (called per run, so settings changes apply). */
   providers: () => readonly ProviderProfile[] | Promise<readonly ProviderProfile[]>;
   /** The model new runs use unless a run names one. */
-  model: () => ModelSelection | undefined;
+  model: () => ModelChoice | undefined;
   approval: () => ApprovalSettings;
   /** Asks the user; without it, anything not auto-approved is refused (by policy). */
   approve?: (request: RuntimeApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
   /** The host's tools (Node tools for the CLI, editor-backed ones in VS Code). */
   tools: () => readonly Tool[];
+  /**
+   * The tools of the folder's MCP servers (core/mcp), asked when a run builds its agent:
+   * servers start at the first run that needs tools. Notices (a server that could not
+   * start, a tool disabled for its schema) are shown in that session's chat.
+   */
+  mcpTools?: () => Promise<{ tools: readonly Tool[]; notices: readonly string[] }>;
   agents?: readonly AgentProfile[];
   compaction?: CompactionSettings;
   /** Why nothing may run (Restricted Mode), or undefined when runs are allowed. */
@@ -81,6 +85,12 @@ export interface WorkspaceRuntimeOptions {
   /** Store tuning (batch window, clock, fs seam) for tests and benchmarks. */
   storage?: Omit<SessionsOptions, "root" | "persistence" | "store">;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The project's rules files (core/rules): extra names beside AGENTS.md (`CLAUDE.md`,
+   * `.github/copilot-instructions.md`, `.clinerules`) and the budget in tokens, read at
+   * every request. Without it, AGENTS.md alone within the default budget.
+   */
+  rules?: { files?: () => readonly string[]; budgetTokens?: () => number };
   /** Where a provider profile's server is configured (a setting or environment variable), named in its errors. */
   providerSetting?: (profileId: string) => string;
 }
@@ -123,31 +133,39 @@ export interface WorkspaceRuntimeApi {
   deleteDamaged?(folder: DamagedFolder): Promise<void>;
   /** A new session of the agent (default: the first agent, `code`). */
   create(agentId?: string, sessionId?: string): Session;
-  open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }>;
-  messages(ref: SessionRef, options?: { beforeSequence?: number }): Promise<HistoryPage>;
+  open(ref: LocalSessionRef): Promise<{ session: Session; report: RepairReport }>;
+  messages(ref: LocalSessionRef, options?: { beforeSequence?: number }): Promise<HistoryPage>;
   /**
    * Sends input: starts a turn, or (while one runs) steers it — or, with `whenRunning:
    * "queue"`, waits to start the next turn. Resolves when the run ends.
    */
-  prompt(ref: SessionRef, input: string | ContentBlock[], options?: { model?: ModelSelection; whenRunning?: "steer" | "queue" }): Promise<RunResult[]>;
-  steer(ref: SessionRef, input: string | ContentBlock[]): void;
+  prompt(ref: LocalSessionRef, input: string | ContentBlock[], options?: { model?: ModelChoice; whenRunning?: "steer" | "queue" }): Promise<RunResult[]>;
+  steer(ref: LocalSessionRef, input: string | ContentBlock[]): void;
   /** Runs the session's last turn again when it failed (no new user message); resolves when the run ends. */
-  retry(ref: SessionRef, options?: { model?: ModelSelection }): Promise<RunResult[]>;
-  cancel(ref: SessionRef): void;
+  retry(ref: LocalSessionRef, options?: { model?: ModelChoice }): Promise<RunResult[]>;
+  cancel(ref: LocalSessionRef): void;
   cancelAll(): void;
-  isRunning(ref: SessionRef): boolean;
+  isRunning(ref: LocalSessionRef): boolean;
   /** Compacts between runs; `cancel(ref)`, `cancelAll()`, `close()` or `signal` abort its summary request. */
-  compactNow(ref: SessionRef, options?: { signal?: AbortSignal }): Promise<CompactNowResult>;
-  rename(ref: SessionRef, title: string): Promise<void>;
-  fork(ref: SessionRef, options?: { atSeq?: number }): Promise<SessionListItem>;
-  archive(ref: SessionRef): Promise<void>;
-  unarchive(ref: SessionRef): Promise<void>;
-  delete(ref: SessionRef): Promise<void>;
+  compactNow(ref: LocalSessionRef, options?: { signal?: AbortSignal }): Promise<CompactNowResult>;
+  rename(ref: LocalSessionRef, title: string): Promise<void>;
+  fork(ref: LocalSessionRef, options?: { atSeq?: number }): Promise<SessionListItem>;
+  archive(ref: LocalSessionRef): Promise<void>;
+  unarchive(ref: LocalSessionRef): Promise<void>;
+  delete(ref: LocalSessionRef): Promise<void>;
   /**
    * Searches every session of the folder (issue 23): hits stream newest session first;
    * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
    */
   search(options: SearchOptions): AsyncIterable<SearchHit>;
+  /** Restore (issue 24): where "restore to here" on a message puts files and conversation. */
+  restorePoint?(ref: LocalSessionRef, messageSeq: number): Promise<number>;
+  /** What restoring the files to their state right after `toSeq` would do (nothing written). */
+  previewRestore?(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
+  previewUndoRestore?(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
+  applyRestore?(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
+  /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
+  rules(ref: LocalSessionRef): Promise<SessionRules>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { platform } from "node:os";
-import { Agent, SessionApprovals, type ModelChoice, type TurnOutcome } from "../agent";
+import { Agent, SessionApprovals, type CallSettings, type TurnOutcome } from "../agent";
 import { LlmRuntime } from "../llm/runtime";
 import type { LlmClient, ProviderProfile } from "../llm/types";
-import type { AgentEvent, ContentBlock, SessionEvent } from "../protocol";
-import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, SessionRef } from "../session";
+import { sessionKey, type AgentEvent, type ModelChoice, type ContentBlock, type SessionEvent } from "../protocol";
+import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, LocalSessionRef } from "../session";
 import { Sessions } from "../storage/sessions";
 import { serverOf } from "../llm/endpoint";
 import type { SearchHit, SearchOptions } from "../protocol/search";
@@ -12,12 +12,18 @@ import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } 
 import { openSearchIndex } from "./search";
 import { createStorageContext } from "../storage/context";
 import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
+import { sessionPaths } from "../storage/layout";
+import { CheckpointRecorder } from "../checkpoints/recorder";
+import { realRoot } from "../checkpoints/real-root";
+import * as restore from "./restore";
 import { ToolRegistry } from "../tools/registry";
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
+import { ProjectRules, touchedPaths } from "../rules";
+import type { SessionRules } from "../protocol/rules";
 import { BUILTIN_AGENTS } from "./agents";
 import { RestrictedModeError, RuntimeError } from "./errors";
-import type { AgentProfile, CompactNowResult, LiveOptions, ModelSelection, RunResult, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
+import type { AgentProfile, CompactNowResult, LiveOptions, RunResult, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
 
 interface Entry {
   session: Session;
@@ -32,9 +38,9 @@ interface Entry {
   /** The session's agent is not configured and the user was told it runs with the default agent's settings. */
   toldOrphan?: boolean;
   detach: Unsubscribe[];
+  checkpoints?: CheckpointRecorder;
 }
 
-const keyOf = (agentId: string, sessionId: string) => JSON.stringify([agentId, sessionId]);
 /** How old the index's last check of every session folder may be before a search checks them all again. */
 const SEARCH_FULL_CHECK_MS = 2_000;
 
@@ -57,9 +63,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private closing: Promise<void> | undefined;
   /** Opened at the first search when the host gave an index directory. */
   private searchIndex: SearchIndex | undefined;
+  private readonly projectRules: ProjectRules;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
     this.root = options.root;
+    this.projectRules = new ProjectRules({ root: options.root, ...options.rules });
     this.live = { agents: checkedAgents(options.agents ?? BUILTIN_AGENTS), compaction: options.compaction };
     this.sessions = new Sessions({ root: options.root, ...options.storage, ...(options.persistence ? { persistence: options.persistence } : {}) });
     this.llmRuntime = options.llm ? undefined : new LlmRuntime();
@@ -94,17 +102,50 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.track(this.sessions.create({ agentId: profile.id, id: sessionId })).session;
   }
 
-  async open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }> {
+  async open(ref: LocalSessionRef): Promise<{ session: Session; report: RepairReport }> {
     const opened = await this.sessions.open(this.ref(ref));
     this.track(opened.session);
+    // A restore a crash cut short is told on the next open: the log says which files it reached.
+    await restore.settleRestore(this.restoreHost(), opened.session);
     return opened;
   }
 
-  messages(ref: SessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
+  async rules(ref: LocalSessionRef): Promise<SessionRules> {
+    const session = this.entries.get(this.key(ref))?.session;
+    const { files, budgetTokens } = await this.projectRules.load(session ? touchedPaths(session.deriveMessages(), this.root) : []);
+    return { files, budgetTokens };
+  }
+
+  async restorePoint(ref: LocalSessionRef, messageSeq: number): Promise<number> {
+    return restore.restorePoint(this.restoreHost(), (await this.entry(ref)).session, messageSeq);
+  }
+
+  async previewRestore(ref: LocalSessionRef, toSeq: number): Promise<restore.RestorePreview> {
+    return restore.previewRestore(this.restoreHost(), (await this.entry(ref)).session, toSeq);
+  }
+
+  async previewUndoRestore(ref: LocalSessionRef): Promise<{ plan: restore.RestorePreview; undoOf: number }> {
+    return restore.previewUndo(this.restoreHost(), (await this.entry(ref)).session);
+  }
+
+  /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
+  async applyRestore(ref: LocalSessionRef, plan: restore.RestorePreview, options: restore.RestoreApplyOptions): Promise<restore.RestoreOutcome> {
+    const entry = await this.writableEntry(ref);
+    if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; restore it when the run ends`);
+    return restore.applyPreviewed(this.restoreHost(), entry.session, plan, options);
+  }
+
+  private restoreHost(): restore.RestoreHost {
+    const persistence = this.sessions.persistence;
+    const storageRoot = persistence instanceof JsonlSessionPersistence ? persistence.ctx.root : this.root;
+    return { root: this.root, sessions: this.sessions, sessionDir: (s) => sessionPaths(storageRoot, s.agentId, s.id).dir };
+  }
+
+  messages(ref: LocalSessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
     return this.sessions.messages(this.ref(ref), options);
   }
 
-  async prompt(ref: SessionRef, input: string | ContentBlock[], options: { model?: ModelSelection; whenRunning?: "steer" | "queue" } = {}): Promise<RunResult[]> {
+  async prompt(ref: LocalSessionRef, input: string | ContentBlock[], options: { model?: ModelChoice; whenRunning?: "steer" | "queue" } = {}): Promise<RunResult[]> {
     const entry = await this.writableEntry(ref);
     if (entry.run) {
       if (options.whenRunning === "queue") entry.agent!.followUp(input);
@@ -117,7 +158,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   /** The entry a run may write to: refused when closing, in Restricted Mode or read-only; waits out a Compact Now. */
-  private async writableEntry(ref: SessionRef): Promise<Entry> {
+  private async writableEntry(ref: LocalSessionRef): Promise<Entry> {
     if (this.closing) throw new RuntimeError("the workspace runtime is closed");
     const why = this.options.restricted?.();
     if (why !== undefined) throw new RestrictedModeError(why);
@@ -127,7 +168,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return entry;
   }
 
-  async retry(ref: SessionRef, options: { model?: ModelSelection } = {}): Promise<RunResult[]> {
+  async retry(ref: LocalSessionRef, options: { model?: ModelChoice } = {}): Promise<RunResult[]> {
     const entry = await this.writableEntry(ref);
     if (entry.run) throw new RuntimeError("the session is running: nothing to retry");
     const failed = failedTurnEnd(entry.session.events());
@@ -147,13 +188,13 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return run;
   }
 
-  steer(ref: SessionRef, input: string | ContentBlock[]): void {
+  steer(ref: LocalSessionRef, input: string | ContentBlock[]): void {
     const entry = this.entries.get(this.key(ref));
     if (!entry?.run || !entry.agent) throw new RuntimeError(`session ${ref.sessionId} is not running`);
     entry.agent.steer(input);
   }
 
-  cancel(ref: SessionRef): void {
+  cancel(ref: LocalSessionRef): void {
     this.entries.get(this.key(ref))?.agent?.cancel();
   }
 
@@ -161,11 +202,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     for (const entry of this.entries.values()) entry.agent?.cancel();
   }
 
-  isRunning(ref: SessionRef): boolean {
+  isRunning(ref: LocalSessionRef): boolean {
     return this.entries.get(this.key(ref))?.run !== undefined;
   }
 
-  async compactNow(ref: SessionRef, options: { signal?: AbortSignal } = {}): Promise<CompactNowResult> {
+  async compactNow(ref: LocalSessionRef, options: { signal?: AbortSignal } = {}): Promise<CompactNowResult> {
     const why = this.options.restricted?.();
     if (why !== undefined) throw new RestrictedModeError(why);
     const entry = await this.entry(ref);
@@ -193,23 +234,23 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return result;
   }
 
-  rename(ref: SessionRef, title: string): Promise<void> {
+  rename(ref: LocalSessionRef, title: string): Promise<void> {
     return this.sessions.rename(this.ref(ref), title);
   }
 
-  fork(ref: SessionRef, options: { atSeq?: number } = {}): Promise<SessionListItem> {
+  fork(ref: LocalSessionRef, options: { atSeq?: number } = {}): Promise<SessionListItem> {
     return this.sessions.fork(this.ref(ref), options);
   }
 
-  archive(ref: SessionRef): Promise<void> {
+  archive(ref: LocalSessionRef): Promise<void> {
     return this.whileIdle(ref, () => this.sessions.archive(this.ref(ref)));
   }
 
-  unarchive(ref: SessionRef): Promise<void> {
+  unarchive(ref: LocalSessionRef): Promise<void> {
     return this.whileIdle(ref, () => this.sessions.unarchive(this.ref(ref)));
   }
 
-  delete(ref: SessionRef): Promise<void> {
+  delete(ref: LocalSessionRef): Promise<void> {
     return this.whileIdle(ref, () => this.sessions.delete(this.ref(ref)));
   }
 
@@ -254,16 +295,16 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return profile;
   }
 
-  private ref(ref: SessionRef): Required<SessionRef> {
+  private ref(ref: LocalSessionRef): Required<LocalSessionRef> {
     return { agentId: ref.agentId ?? this.agents[0]!.id, sessionId: ref.sessionId };
   }
 
-  private key(ref: SessionRef): string {
+  private key(ref: LocalSessionRef): string {
     const r = this.ref(ref);
-    return keyOf(r.agentId, r.sessionId);
+    return sessionKey(r);
   }
 
-  private async entry(ref: SessionRef): Promise<Entry> {
+  private async entry(ref: LocalSessionRef): Promise<Entry> {
     const found = this.entries.get(this.key(ref));
     if (found) return found;
     const { session } = await this.open(ref);
@@ -272,7 +313,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 
   /** Forwards the session's log events (and the compaction ones as typed events) once per session. */
   private track(session: Session): Entry {
-    const key = keyOf(session.agentId, session.id);
+    const key = sessionKey({ agentId: session.agentId, sessionId: session.id });
     let entry = this.entries.get(key);
     if (entry) return entry;
     const profile = this.agents.find((a) => a.id === session.agentId) ?? this.agents[0]!;
@@ -312,19 +353,19 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
    * Compaction needs only the model: a session whose agent is not configured (removed
    * from the settings, or stored under the store's default agent) still compacts.
    */
-  private async agentFor(entry: Entry, requested: ModelSelection | undefined, purpose: "run" | "compact" = "run"): Promise<Agent> {
+  private async agentFor(entry: Entry, requested: ModelChoice | undefined, purpose: "run" | "compact" = "run"): Promise<Agent> {
     entry.profile = this.profileOf(entry, purpose);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
     await this.syncProviders();
     const { compaction } = this.live;
     const buildKey = JSON.stringify([selection, entry.profile, compaction ?? null]);
-    const tools = this.registryFor(entry.profile);
+    const tools = this.registryFor(entry.profile, purpose === "run" ? await this.mcpTools(entry) : []);
     if (entry.agent && entry.buildKey === buildKey) {
       entry.agent.setTools(tools);
       return entry.agent;
     }
-    const model: ModelChoice = { provider: selection.provider, model: selection.model };
+    const model: CallSettings = { provider: selection.provider, model: selection.model };
     const { options } = this;
     const agent = new Agent({
       session: entry.session,
@@ -339,6 +380,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(entry.profile.forbiddenKinds ? { forbiddenKinds: entry.profile.forbiddenKinds } : {}),
       agentName: entry.profile.name,
       ...(entry.profile.instructions ? { instructions: entry.profile.instructions } : {}),
+      rules: async () => (await this.projectRules.load(touchedPaths(entry.session.deriveMessages(), this.root))).text,
       sessionApprovals: entry.approvals,
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       ...(selection.contextWindow ? { contextWindow: selection.contextWindow } : {}),
@@ -346,12 +388,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(this.recorderFor(entry) ? { checkpoints: this.recorderFor(entry)! } : {}),
       endpoint: (provider) => this.endpoint(provider),
     });
     agent.onEvent((event) => this.emitter.emit("event", event));
     entry.agent = agent;
     entry.buildKey = buildKey;
     return agent;
+  }
+
+  /** The session's checkpoint recorder; only the on-disk store keeps checkpoints (beside the log). */
+  private recorderFor(entry: Entry): CheckpointRecorder | undefined {
+    if (!(this.sessions.persistence instanceof JsonlSessionPersistence)) return undefined;
+    const { session } = entry;
+    return (entry.checkpoints ??= new CheckpointRecorder({
+      root: realRoot(this.root),
+      sessionDir: this.restoreHost().sessionDir(session),
+      prepare: () => this.sessions.flush(session),
+      ...(this.options.checkpointExclude ? { exclude: this.options.checkpointExclude } : {}),
+    }));
   }
 
   /** The server a profile points at and where it is set, for errors that say what to check. */
@@ -389,10 +444,25 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return fallback;
   }
 
-  /** The agent's tools from the host's current list (an agent may name a subset). */
-  private registryFor(profile: AgentProfile): ToolRegistry {
+  /** The MCP servers' tools; what went wrong with a server is told in the session, and never fails the run. */
+  private async mcpTools(entry: Entry): Promise<readonly Tool[]> {
+    if (!this.options.mcpTools) return [];
+    const { session } = entry;
+    const notice = (message: string) => this.emitter.emit("event", { type: "notice", sessionId: session.id, agentId: session.agentId, level: "warning", message });
+    try {
+      const { tools, notices } = await this.options.mcpTools();
+      for (const message of notices) notice(message);
+      return tools;
+    } catch (err) {
+      notice(`MCP tools are unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
+    }
+  }
+
+  /** The agent's tools from the host's current list (an agent may name a subset), MCP tools after the host's own. */
+  private registryFor(profile: AgentProfile, extra: readonly Tool[] = []): ToolRegistry {
     const allowed = profile.tools ? new Set(profile.tools) : undefined;
-    const tools = this.options.tools().filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
+    const tools = [...this.options.tools(), ...extra].filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
     // The same tools keep their registry (and its cached JSON schemas).
     const cached = this.registries.get(profile.id);
     if (cached && cached.profile === profile && cached.tools.length === tools.length && cached.tools.every((tool, i) => tool === tools[i])) return cached.registry;
@@ -420,7 +490,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     }
   }
 
-  private async whileIdle(ref: SessionRef, op: () => Promise<void>): Promise<void> {
+  private async whileIdle(ref: LocalSessionRef, op: () => Promise<void>): Promise<void> {
     const key = this.key(ref);
     const entry = this.entries.get(key);
     if (entry?.run) throw new RuntimeError(`session ${ref.sessionId} is running; stop it first`);

@@ -1,4 +1,4 @@
-import type { ContentBlock, SessionEvent } from "../protocol";
+import type { ContentBlock, LocalSessionRef, SessionEvent } from "../protocol";
 import type { Unsubscribe } from "../util/emitter";
 import type { Session } from "./session";
 import type { SessionStore } from "./store";
@@ -10,10 +10,7 @@ import type { TitleSourceKind } from "./title";
  * The JSONL/zstd backend is `core/storage`; another backend implements the same.
  */
 
-export interface SessionRef {
-  agentId?: string;
-  sessionId: string;
-}
+export type { LocalSessionRef } from "../protocol/refs";
 
 export interface SessionListItem {
   sessionId: string;
@@ -72,8 +69,6 @@ export interface Draft {
   provider?: string;
   model?: string;
 }
-/** @deprecated the same as `Draft`; kept until core/storage's split lands, then removed. */
-export type DraftInput = Draft;
 
 /** What the agent loop and compaction need from the session store; `Sessions` implements it. */
 export interface SessionStoragePort {
@@ -120,21 +115,21 @@ export interface SessionPersistence {
   /** Subscribes to the store's lifecycle (created / flush / disposed). */
   attach(store: SessionStore): Unsubscribe;
   /** True when the session exists in storage (live or archived). Synchronous on purpose: `create` uses it. */
-  existsSync(ref: SessionRef): boolean;
+  existsSync(ref: LocalSessionRef): boolean;
   /** Builds the session from storage (recovering it); the caller adopts it into the store. */
-  open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }>;
+  open(ref: LocalSessionRef): Promise<{ session: Session; report: RepairReport }>;
   /** List projection of a hot session. */
   describe(session: Session): SessionListItem;
   /** Every stored session (cold view), without parsing event logs. */
   list(filter?: ListFilter): Promise<SessionListItem[]>;
-  messages(ref: SessionRef, options?: { beforeSequence?: number }, hot?: Session): Promise<HistoryPage>;
+  messages(ref: LocalSessionRef, options?: { beforeSequence?: number }, hot?: Session): Promise<HistoryPage>;
   writeDraft(session: Session, draft: Draft): Promise<void>;
   discardDraft(session: Session): Promise<void>;
   closePrefix(session: Session, throughSeq: number, summaryText: string): Promise<void>;
-  fork(ref: SessionRef, options: ForkOptions, hot?: Session): Promise<SessionListItem>;
-  archive(ref: SessionRef): Promise<void>;
-  unarchive(ref: SessionRef): Promise<void>;
-  delete(ref: SessionRef): Promise<void>;
+  fork(ref: LocalSessionRef, options: ForkOptions, hot?: Session): Promise<SessionListItem>;
+  archive(ref: LocalSessionRef): Promise<void>;
+  unarchive(ref: LocalSessionRef): Promise<void>;
+  delete(ref: LocalSessionRef): Promise<void>;
   /** Deletes a folder a list reported damaged, if it still is (never a session). */
   deleteDamaged?(folder: DamagedFolder): Promise<void>;
   residentBytes(session: Session): number;

@@ -8,7 +8,7 @@ import { SurfaceManager, type SurfacePlan } from "./surface";
 import { EMPTY_TITLE, foldTitle, type TitleState } from "./title";
 
 /** The cumulative summary of everything closed into segments (seq 1..throughSeq). */
-export interface SessionSummary {
+export interface PrefixSummary {
   throughSeq: number;
   text: string;
   /** Counts over the closed prefix, so stats stay right without reading old segments. */
@@ -29,7 +29,7 @@ export interface SessionInit {
   agentId?: string;
   createdAt?: number;
   /** Cumulative summary of the closed prefix (cold open of a compacted session). */
-  summary?: SessionSummary;
+  summary?: PrefixSummary;
   /** Set when the session may only be read; the reason is shown to the user. */
   readOnly?: string;
 }
@@ -46,7 +46,7 @@ export type SessionEvents = {
   event: [event: SessionEvent, session: Session];
   /** Events arrived from another writer (a read-only follower); nothing to persist. */
   external: [event: SessionEvent, session: Session];
-  "prefix-closed": [summary: SessionSummary, session: Session];
+  "prefix-closed": [summary: PrefixSummary, session: Session];
   "read-only": [reason: string, session: Session];
   /** A turn started or ended (the list's running state). */
   running: [running: boolean, session: Session];
@@ -65,7 +65,7 @@ export class Session {
   readonly createdAt: number;
   private readonly log: SessionEvent[] = [];
   private readonly surfaceManager: SurfaceManager;
-  private currentSummary: SessionSummary | undefined;
+  private currentSummary: PrefixSummary | undefined;
   private titleState: TitleState = EMPTY_TITLE;
   private messageCount: number;
   private updated: number;
@@ -107,7 +107,7 @@ export class Session {
   get lastSeq(): number {
     return this.log.length > 0 ? this.log[this.log.length - 1]!.seq : this.baseSeq;
   }
-  get summary(): SessionSummary | undefined {
+  get summary(): PrefixSummary | undefined {
     return this.currentSummary;
   }
   get surface(): { readonly nodes: readonly number[]; readonly replaceGeneration: number } {
@@ -201,7 +201,7 @@ export class Session {
    * whose footer is `summary`, and rebuilds the Surface from what remains — the same
    * fold a cold open performs, so hot and cold agree.
    */
-  closePrefix(summary: SessionSummary): void {
+  closePrefix(summary: PrefixSummary): void {
     const through = summary.throughSeq;
     if (through < this.baseSeq || through > this.lastSeq) {
       throw new SessionEventError(`cannot close prefix through ${through}: memory holds ${this.baseSeq + 1}..${this.lastSeq}`);

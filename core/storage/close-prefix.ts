@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { EMPTY_TITLE, foldTitle, SessionEventError, type Session, type SessionSummary } from "../session";
+import { EMPTY_TITLE, foldTitle, SessionEventError, type Session, type PrefixSummary } from "../session";
 import type { ActiveLogWriter } from "./active-writer";
 import { fsyncDir, publishNew, writeAtomic } from "./atomic";
 import type { StorageContext } from "./context";
@@ -34,7 +34,7 @@ export async function closePrefixToSegment(
   let title = session.summary?.title ?? EMPTY_TITLE;
   for (const e of closing) title = foldTitle(title, e);
   const afterMessages = after.filter((e) => e.type === "user/message" || e.type === "assistant/message").length;
-  const summary: SessionSummary = { throughSeq, text: summaryText, messageCount: session.stats.messageCount - afterMessages, title };
+  const summary: PrefixSummary = { throughSeq, text: summaryText, messageCount: session.stats.messageCount - afterMessages, title };
   const footer: SummaryFooter = { kind: "summary", throughSeq, text: summaryText, messageCount: summary.messageCount!, createdAt: session.createdAt };
   footer.title = { pinned: title.pinned, ...(title.title !== undefined && { title: title.title }), ...(title.source && { source: title.source }), ...(title.seq !== undefined && { seq: title.seq }) };
   if (model) footer.model = model;

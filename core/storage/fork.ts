@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import type { SessionEvent } from "../protocol";
-import { normaliseTitle, Session, type SessionSummary } from "../session";
+import { normaliseTitle, Session, type PrefixSummary } from "../session";
 import { fsyncDir, writeAtomic, writeFully } from "./atomic";
 import type { StorageContext } from "./context";
 import { isErrno } from "./fs-seam";
@@ -14,6 +14,7 @@ import { encodeRecord } from "./records";
 import { listSegments, readSegment } from "./segments-dir";
 import { readIfExists } from "./atomic";
 import { SessionRefusedError } from "./errors";
+import { CHECKPOINTS_DIR } from "./layout";
 
 /**
  * Copies a session's history through `atSeq` into a new session id. Whole segments are
@@ -46,7 +47,7 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
   const straddle = segments.find((s) => s.first <= at && s.last > at);
   const events = (straddle ? (await readSegment(ctx, source, straddle)).events : active).filter((e) => e.seq <= at);
   const lastLinked = linked.at(-1);
-  let summary: SessionSummary | undefined;
+  let summary: PrefixSummary | undefined;
   if (lastLinked) {
     summary = hot?.summary && hot.summary.throughSeq === lastLinked.last ? hot.summary : footerSummary((await readSegment(ctx, source, lastLinked)).footer);
   }
@@ -75,6 +76,8 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
       }
       bytes += (await fs.stat(to)).size;
     }
+    // Checkpoint blobs are immutable too (restore, issue 24): the fork shares them.
+    await linkTree(ctx, join(source.dir, CHECKPOINTS_DIR), join(tmp, CHECKPOINTS_DIR));
     const activeData = Buffer.concat([...events, named].map((e) => encodeRecord(e)));
     const handle = await fs.open(join(tmp, "messages", "active.jsonl"), "wx");
     try {
@@ -111,6 +114,32 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
   } catch (error) {
     await fs.rm(tmp).catch(() => {});
     throw error;
+  }
+}
+
+/** Hard-links (or copies) every regular file below `from` into `to`; links and other entries are not followed or taken. */
+async function linkTree(ctx: StorageContext, from: string, to: string): Promise<void> {
+  let entries;
+  try {
+    if ((await ctx.fs.lstat(from)).isSymbolicLink()) return;
+    entries = await ctx.fs.readdir(from);
+  } catch (error) {
+    if (isErrno(error, "ENOENT", "ENOTDIR")) return;
+    throw error;
+  }
+  await ctx.fs.mkdir(to);
+  for (const e of entries) {
+    const a = join(from, e.name);
+    const b = join(to, e.name);
+    if (e.isDirectory()) await linkTree(ctx, a, b);
+    else if (e.isFile() && !e.name.startsWith("index-")) {
+      try {
+        await ctx.fs.link(a, b);
+      } catch (error) {
+        if (!isErrno(error, "EXDEV", "EPERM", "EMLINK", "ENOTSUP", "EOPNOTSUPP")) throw error;
+        await ctx.fs.copyFile(a, b);
+      }
+    }
   }
 }
 

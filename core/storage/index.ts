@@ -6,5 +6,5 @@ export { sessionPaths, DOWNCITY_DIR, type SessionPaths } from "./layout";
 export { decodeSegment, encodeSegment, parseSegmentName, segmentFileName, SegmentError } from "./segment-codec";
 export { SummaryFooter } from "./records";
 export { SessionMeta } from "./meta-schema";
-export type { HistoryPage, RepairReport, SessionChange, SessionListItem, SessionPersistence, SessionRef } from "../session";
+export type { HistoryPage, RepairReport, SessionChange, SessionListItem, SessionPersistence, LocalSessionRef } from "../session";
 export { readStoredItemAt, type StoredItemAt } from "./stored-item";

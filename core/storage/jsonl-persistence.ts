@@ -5,7 +5,7 @@ import {
   ReadOnlySessionError,
   type DamagedFolder,
   Session,
-  type DraftInput,
+  type Draft,
   type ForkOptions,
   type HistoryPage,
   type ListFilter,
@@ -13,7 +13,7 @@ import {
   type SessionChange,
   type SessionListItem,
   type SessionPersistence,
-  type SessionRef,
+  type LocalSessionRef,
   type SessionStore,
 } from "../session";
 import { Emitter, type Unsubscribe } from "../util/emitter";
@@ -64,7 +64,7 @@ interface Entry {
 
 type Events = { change: [SessionChange]; error: [Error, Session | undefined] };
 
-const refAgent = (ref: SessionRef) => ref.agentId ?? DEFAULT_AGENT_ID;
+const refAgent = (ref: LocalSessionRef) => ref.agentId ?? DEFAULT_AGENT_ID;
 
 /**
  * The JSONL/zstd session backend in the Downcity layout (DESIGN §4): append-only
@@ -101,7 +101,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     return () => offs.forEach((off) => off());
   }
 
-  existsSync(ref: SessionRef): boolean {
+  existsSync(ref: LocalSessionRef): boolean {
     const agentId = refAgent(ref);
     return (["sessions", "archived"] as const).some((area) => this.ctx.fs.existsSync(sessionPaths(this.ctx.root, agentId, ref.sessionId, area).dir));
   }
@@ -237,7 +237,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     });
   }
 
-  async writeDraft(session: Session, draft: DraftInput): Promise<void> {
+  async writeDraft(session: Session, draft: Draft): Promise<void> {
     const entry = this.writable(session);
     if (!entry.writer.materialised) await this.ensureMaterialised(entry);
     const stored: Record<string, unknown> = { draftId: draft.draftId, blocks: draft.blocks, time: this.ctx.clock(), afterSeq: session.lastSeq };
@@ -268,7 +268,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
 
   // ---------------------------------------------------------------- open
 
-  private async findDir(ref: SessionRef): Promise<SessionPaths | undefined> {
+  private async findDir(ref: LocalSessionRef): Promise<SessionPaths | undefined> {
     for (const area of ["sessions", "archived"] as const) {
       const paths = sessionPaths(this.ctx.root, refAgent(ref), ref.sessionId, area);
       try {
@@ -286,7 +286,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
    * `open-session.ts`). Damage opens read-only with every byte kept; a failed open
    * changes nothing and registers nothing.
    */
-  async open(ref: SessionRef): Promise<{ session: Session; report: RepairReport }> {
+  async open(ref: LocalSessionRef): Promise<{ session: Session; report: RepairReport }> {
     const agentId = refAgent(ref);
     const paths = await this.findDir(ref);
     if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)} for agent ${JSON.stringify(agentId)}`);
@@ -361,7 +361,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
     return listStored(this.ctx, filter);
   }
 
-  async messages(ref: SessionRef, options: { beforeSequence?: number } = {}, hot?: Session): Promise<HistoryPage> {
+  async messages(ref: LocalSessionRef, options: { beforeSequence?: number } = {}, hot?: Session): Promise<HistoryPage> {
     const before = options.beforeSequence;
     if (before === undefined && hot) {
       const events = [...hot.events()];
@@ -399,7 +399,7 @@ export class JsonlSessionPersistence implements SessionPersistence {
    * A damaged session (hot and read-only, or cold) is refused unless `validPrefix` asks
    * for its valid prefix; then the fork says so in its `forkedFrom.validPrefix`.
    */
-  async fork(ref: SessionRef, options: ForkOptions = {}, hot?: Session): Promise<SessionListItem> {
+  async fork(ref: LocalSessionRef, options: ForkOptions = {}, hot?: Session): Promise<SessionListItem> {
     if (hot) await this.flush(hot);
     const entry = hot ? this.entries.get(hot) : undefined;
     const source = entry ? entry.paths : await this.findDir(ref);
@@ -416,20 +416,20 @@ export class JsonlSessionPersistence implements SessionPersistence {
     return item;
   }
 
-  private async move(ref: SessionRef, from: Area, to: Area): Promise<void> {
+  private async move(ref: LocalSessionRef, from: Area, to: Area): Promise<void> {
     const agentId = refAgent(ref);
     const meta = await moveSessionDir(this.ctx, agentId, ref.sessionId, from, to);
     this.emitChange("updated", agentId, ref.sessionId, meta ? itemFromMeta(meta, to === "archived") : undefined);
   }
 
-  archive(ref: SessionRef): Promise<void> {
+  archive(ref: LocalSessionRef): Promise<void> {
     return this.move(ref, "sessions", "archived");
   }
-  unarchive(ref: SessionRef): Promise<void> {
+  unarchive(ref: LocalSessionRef): Promise<void> {
     return this.move(ref, "archived", "sessions");
   }
 
-  async delete(ref: SessionRef): Promise<void> {
+  async delete(ref: LocalSessionRef): Promise<void> {
     const paths = await this.findDir(ref);
     if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)}`);
     await assertNoLinks(this.ctx, paths);

@@ -9,6 +9,8 @@ export const ID_FILE = "session-id";
 export const LOCK_FILE = "writer.lock";
 export const ACTIVE_FILE = "active.jsonl";
 export const DRAFT_FILE = "assistant_message.json";
+/** Content blobs and private git objects of the session's checkpoints (restore, issue 24). */
+export const CHECKPOINTS_DIR = "checkpoints";
 
 export type Area = "sessions" | "archived";
 

@@ -1,5 +1,5 @@
 import type { SessionEvent } from "../protocol";
-import type { SessionSummary } from "../session";
+import type { PrefixSummary } from "../session";
 import { readIfExists } from "./atomic";
 import type { StorageContext } from "./context";
 import type { SessionPaths } from "./layout";
@@ -27,8 +27,8 @@ export interface LoadedLog {
   segmentDamage?: boolean;
 }
 
-export function footerSummary(footer: SummaryFooter): SessionSummary {
-  const summary: SessionSummary = { throughSeq: footer.throughSeq, text: footer.text, messageCount: footer.messageCount };
+export function footerSummary(footer: SummaryFooter): PrefixSummary {
+  const summary: PrefixSummary = { throughSeq: footer.throughSeq, text: footer.text, messageCount: footer.messageCount };
   if (footer.title) summary.title = { title: footer.title.title, source: footer.title.source, seq: footer.title.seq, pinned: footer.title.pinned };
   return summary;
 }

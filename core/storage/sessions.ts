@@ -10,8 +10,9 @@ import {
   type SessionChange,
   type SessionListItem,
   type SessionPersistence,
-  type SessionRef,
+  type LocalSessionRef,
 } from "../session";
+import { sessionKey } from "../protocol";
 import type { Unsubscribe } from "../util/emitter";
 import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
 import { encodeId } from "./id-codec";
@@ -55,7 +56,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
     const agentId = ref.agentId ?? DEFAULT_AGENT_ID;
     const hot = this.store.get(ref.sessionId, agentId);
     if (hot) return { session: hot, report: { repaired: false, actions: [], ...(hot.readOnly !== undefined && { readOnly: hot.readOnly }) } };
-    const key = JSON.stringify([agentId, ref.sessionId]);
+    const key = sessionKey({ agentId, sessionId: ref.sessionId });
     let pending = this.opening.get(key);
     if (!pending) {
       pending = this.persistence.open({ agentId, sessionId: ref.sessionId }).then((opened) => {
@@ -89,13 +90,13 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
 
   onChange(listener: (change: SessionChange) => void): Unsubscribe {
     return this.persistence.onChange((change) => {
-      const held = this.held.get(JSON.stringify([change.agentId, change.sessionId]));
+      const held = this.held.get(sessionKey(change));
       if (held) held.push(() => listener(change));
       else listener(change);
     });
   }
 
-  messages(ref: SessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
+  messages(ref: LocalSessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
     return this.persistence.messages(ref, options, this.hot(ref));
   }
 
@@ -112,25 +113,25 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   }
 
   /** Appends a `session/title` with source user (opening the session if cold); stops automatic titles. */
-  async rename(ref: SessionRef, title: string): Promise<void> {
+  async rename(ref: LocalSessionRef, title: string): Promise<void> {
     const { session } = await this.open(ref);
     session.append("session/title", { title, messageSeqs: [], source: { kind: "user" } });
     await this.flush(session);
   }
 
-  fork(ref: SessionRef, options: { atSeq?: number; newId?: string; validPrefix?: boolean } = {}): Promise<SessionListItem> {
+  fork(ref: LocalSessionRef, options: { atSeq?: number; newId?: string; validPrefix?: boolean } = {}): Promise<SessionListItem> {
     return this.persistence.fork(ref, options, this.hot(ref));
   }
 
-  async archive(ref: SessionRef): Promise<void> {
+  async archive(ref: LocalSessionRef): Promise<void> {
     await this.whileReleased(ref, () => this.persistence.archive(ref));
   }
 
-  async unarchive(ref: SessionRef): Promise<void> {
+  async unarchive(ref: LocalSessionRef): Promise<void> {
     await this.whileReleased(ref, () => this.persistence.unarchive(ref));
   }
 
-  async delete(ref: SessionRef): Promise<void> {
+  async delete(ref: LocalSessionRef): Promise<void> {
     await this.whileReleased(ref, () => this.persistence.delete(ref));
   }
 
@@ -156,7 +157,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
     }
   }
 
-  private hot(ref: SessionRef): Session | undefined {
+  private hot(ref: LocalSessionRef): Session | undefined {
     return this.store.get(ref.sessionId, ref.agentId ?? DEFAULT_AGENT_ID);
   }
 
@@ -166,13 +167,13 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
    * process writes it, or it is damaged) stays until the operation succeeded, so a
    * refused operation leaves it open and following.
    */
-  private async whileReleased(ref: SessionRef, op: () => Promise<void>): Promise<void> {
+  private async whileReleased(ref: LocalSessionRef, op: () => Promise<void>): Promise<void> {
     const session = this.hot(ref);
     if (session && session.readOnly === undefined) await this.dispose(session);
     if (!session || session.readOnly === undefined) return op();
     // The operation's change is told once the stale copy is gone: a listener that reopens
     // the session on it (a chat view) must find it where it now is, not the old copy.
-    const key = JSON.stringify([session.agentId, session.id]);
+    const key = sessionKey({ agentId: session.agentId, sessionId: session.id });
     const held: (() => void)[] = [];
     this.held.set(key, held);
     try {

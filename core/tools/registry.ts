@@ -51,7 +51,7 @@ export class ToolRegistry {
     return this.list().map((tool) => {
       let spec = this.specCache.get(tool.name);
       if (!spec) {
-        const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<
+        const { $schema: _ignored, ...parameters } = (tool.inputJsonSchema ?? z.toJSONSchema(tool.parameters, { io: "input" })) as Record<
           string,
           unknown
         >;

@@ -40,6 +40,18 @@ export interface ToolDefinition<P = any> {
   maxResultChars?: number;
   /** Human summary for approval prompts, e.g. "run `npm test` in ./pkg". */
   describe?(args: P): string;
+  /** The parameters as the JSON Schema the model sees, when they come as one (an MCP server's tool); else derived from `parameters`. */
+  inputJsonSchema?: Record<string, unknown>;
+  /** Set for an MCP server's tool: approved like a command, but its arguments are never read as a command line. */
+  mcp?: McpToolFacts;
+}
+
+export interface McpToolFacts {
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  /** The user allowed this tool (or its whole server) always, for this folder. */
+  alwaysAllowed?: () => boolean;
 }
 
 /**

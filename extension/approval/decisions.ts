@@ -1,10 +1,7 @@
-import type { ApprovalDecision } from "../../core/protocol";
+import { sessionKey, type ApprovalDecision, type SessionRef } from "../../core/protocol";
 
 /** Which approval: two agents (or two folders) may hold the same session id, so all four parts count. */
-export interface DecisionKey {
-  folderKey: string;
-  agentId: string;
-  sessionId: string;
+export interface DecisionKey extends SessionRef {
   toolCallId: string;
 }
 
@@ -94,4 +91,5 @@ export class PendingDecisions {
   }
 }
 
-const idOf = (k: DecisionKey) => [k.folderKey, k.agentId, k.sessionId, k.toolCallId].join("\u0000");
+/** The session's folder-qualified key (this set spans every folder of the window), then the tool call. */
+const idOf = (k: DecisionKey) => JSON.stringify([sessionKey(k, k.folderKey), k.toolCallId]);

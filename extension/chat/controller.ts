@@ -4,19 +4,20 @@ import type {
   CatchUp,
   ChatConfig,
   ChatPage,
-  ChatRef,
+  SessionRef,
   ChatSnapshot,
   ContentBlock,
   EditDetails,
   ModelChoice,
-  SessionSummary,
+  ChatSessionItem,
   ToolResultData,
 } from "../../core/protocol";
 
+import { sameRef } from "../../core/protocol";
 import type { Session, SessionChange } from "../../core/session";
 import { SessionNotFoundError } from "../../core/storage/errors";
 import { PendingDecisions } from "../approval/decisions";
-import { ChatApprovals } from "./approvals";
+import type { ChatApprovalSink } from "../approval/chat-sink";
 import { LiveState } from "./live-state";
 import type { ChatConnection, ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
 
@@ -40,7 +41,7 @@ export type SessionChangeListener = (folderKey: string, change: SessionChange) =
 export type SessionListener = (event: AgentEvent) => void;
 
 interface Watched {
-  ref: ChatRef;
+  ref: SessionRef;
   listener: SessionListener;
   visible: () => boolean;
 }
@@ -51,7 +52,7 @@ interface Watched {
  * view; views subscribe to the session they show and get only its events.
  */
 export class ChatController implements Disposable {
-  readonly approvals: ChatApprovals;
+  readonly approvals: ChatApprovalSink;
   private readonly live = new Map<string, LiveState>();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly watchers = new Set<Watched>();
@@ -66,9 +67,7 @@ export class ChatController implements Disposable {
     private readonly runtimes: ChatRuntimes,
     decisions: PendingDecisions = new PendingDecisions(),
   ) {
-    this.approvals = new ChatApprovals(decisions, (folderKey, agentId, sessionId) =>
-      [...this.watchers].some((w) => w.visible() && w.ref.folderKey === folderKey && w.ref.sessionId === sessionId && w.ref.agentId === agentId),
-    );
+    this.approvals = { decisions, shows: (ref) => [...this.watchers].some((w) => w.visible() && sameRef(w.ref, ref)) };
     this.syncFolders();
     this.subscriptions.push(
       runtimes.onDidChange(() => {
@@ -157,14 +156,14 @@ export class ChatController implements Disposable {
   }
 
   /** Subscribes to one session's events; `visible` tells approvals whether this view can ask. */
-  watch(ref: ChatRef, listener: SessionListener, visible: () => boolean): Disposable {
+  watch(ref: SessionRef, listener: SessionListener, visible: () => boolean): Disposable {
     const entry: Watched = { ref, listener, visible };
     this.watchers.add(entry);
     return { dispose: () => this.watchers.delete(entry) };
   }
 
   /** The Active page and the live state: all a view gets in full, once. */
-  async open(ref: ChatRef): Promise<ChatSnapshot> {
+  async open(ref: SessionRef): Promise<ChatSnapshot> {
     const { folder, session, report } = await this.session(ref);
     const page = await folder.runtime.messages(this.coreRef(ref));
     const live = this.liveOf(ref);
@@ -186,7 +185,7 @@ export class ChatController implements Disposable {
   }
 
   /** What a restored view missed since `afterSeq`; a reset snapshot when that is no longer in memory. */
-  async catchUp(ref: ChatRef, afterSeq: number): Promise<CatchUp> {
+  async catchUp(ref: SessionRef, afterSeq: number): Promise<CatchUp> {
     const { folder, session, report } = await this.session(ref);
     if (afterSeq > session.lastSeq || afterSeq < session.baseSeq) return { kind: "reset", snapshot: await this.open(ref) };
     const live = this.liveOf(ref);
@@ -204,7 +203,7 @@ export class ChatController implements Disposable {
   }
 
   /** One older page (one segment) before `beforeSeq`. */
-  async loadEarlier(ref: ChatRef, beforeSeq: number): Promise<ChatPage> {
+  async loadEarlier(ref: SessionRef, beforeSeq: number): Promise<ChatPage> {
     const folder = this.folder(ref.folderKey);
     try {
       return toPage(await folder.runtime.messages(this.coreRef(ref), { beforeSequence: beforeSeq }));
@@ -213,7 +212,7 @@ export class ChatController implements Disposable {
     }
   }
 
-  async create(folderKey: string | undefined, agentId?: string): Promise<ChatRef> {
+  async create(folderKey: string | undefined, agentId?: string): Promise<SessionRef> {
     const folder = folderKey ? this.folder(folderKey) : this.runtimes.folders()[0];
     if (!folder) throw new ChatError("not-found", "Open a folder to start a session.");
     if (agentId && !folder.runtime.agents.some((a) => a.id === agentId)) throw new ChatError("invalid", `unknown agent "${agentId}"`);
@@ -221,8 +220,8 @@ export class ChatController implements Disposable {
     return { folderKey: folder.key, agentId: session.agentId, sessionId: session.id };
   }
 
-  async list(): Promise<SessionSummary[]> {
-    const out: SessionSummary[] = [];
+  async list(): Promise<ChatSessionItem[]> {
+    const out: ChatSessionItem[] = [];
     for (const folder of this.runtimes.folders()) {
       for (const item of await folder.runtime.list()) {
         out.push({
@@ -240,7 +239,7 @@ export class ChatController implements Disposable {
    * Sends input: a new turn, or a steer of the running one. Returns once accepted; the
    * run itself streams as events, and a failure to start shows as an error notice.
    */
-  async prompt(ref: ChatRef, input: string | ContentBlock[]): Promise<{ steered: boolean }> {
+  async prompt(ref: SessionRef, input: string | ContentBlock[]): Promise<{ steered: boolean }> {
     const { folder, session, report } = await this.session(ref);
     const readOnly = this.readOnlyReason(session, report.readOnly);
     if (readOnly) throw new ChatError("read-only", readOnly);
@@ -256,7 +255,7 @@ export class ChatController implements Disposable {
   }
 
   /** Runs the failed turn again; refused unless `turnEnd` is the session's last turn and it failed. */
-  async retry(ref: ChatRef, turnEnd: number): Promise<void> {
+  async retry(ref: SessionRef, turnEnd: number): Promise<void> {
     const { folder, session, report } = await this.session(ref);
     const readOnly = this.readOnlyReason(session, report.readOnly);
     if (readOnly) throw new ChatError("read-only", readOnly);
@@ -268,14 +267,14 @@ export class ChatController implements Disposable {
   }
 
   /** The edit a tool call made (or proposed), from the log: a reopened card's "Open diff". */
-  async editDetails(ref: ChatRef, toolCallId: string): Promise<EditDetails | undefined> {
+  async editDetails(ref: SessionRef, toolCallId: string): Promise<EditDetails | undefined> {
     const { session } = await this.session(ref);
     const result = session.events().findLast((e) => e.type === "tool/result" && (e.data as ToolResultData).toolCallId === toolCallId);
     const details = (result?.data as ToolResultData | undefined)?.details;
     return details?.kind === "edit" ? details : undefined;
   }
 
-  cancel(ref: ChatRef): void {
+  cancel(ref: SessionRef): void {
     this.folder(ref.folderKey).runtime.cancel(this.coreRef(ref));
   }
 
@@ -283,39 +282,39 @@ export class ChatController implements Disposable {
    * The user's answer to an approval shown in a view: it resolves the one decision the
    * diff review and the notification show too. False when nothing waits for it.
    */
-  approve(ref: ChatRef, toolCallId: string, decision: ApprovalDecision): boolean {
+  approve(ref: SessionRef, toolCallId: string, decision: ApprovalDecision): boolean {
     this.folder(ref.folderKey);
     return this.approvals.decisions.answer({ ...ref, toolCallId }, decision);
   }
 
   /** Refuses (read-only error) when the session cannot be written: nothing it asks for may change files. */
-  async writable(ref: ChatRef): Promise<void> {
+  async writable(ref: SessionRef): Promise<void> {
     const { session, report } = await this.session(ref);
     const readOnly = this.readOnlyReason(session, report.readOnly);
     if (readOnly) throw new ChatError("read-only", readOnly);
   }
 
   /** Logs an undone edit, so a reopened chat shows the card as undone. */
-  async logUndo(ref: ChatRef, toolCallId: string, path: string): Promise<void> {
+  async logUndo(ref: SessionRef, toolCallId: string, path: string): Promise<void> {
     const { session } = await this.session(ref);
     session.append("tool/undo", { toolCallId, path });
   }
 
-  async rename(ref: ChatRef, title: string): Promise<void> {
+  async rename(ref: SessionRef, title: string): Promise<void> {
     await this.folder(ref.folderKey).runtime.rename(this.coreRef(ref), title);
   }
 
   /** Forks the whole session, or up to (and including) `atSeq`; returns the fork's ref. */
-  async fork(ref: ChatRef, atSeq?: number): Promise<ChatRef> {
+  async fork(ref: SessionRef, atSeq?: number): Promise<SessionRef> {
     const item = await this.folder(ref.folderKey).runtime.fork(this.coreRef(ref), atSeq ? { atSeq } : {});
     return { folderKey: ref.folderKey, agentId: item.agentId, sessionId: item.sessionId };
   }
 
-  selectModel(ref: ChatRef, model: ModelChoice): void {
+  selectModel(ref: SessionRef, model: ModelChoice): void {
     this.models.set(keyOf(ref), model);
   }
 
-  model(ref: ChatRef): ModelChoice | undefined {
+  model(ref: SessionRef): ModelChoice | undefined {
     return this.models.get(keyOf(ref)) ?? this.runtimes.defaultModel(ref.folderKey);
   }
 
@@ -331,6 +330,14 @@ export class ChatController implements Disposable {
     return folder;
   }
 
+  /** `folderKey`'s folder, or the first one (where a new session starts) when none is named. */
+  folderOrFirst(folderKey: string | undefined): ChatFolder {
+    if (folderKey) return this.folder(folderKey);
+    const first = this.runtimes.folders()[0];
+    if (!first) throw new ChatError("not-found", "Open a folder to mention its files.");
+    return first;
+  }
+
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
     this.configListeners.clear();
@@ -340,7 +347,7 @@ export class ChatController implements Disposable {
     this.watchers.clear();
   }
 
-  private async session(ref: ChatRef): Promise<{ folder: ChatFolder; session: Session; report: { actions: string[]; readOnly?: string } }> {
+  private async session(ref: SessionRef): Promise<{ folder: ChatFolder; session: Session; report: { actions: string[]; readOnly?: string } }> {
     const folder = this.folder(ref.folderKey);
     try {
       const { session, report } = await folder.runtime.open(this.coreRef(ref));
@@ -354,15 +361,15 @@ export class ChatController implements Disposable {
     return this.runtimes.restricted() ?? session.readOnly ?? reported;
   }
 
-  private coreRef(ref: ChatRef): { agentId: string; sessionId: string } {
+  private coreRef(ref: SessionRef): { agentId: string; sessionId: string } {
     return { agentId: ref.agentId, sessionId: ref.sessionId };
   }
 
-  private liveOf(ref: ChatRef) {
+  private liveOf(ref: SessionRef) {
     return this.live.get(ref.folderKey)?.get(ref.agentId, ref.sessionId);
   }
 
-  private notice(ref: ChatRef, message: string): void {
+  private notice(ref: SessionRef, message: string): void {
     this.dispatch(ref.folderKey, { type: "notice", sessionId: ref.sessionId, agentId: ref.agentId, level: "error", message });
   }
 
@@ -398,7 +405,7 @@ function gone(error: unknown): ChatError | undefined {
   return error instanceof SessionNotFoundError ? new ChatError("not-found", SESSION_GONE) : undefined;
 }
 
-const keyOf = (ref: ChatRef) => `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
+const keyOf = (ref: SessionRef) => `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
 
 function toPage(page: { events: ChatPage["events"]; firstSeq: number; lastSeq: number; summary?: string; hasOlder: boolean }): ChatPage {
   return {

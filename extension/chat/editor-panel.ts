@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
-import type { ChatRef } from "../../core/protocol";
+import type { SessionRef } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import type { ChatRpcServer } from "./rpc-server";
-import { sameRef } from "./rpc-server";
+import { sameRef } from "../../core/protocol";
 import { attachChat, CHAT_PANEL_TYPE, type ChatViewProvider } from "./views";
 
 interface EditorChat {
@@ -31,7 +31,7 @@ export class EditorChats implements vscode.Disposable {
   }
 
   /** Opens `ref` (else the sidebar's conversation) in a new editor tab; the sidebar's own conversation moves there. */
-  async openInEditor(ref: ChatRef | undefined): Promise<vscode.WebviewPanel> {
+  async openInEditor(ref: SessionRef | undefined): Promise<vscode.WebviewPanel> {
     const target = ref ?? this.sidebar.shown;
     const chat = this.attach(vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, { enableScripts: true }));
     if (target) {
@@ -48,7 +48,7 @@ export class EditorChats implements vscode.Disposable {
   }
 
   /** The placeholder's button: the tab showing `ref` closes (which shows it in the sidebar), else the sidebar shows it. */
-  async bringBack(ref: ChatRef): Promise<void> {
+  async bringBack(ref: SessionRef): Promise<void> {
     const chat = [...this.open].find((c) => c.server.ref && sameRef(c.server.ref, ref));
     if (chat) chat.panel.dispose();
     else await this.sidebar.restore(ref);

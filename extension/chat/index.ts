@@ -1,14 +1,16 @@
 import * as vscode from "vscode";
-import { ChatRef, type RevealTarget } from "../../core/protocol";
+import { SessionRef, type RevealTarget } from "../../core/protocol";
 import type { PendingDecisions } from "../approval/decisions";
 import { ChatController } from "./controller";
-import type { ChatApprovalSink } from "./approvals";
+import type { ChatApprovalSink } from "../approval/chat-sink";
 import type { ChatRuntimes } from "./runtimes";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
 import { EditorChats } from "./editor-panel";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
+import { registerAddToChat } from "../mentions/add-to-chat";
+import { VscodeMentions } from "../mentions/resolve";
+import { TerminalOutputs } from "../mentions/terminal-output";
 
-export type { ChatApprovalSink } from "./approvals";
 export type { ChatFolder, ChatRuntimes } from "./runtimes";
 export { ChatController } from "./controller";
 
@@ -21,8 +23,8 @@ export interface ChatRegistration extends vscode.Disposable {
   approvals: ChatApprovalSink;
   controller: ChatController;
   /** The session the sidebar chat shows (in-host tests read it), and when one shown from outside arrived. */
-  shown(): ChatRef | undefined;
-  onDidShow: vscode.Event<ChatRef>;
+  shown(): SessionRef | undefined;
+  onDidShow: vscode.Event<SessionRef>;
   /** Reveals the sidebar chat with the connect form (Select Model's "Add a model…"). */
   showConnect(): Promise<void>;
 }
@@ -35,18 +37,23 @@ export interface ChatRegistration extends vscode.Disposable {
 export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes, decisions?: PendingDecisions): ChatRegistration {
   const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
-  const actions = new VscodeHostActions(diffs);
+  const terminals = new TerminalOutputs();
+  const mentions = new VscodeMentions(terminals);
+  const actions = new VscodeHostActions(diffs, mentions);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions);
   const editors = new EditorChats(context.extensionUri, controller, actions, provider);
   const disposables: vscode.Disposable[] = [
     controller,
     editors,
     provider,
+    terminals,
+    mentions,
+    registerAddToChat(controller, mentions, (attachments) => provider.attach(attachments)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs),
     // The conversation the sidebar shows moves to the tab (a menu or palette passes no ref, or something else).
     vscode.commands.registerCommand("downcity.openChatInEditor", (arg?: unknown) => {
-      const parsed = ChatRef.safeParse(arg);
+      const parsed = SessionRef.safeParse(arg);
       return editors.openInEditor(parsed.success ? parsed.data : undefined);
     }),
     // The webview keeps its own state; the panel only needs its document back.

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventOf, ContentBlock } from "../../core/protocol";
+import { sessionKey, type AgentEvent, type AgentEventOf, type ContentBlock } from "../../core/protocol";
 
 /** What a view restoring mid-run needs besides the log: the draft, open approvals, last usage, running. */
 export interface SessionLive {
@@ -17,11 +17,11 @@ export class LiveState {
 
   /** Keyed by agent and session: two agents may hold the same session id. */
   get(agentId: string, sessionId: string): SessionLive | undefined {
-    return this.sessions.get(keyOf(agentId, sessionId));
+    return this.sessions.get(sessionKey({ agentId, sessionId }));
   }
 
   apply(event: AgentEvent): void {
-    const key = keyOf(event.agentId, event.sessionId);
+    const key = sessionKey(event);
     const live: SessionLive = this.sessions.get(key) ?? { running: false, pending: new Map() };
     this.sessions.set(key, live);
     switch (event.type) {
@@ -54,8 +54,7 @@ export class LiveState {
   }
 
   forget(agentId: string, sessionId: string): void {
-    this.sessions.delete(keyOf(agentId, sessionId));
+    this.sessions.delete(sessionKey({ agentId, sessionId }));
   }
 }
 
-const keyOf = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;

@@ -1,4 +1,4 @@
-import type { ChatPage, ChatRef } from "../../core/protocol";
+import type { ChatPage, SessionRef } from "../../core/protocol";
 import type { ChatFolder } from "./runtimes";
 
 /**
@@ -6,7 +6,7 @@ import type { ChatFolder } from "./runtimes";
  * "Load earlier" would load click by click, in one round trip. Each page is one segment
  * (DESIGN §4), so the cost is the segments between, never the whole history.
  */
-export async function pagesThrough(folder: ChatFolder, ref: ChatRef, beforeSeq: number, seq: number): Promise<ChatPage[]> {
+export async function pagesThrough(folder: ChatFolder, ref: SessionRef, beforeSeq: number, seq: number): Promise<ChatPage[]> {
   const pages: ChatPage[] = [];
   const core = { agentId: ref.agentId, sessionId: ref.sessionId };
   for (let before = beforeSeq; before > seq; ) {

@@ -1,6 +1,7 @@
 import {
   ChatMethods,
   parseChatRequest,
+  sameRef,
   type AgentEvent,
   type ChatConfig,
   type ChatConfigChanges,
@@ -8,16 +9,18 @@ import {
   type ChatHostMessage,
   type ChatMethod,
   type ChatParams,
-  type ChatRef,
+  type SessionRef,
   type ChatRequest,
   type ChatResult,
   type ChatSnapshot,
   type ContentBlock,
   type EditDetails,
   type ModelChoice,
+  type ResolvedAttachment,
   type MovedChat,
   type RevealTarget,
 } from "../../core/protocol";
+import { fileAttachment, withAttachments } from "../../core/mentions";
 import type { SessionChange } from "../../core/session";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
@@ -33,16 +36,16 @@ type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResu
  * and forwards the shown session's agent events. Knows nothing of VS Code.
  */
 export class ChatRpcServer implements Disposable {
-  private shown: ChatRef | undefined;
+  private shown: SessionRef | undefined;
   /**
    * A session shown from outside (tree, command) since the webview last said hello. A
    * hidden view's document is gone and the switch event is lost with it; when the view
    * comes back its hello carries the session it had saved, which must not win over this.
    */
-  private shownFromOutside: ChatRef | undefined;
+  private shownFromOutside: SessionRef | undefined;
   private switching: Promise<void> = Promise.resolve();
   /** A reveal sent with a switch, kept until the webview has it (a reloading view gets it in its hello). */
-  private pendingReveal: { ref: ChatRef; target: RevealTarget } | undefined;
+  private pendingReveal: { ref: SessionRef; target: RevealTarget } | undefined;
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
@@ -57,12 +60,15 @@ export class ChatRpcServer implements Disposable {
   onTitle: ((title: string | undefined) => void) | undefined;
   /** The connect form was asked for (Add a model…) and the view has not opened it yet: its next hello does. */
   private connectAsked = false;
+  /** A hello was answered: events now reach a live document. */
+  private greeted = false;
+  private readonly toAttach: ResolvedAttachment[] = [];
   /** The conversation this view handed to an editor tab; its placeholder stays until another session is shown. */
   private movedAway: MovedChat | undefined;
   /** The shown session's title, as last heard (the moved-chat placeholder names it). */
   private title: string | undefined;
   /** The placeholder's "Bring Chat Back" (views.ts closes the editor tab and shows the session here). */
-  onBringBack: ((ref: ChatRef) => Promise<void>) | undefined;
+  onBringBack: ((ref: SessionRef) => Promise<void>) | undefined;
 
   constructor(
     private readonly controller: ChatController,
@@ -114,6 +120,11 @@ export class ChatRpcServer implements Disposable {
       approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
       rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
+      restoreToMessage: async ({ ref, seq, resend }) => {
+        if (!actions.restoreToMessage) throw new ChatError("failed", "restore is not available in this host");
+        const done = await actions.restoreToMessage(ref, seq, resend === true);
+        return done?.fork ? { restored: true, snapshot: this.opened(await c.open(done.fork)) } : { restored: done !== undefined };
+      },
       exportSession: async ({ ref }) => (await actions.exportSession(ref), {}),
       selectModel: async ({ ref, model }) => {
         c.selectModel(ref, model);
@@ -122,6 +133,16 @@ export class ChatRpcServer implements Disposable {
       },
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
+      searchMentions: async ({ folderKey, kind, query }) => actions.searchMentions(c.folderOrFirst(folderKey), kind, query),
+      resolveMention: async ({ folderKey, mention }) => actions.resolveMention(c.folderOrFirst(folderKey), mention),
+      sessionRules: async ({ ref }) => c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId }),
+      openRulesFile: async ({ ref, path }) => {
+        // Only a file the session's rules list names: the view cannot open arbitrary paths through this.
+        const { files } = await c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId });
+        if (!files.some((f) => f.path === path && f.state !== "refused")) throw new ChatError("not-found", `${path} is not a rules file of this session`);
+        await actions.openLink(c.folder(ref.folderKey), path);
+        return {};
+      },
       openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
       openDiff: async ({ ref, toolCallId }) => {
         // An edit still waiting for its answer reopens its review (with the title-bar Accept / Reject).
@@ -150,7 +171,7 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** The session this view shows. */
-  get ref(): ChatRef | undefined {
+  get ref(): SessionRef | undefined {
     return this.shown;
   }
 
@@ -167,6 +188,10 @@ export class ChatRpcServer implements Disposable {
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
+      if (parsed.request.method === "hello") {
+        this.greeted = true;
+        if (this.toAttach.length) this.event({ type: "attach", attachments: this.toAttach.splice(0, 50) });
+      }
     } catch (error) {
       const code = error instanceof ChatError ? error.code : "failed";
       this.post({ kind: "response", id, error: { code, message: error instanceof Error ? error.message : String(error) } });
@@ -174,7 +199,7 @@ export class ChatRpcServer implements Disposable {
   }
 
   /** Shows a session from outside (the Sessions tree, a command): the view switches to it. */
-  async show(ref: ChatRef, reveal?: RevealTarget): Promise<void> {
+  async show(ref: SessionRef, reveal?: RevealTarget): Promise<void> {
     // Claimed before the open resolves: a hello arriving meanwhile (the view's document
     // reloading as it is revealed) waits for this switch and then answers with it.
     this.shownFromOutside = ref;
@@ -188,6 +213,12 @@ export class ChatRpcServer implements Disposable {
       if (this.shownFromOutside === ref) this.shownFromOutside = undefined;
     });
     await switched;
+  }
+
+  /** Attachments for the composer (Add to Chat): at once to a view that is loaded and visible, else right after its next hello. */
+  attach(attachments: ResolvedAttachment[]): void {
+    if (this.greeted && this.visible()) this.event({ type: "attach", attachments });
+    else this.toAttach.push(...attachments);
   }
 
   /**
@@ -222,7 +253,7 @@ export class ChatRpcServer implements Disposable {
    * chosen). The switch carries it; a view whose document reloads meanwhile gets it with
    * its hello instead.
    */
-  reveal(ref: ChatRef, target: RevealTarget): Promise<void> {
+  reveal(ref: SessionRef, target: RevealTarget): Promise<void> {
     return this.show(ref, target);
   }
 
@@ -314,7 +345,7 @@ export class ChatRpcServer implements Disposable {
     this.onTitle?.(title);
   }
 
-  private follow(ref: ChatRef): void {
+  private follow(ref: SessionRef): void {
     if (this.shown && sameRef(this.shown, ref) && this.watching) return;
     // The webview switched by itself (or was told to): what it shows now is what it saves.
     if (this.shownFromOutside && !sameRef(this.shownFromOutside, ref)) this.shownFromOutside = undefined;
@@ -324,27 +355,22 @@ export class ChatRpcServer implements Disposable {
     this.watching = this.controller.watch(ref, (event) => this.forward(ref, event), this.visible);
   }
 
-  private forward(ref: ChatRef, event: AgentEvent): void {
+  private forward(ref: SessionRef, event: AgentEvent): void {
     if (event.type === "tool-finished" && event.details?.kind === "edit") this.edits.set(event.toolCallId, event.details);
     if (event.type === "approval-requested" && event.preview?.kind === "edit") this.edits.set(event.toolCallId, event.preview);
     if (event.type === "session-event" && event.event.type === "session/title") this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
   }
 
-  private async input(ref: ChatRef, text: string, attachments: string[] | undefined): Promise<string | ContentBlock[]> {
+  /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */
+  private async input(ref: SessionRef, text: string, attachments: (string | ResolvedAttachment)[] | undefined): Promise<string | ContentBlock[]> {
     if (!attachments?.length) return text;
     const folder = this.controller.folder(ref.folderKey);
-    const blocks: ContentBlock[] = [{ type: "text", text }];
-    for (const path of attachments) {
-      const content = await this.actions.readAttachment(folder, path);
-      blocks.push({ type: "text", text: `Attached file \`${path}\`:\n\n\`\`\`\n${content}\n\`\`\`` });
-    }
-    return blocks;
+    const resolved: ResolvedAttachment[] = [];
+    for (const a of attachments) resolved.push(typeof a === "string" ? fileAttachment(a, await this.actions.readAttachment(folder, a)) : a);
+    return withAttachments(text, resolved);
   }
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function sameRef(a: ChatRef, b: ChatRef): boolean {
-  return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
-}

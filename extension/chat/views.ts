@@ -1,9 +1,10 @@
 import * as vscode from "vscode";
-import type { ChatHostMessage, ChatRef, RevealTarget } from "../../core/protocol";
+import type { ChatHostMessage, SessionRef, ResolvedAttachment, RevealTarget } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
-import { ChatRpcServer, sameRef } from "./rpc-server";
+import { sameRef } from "../../core/protocol";
+import { ChatRpcServer } from "./rpc-server";
 
 export const CHAT_VIEW_ID = "downcity.chat";
 export const CHAT_PANEL_TYPE = "downcity.chatEditor";
@@ -34,11 +35,12 @@ export function attachChat(
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private server: ChatRpcServer | undefined;
   private view: vscode.WebviewView | undefined;
-  private pending: ChatRef | undefined;
+  private pending: SessionRef | undefined;
   private pendingConnect = false;
+  private readonly pendingAttach: ResolvedAttachment[] = [];
   private pendingTarget: RevealTarget | undefined;
-  private bringBack: ((ref: ChatRef) => Promise<void>) | undefined;
-  private readonly didShow = new vscode.EventEmitter<ChatRef>();
+  private bringBack: ((ref: SessionRef) => Promise<void>) | undefined;
+  private readonly didShow = new vscode.EventEmitter<SessionRef>();
   /** A session shown from outside (tree, command) is now the one the view shows. */
   readonly onDidShow = this.didShow.event;
 
@@ -62,6 +64,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.pendingConnect = false;
       server.askConnect();
     }
+    if (this.pendingAttach.length) server.attach(this.pendingAttach.splice(0));
     if (this.pending) {
       const ref = this.pending;
       const target = this.pendingTarget;
@@ -71,12 +74,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** The session the sidebar chat shows, if its view was ever resolved. */
-  get shown(): ChatRef | undefined {
+  get shown(): SessionRef | undefined {
     return this.server?.ref;
   }
 
   /** Shows `ref` in the sidebar chat, revealing it first. */
-  async show(ref: ChatRef, target?: RevealTarget): Promise<void> {
+  async show(ref: SessionRef, target?: RevealTarget): Promise<void> {
     if (!this.server) {
       this.pending = ref;
       this.pendingTarget = target;
@@ -88,26 +91,33 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.didShow.fire(ref);
   }
 
+  /** Reveals the sidebar chat and puts attachments in its composer (Add to Chat); a view still loading gets them after its hello. */
+  async attach(attachments: ResolvedAttachment[]): Promise<void> {
+    if (this.server) this.server.attach(attachments);
+    else this.pendingAttach.push(...attachments);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
   /** The sidebar's conversation went to an editor tab: the sidebar shows a placeholder, if it showed `ref`. */
-  moveAway(ref: ChatRef): boolean {
+  moveAway(ref: SessionRef): boolean {
     const shown = this.server?.ref;
     if (!shown || !sameRef(shown, ref)) return false;
     return this.server!.moveAway() !== undefined;
   }
 
   /** The conversation the placeholder names, while it shows. */
-  get moved(): ChatRef | undefined {
+  get moved(): SessionRef | undefined {
     return this.server?.moved?.ref;
   }
 
   /** Called by the placeholder's "Bring Chat Back". */
-  set onBringBack(bring: ((ref: ChatRef) => Promise<void>) | undefined) {
+  set onBringBack(bring: ((ref: SessionRef) => Promise<void>) | undefined) {
     this.bringBack = bring;
     if (this.server) this.server.onBringBack = bring;
   }
 
   /** Shows `ref` again without revealing the view (its editor tab closed). */
-  async restore(ref: ChatRef): Promise<void> {
+  async restore(ref: SessionRef): Promise<void> {
     if (!this.server) {
       this.pending = ref;
       return;

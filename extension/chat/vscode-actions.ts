@@ -1,9 +1,11 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ChatRef, EditDetails } from "../../core/protocol";
+import type { SessionRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
+import type { VscodeMentions } from "../mentions/resolve";
 import { SHOW_REVIEW_COMMAND } from "../tools/edit-reviews";
 import { UNDO_EDIT_COMMAND } from "../tools/undo-edit";
 import { applyUnifiedDiff } from "./diff-sides";
+import { RESTORE_COMMAND } from "../restore/flow";
 import type { HostActions } from "./host-actions";
 import type { ChatFolder } from "./runtimes";
 
@@ -33,7 +35,18 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider {
 }
 
 export class VscodeHostActions implements HostActions {
-  constructor(private readonly diffs: DiffDocuments) {}
+  constructor(
+    private readonly diffs: DiffDocuments,
+    private readonly mentions: VscodeMentions,
+  ) {}
+
+  searchMentions(folder: ChatFolder, kind: "file" | "folder", query: string): Promise<string[]> {
+    return this.mentions.search(folder, kind, query);
+  }
+
+  resolveMention(folder: ChatFolder, mention: Mention): Promise<ResolvedAttachment> {
+    return this.mentions.resolve(folder, mention);
+  }
 
   async openLink(folder: ChatFolder, href: string): Promise<boolean> {
     if (/^(https?:|mailto:)/i.test(href)) {
@@ -61,7 +74,7 @@ export class VscodeHostActions implements HostActions {
     return undone;
   }
 
-  async showReview(ref: ChatRef, toolCallId: string): Promise<boolean> {
+  async showReview(ref: SessionRef, toolCallId: string): Promise<boolean> {
     return Boolean(await vscode.commands.executeCommand(SHOW_REVIEW_COMMAND, { ...ref, toolCallId }));
   }
 
@@ -92,6 +105,10 @@ export class VscodeHostActions implements HostActions {
     return editor.edit((edit) => editor.selections.forEach((s) => edit.replace(s, text)));
   }
 
+  async restoreToMessage(ref: SessionRef, seq: number, resend: boolean): Promise<{ fork?: SessionRef } | undefined> {
+    return vscode.commands.executeCommand<{ fork?: SessionRef } | undefined>(RESTORE_COMMAND, ref, seq, resend ? "resend" : "restore");
+  }
+
   async runCommand(command: string, ...args: unknown[]): Promise<void> {
     await vscode.commands.executeCommand(command, ...args);
   }
@@ -110,7 +127,7 @@ export class VscodeHostActions implements HostActions {
     return text.length > ATTACHMENT_LIMIT ? `${text.slice(0, ATTACHMENT_LIMIT)}\n… (truncated)` : text;
   }
 
-  async exportSession(ref: ChatRef): Promise<void> {
+  async exportSession(ref: SessionRef): Promise<void> {
     await vscode.commands.executeCommand("downcity.exportSession", ref);
   }
 }

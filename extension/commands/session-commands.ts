@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { compactedText, type SessionEvent, type UserMessageData } from "../../core/protocol";
-import { renderTranscript, wholeHistory, type SessionRef, type TranscriptFormat } from "../../core/session";
+import { renderTranscript, wholeHistory, type LocalSessionRef, type TranscriptFormat } from "../../core/session";
 import { RestrictedModeError } from "../../core/runtime/errors";
 import type { CompactNowResult } from "../../core/runtime/types";
 import { sessionPaths } from "../../core/storage";
@@ -16,7 +16,7 @@ export interface SessionCommandDeps {
   runtimes: Runtimes;
   tree: SessionsTree;
   /** Shows the session in the chat (the chat feature supplies it). */
-  openInChat: (folder: vscode.WorkspaceFolder, ref: SessionRef) => Promise<void>;
+  openInChat: (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => Promise<void>;
   /** Where repair reports are written for the user to read. */
   output: vscode.OutputChannel;
 }

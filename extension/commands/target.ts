@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { SessionRef } from "../../core/session";
+import type { LocalSessionRef } from "../../core/session";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { relativeTime } from "../sessions/format";
 import { sessionLabel } from "../sessions/items";
@@ -60,4 +60,4 @@ export function folderEntry(runtimes: Runtimes, location: vscode.Uri | string): 
   return entry;
 }
 
-export const refOf = (node: SessionNode): SessionRef => ({ agentId: node.item.agentId, sessionId: node.item.sessionId });
+export const refOf = (node: SessionNode): LocalSessionRef => ({ agentId: node.item.agentId, sessionId: node.item.sessionId });

@@ -1,11 +1,11 @@
 import * as vscode from "vscode";
 import { listServerModels } from "../../core/llm/list-models";
-import type { ModelSelection } from "../../core/runtime/types";
+import type { ModelChoice } from "../../core/protocol";
 import { Answers, keyProblem, parseArgs } from "../commands/arguments";
 import type { ProviderChoice, ProviderConfig } from "./providers";
 
 interface ModelPick extends vscode.QuickPickItem {
-  selection?: ModelSelection;
+  selection?: ModelChoice;
   /** "Add a model…": the chat's connect form. */
   connect?: true;
 }
@@ -68,7 +68,7 @@ export function modelCommands(config: ProviderConfig, showConnect?: () => Promis
       void vscode.window.showInformationMessage(`Downcity: the API key for "${id}" is stored.`);
     },
 
-    async selectModel(arg?: unknown): Promise<ModelSelection | undefined> {
+    async selectModel(arg?: unknown): Promise<ModelChoice | undefined> {
       const answers = parseArgs(Answers.selectModel, arg);
       const choices = await config.choices();
       if (answers.profileId !== undefined || answers.model !== undefined) {
@@ -121,8 +121,8 @@ export function modelCommands(config: ProviderConfig, showConnect?: () => Promis
 }
 
 /** A model of a profile; the configured one carries the profile's context window. */
-function selectionFor(choice: ProviderChoice, model: string): ModelSelection {
-  const selection: ModelSelection = { provider: choice.id, model };
+function selectionFor(choice: ProviderChoice, model: string): ModelChoice {
+  const selection: ModelChoice = { provider: choice.id, model };
   if (model === choice.model && choice.contextWindow) selection.contextWindow = choice.contextWindow;
   return selection;
 }

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { resolveEnvProvider, ProviderConfigError, type ResolvedProvider } from "../../core/llm/env-profile";
 import type { ProviderProfile } from "../../core/llm/types";
-import type { ModelSelection } from "../../core/runtime/types";
+import type { ModelChoice } from "../../core/protocol";
 import { readSettings, type ProviderSetting, type Settings } from "./settings";
 
 /** What the model picker, the status bar and the chat may see of a profile: never its key. */
@@ -89,8 +89,8 @@ export class ProviderConfig implements vscode.Disposable {
   }
 
   /** The selected model, else the default provider's, else the first profile's. */
-  selection(): ModelSelection | undefined {
-    const saved = this.state.get<ModelSelection>(SELECTION_KEY);
+  selection(): ModelChoice | undefined {
+    const saved = this.state.get<ModelChoice>(SELECTION_KEY);
     const env = this.envProvider();
     const known = env ? [env] : this.settings.providers;
     if (saved && known.some((p) => p.profile.id === saved.provider)) return saved;
@@ -99,7 +99,7 @@ export class ProviderConfig implements vscode.Disposable {
     return chosen.contextWindow ? { provider: chosen.profile.id, model: chosen.model, contextWindow: chosen.contextWindow } : { provider: chosen.profile.id, model: chosen.model };
   }
 
-  async select(selection: ModelSelection): Promise<void> {
+  async select(selection: ModelChoice): Promise<void> {
     await this.state.update(SELECTION_KEY, selection);
     this.changed.fire();
   }

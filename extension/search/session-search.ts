@@ -1,4 +1,4 @@
-import type { ChatRef, SessionSearchHit } from "../../core/protocol";
+import type { SessionRef, SessionSearchHit } from "../../core/protocol";
 import type { WorkspaceRuntimeApi } from "../../core/runtime/types";
 
 /** Hits the find bar lists for one session; more are reported, not sent. */
@@ -9,7 +9,7 @@ export const SESSION_HIT_LIMIT = 200;
  * every segment included, reduced to what the view shows. A bad query throws the core's
  * SearchQueryError, whose message the view shows as is.
  */
-export async function searchOneSession(runtime: Pick<WorkspaceRuntimeApi, "search">, ref: ChatRef, query: string, signal?: AbortSignal): Promise<{ hits: SessionSearchHit[]; more: boolean }> {
+export async function searchOneSession(runtime: Pick<WorkspaceRuntimeApi, "search">, ref: SessionRef, query: string, signal?: AbortSignal): Promise<{ hits: SessionSearchHit[]; more: boolean }> {
   const hits: SessionSearchHit[] = [];
   let more = false;
   const found = runtime.search({ query, session: { agentId: ref.agentId, sessionId: ref.sessionId }, limit: SESSION_HIT_LIMIT + 1, ...(signal ? { signal } : {}) });

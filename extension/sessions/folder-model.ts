@@ -1,7 +1,8 @@
+import { sessionKey } from "../../core/protocol";
 import type { SessionChange, SessionListItem } from "../../core/session";
 import type { FolderRuntime } from "../runtime/runtimes";
 import { dateBucket, dateRanges } from "./date-groups";
-import { sessionKey, type AgentNode, type ArchivedNode, type DateNode, type FolderNode, type MoreNode, type PagedGroup, type SessionNode } from "./nodes";
+import { type AgentNode, type ArchivedNode, type DateNode, type FolderNode, type MoreNode, type PagedGroup, type SessionNode } from "./nodes";
 
 /** Sessions a group shows before its "Show more" row, and how many more each click adds. */
 export const PAGE_SIZE = 50;
@@ -138,7 +139,7 @@ export class FolderModel {
   }
 
   get(agentId: string, sessionId: string): SessionNode | undefined {
-    return this.nodes.get(sessionKey(agentId, sessionId));
+    return this.nodes.get(sessionKey({ agentId, sessionId }));
   }
 
   all(): IterableIterator<SessionNode> {
@@ -160,7 +161,7 @@ export class FolderModel {
   }
 
   upsert(item: SessionListItem): Stale[] {
-    const existing = this.nodes.get(sessionKey(item.agentId, item.sessionId));
+    const existing = this.nodes.get(sessionKey(item));
     if (!existing) return this.add(item);
     const before = existing.item;
     existing.item = item;
@@ -179,7 +180,7 @@ export class FolderModel {
   }
 
   remove(agentId: string, sessionId: string): Stale[] {
-    const key = sessionKey(agentId, sessionId);
+    const key = sessionKey({ agentId, sessionId });
     const node = this.nodes.get(key);
     if (!node) return [];
     this.nodes.delete(key);
@@ -198,7 +199,7 @@ export class FolderModel {
 
   private add(item: SessionListItem): Stale[] {
     const node: SessionNode = { kind: "session", entry: this.entry, item, activity: { waiting: new Set(), interrupted: false, running: false }, index: -1 };
-    this.nodes.set(sessionKey(item.agentId, item.sessionId), node);
+    this.nodes.set(sessionKey(item), node);
     this.order.delete(groupKey(item.agentId, item.archived));
     const count = this.perAgent.get(item.agentId) ?? 0;
     this.perAgent.set(item.agentId, count + 1);

@@ -71,4 +71,3 @@ export function sessionState(node: SessionNode): SessionState {
   return "idle";
 }
 
-export const sessionKey = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;

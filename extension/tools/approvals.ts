@@ -2,13 +2,11 @@ import * as vscode from "vscode";
 import type { ApprovalDecision } from "../../core/protocol/tool-details";
 import type { RuntimeApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
 import { PendingDecisions, type PendingDecision } from "../approval/decisions";
-import type { ChatApprovalSink } from "../chat/approvals";
+import type { ChatApprovalSink } from "../approval/chat-sink";
 import { untilAborted } from "./cancellation";
 import { EditReviews } from "./edit-reviews";
 import type { ProposalStore } from "./proposals";
 import { NOTIFICATIONS, reviewProposal, type Prompts } from "./review";
-
-export type { ChatApprovalSink };
 
 export interface ApproverOptions {
   /** The folder the runtime serves (`folder.uri.toString()`): part of every decision's key. */
@@ -65,7 +63,7 @@ export function createApprover(options: ApproverOptions = {}): NonNullable<Works
       if (!decision.approved) options.proposals!.delete(req.toolCallId);
       return decision;
     }
-    if (!sink?.shows(folderKey, req.agentId, req.sessionId)) void notify(summary, pending, prompts);
+    if (!sink?.shows({ folderKey, agentId: req.agentId, sessionId: req.sessionId })) void notify(summary, pending, prompts);
     return pending.decision;
   };
 }

@@ -49,3 +49,13 @@ export async function diskStamp(uri: vscode.Uri): Promise<string | undefined> {
     throw err;
   }
 }
+
+/** The file's text on disk, ignoring any open buffer (BOM dropped); undefined when it does not exist. */
+export async function diskText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder("utf-8").decode(await vscode.workspace.fs.readFile(uri)).replace(/^\uFEFF/, "");
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}

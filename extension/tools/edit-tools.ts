@@ -7,6 +7,7 @@ import { textOutput, type Tool, type ToolContext, type ToolOutput } from "../../
 import { collectNewErrors, errorSnapshot, type DiagnosticsWatch } from "./diagnostics";
 import { diskStamp, editorText, openDocument, sha256 } from "./documents";
 import { minimalChange } from "./minimal-change";
+import { saveApplied } from "./save-applied";
 import { resolveToolPath, type ToolPath } from "./paths";
 import type { Proposal, ProposalStore } from "./proposals";
 
@@ -86,8 +87,7 @@ async function apply(p: Pick<Proposal, "file" | "baseHash" | "baseDisk" | "baseT
     edit.replace(uri, new vscode.Range(doc.positionAt(change.start), doc.positionAt(change.end)), change.text);
   }
   if (!(await vscode.workspace.applyEdit(edit))) throw new ToolError(`VS Code did not apply the edit to ${p.file.shown}; nothing was written`);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  if (!(await doc.save())) throw new ToolError(`the edit to ${p.file.shown} was applied in the editor but could not be saved`);
+  if (!(await saveApplied(uri, text))) throw new ToolError(`the edit to ${p.file.shown} was applied in the editor but could not be saved`);
 }
 
 function writeSummary(shown: string, text: string, created: boolean): string {

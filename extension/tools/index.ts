@@ -11,7 +11,8 @@ import { createEditorGlobTool, createEditorGrepTool } from "./search-tools";
 import { CommandTerminals } from "./terminals";
 import { undoAppliedEdit } from "./undo-edit";
 
-export { createApprover, approvalSummary, type ApproverOptions, type ChatApprovalSink } from "./approvals";
+export { createApprover, approvalSummary, type ApproverOptions } from "./approvals";
+export type { ChatApprovalSink } from "../approval/chat-sink";
 export type { Prompts } from "./review";
 export { EditReviews, ACCEPT_EDIT_COMMAND, REJECT_EDIT_COMMAND, EDIT_PROPOSAL_COMMAND, REVIEW_PENDING_CONTEXT, REVIEW_EDITING_CONTEXT } from "./edit-reviews";
 export { PendingDecisions, CANCELLED, type DecisionKey, type PendingDecision } from "../approval/decisions";
@@ -64,7 +65,7 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
     createEditorReadFileTool(),
     createEditorListDirTool(),
     createEditorGlobTool(options.folder),
-    createEditorGrepTool(options.appRoot ?? vscode.env.appRoot),
+    createEditorGrepTool(options.appRoot ?? vscode.env.appRoot, options.folder),
     ...createEditorEditTools({ proposals, diagnostics }),
     createEditorRunCommandTool(terminals, options.command),
     createDiagnosticsTool(),

@@ -1,21 +1,12 @@
 import * as vscode from "vscode";
 import { ToolError } from "../../core/tools/errors";
-import { editorText, isNotFound } from "./documents";
+import { diskText, editorText } from "./documents";
+import { saveApplied } from "./save-applied";
 import { minimalChange } from "./minimal-change";
 import type { AppliedEdit, ProposalStore } from "./proposals";
 
 /** Command that undoes an applied edit: `downcity.tools.undoEdit(folderKey, sessionId, toolCallId)` → `{ path }`. */
 export const UNDO_EDIT_COMMAND = "downcity.tools.undoEdit";
-
-/** The file's text on disk, ignoring any open buffer; undefined when it does not exist. */
-async function diskText(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    return new TextDecoder("utf-8").decode(await vscode.workspace.fs.readFile(uri)).replace(/^\uFEFF/, "");
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
 
 /**
  * Undoes one applied edit: back to the text before it, through a WorkspaceEdit like the
@@ -41,9 +32,8 @@ export async function undoAppliedEdit(store: ProposalStore, toolCallId: string, 
     edit.replace(file.uri, new vscode.Range(doc.positionAt(change.start), doc.positionAt(change.end)), change.text);
   }
   if (!(await vscode.workspace.applyEdit(edit))) throw new ToolError(`VS Code did not undo the edit of ${file.shown}; nothing was changed`);
-  if (applied.before !== undefined) {
-    const doc = await vscode.workspace.openTextDocument(file.uri);
-    if (!(await doc.save())) throw new ToolError(`the undo of ${file.shown} was applied in the editor but could not be saved`);
+  if (applied.before !== undefined && !(await saveApplied(file.uri, applied.before))) {
+    throw new ToolError(`the undo of ${file.shown} was applied in the editor but could not be saved`);
   }
   store.forgetApplied(toolCallId);
   return applied;

@@ -71,7 +71,7 @@ test("approvals in the real workbench: the card, the diff's title bar, Deny, no 
     await page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]').click({ timeout: 60_000 });
     await chat().getByRole("button", { name: "New Session", exact: true }).click({ timeout: 60_000 });
     await send(chat(), "Fix restock so it only changes the matching SKU.");
-    await reviewTab(page).waitFor({ timeout: 60_000 });
+    await activeReview(page).waitFor({ timeout: 60_000 });
     await titleBarAction(page, "Accept").waitFor({ timeout: 60_000 });
     await titleBarAction(page, "Reject").waitFor({ timeout: 60_000 });
     await card(chat(), "waiting for approval").getByRole("button", { name: "Approve", exact: true }).waitFor({ timeout: 60_000 });
@@ -102,7 +102,7 @@ test("approvals in the real workbench: the card, the diff's title bar, Deny, no 
 
   await step("04 (b) Accept in the diff editor's title bar: written, and the card updates at once", async () => {
     await send(chat(), "Fix restock again.");
-    await reviewTab(page).waitFor({ timeout: 60_000 });
+    await activeReview(page).waitFor({ timeout: 60_000 });
     const waiting = card(chat(), "waiting for approval");
     await waiting.waitFor({ timeout: 60_000 });
     const clicked = performance.now();
@@ -139,7 +139,7 @@ test("approvals in the real workbench: the card, the diff's title bar, Deny, no 
     await workbench.screenshot("06a-diff-closed-no-toast");
     // The card's Open diff brings the review back, title-bar actions and all.
     await card(chat(), "waiting for approval").getByRole("button", { name: "Open diff", exact: true }).click({ timeout: 60_000 });
-    await reviewTab(page).waitFor({ timeout: 60_000 });
+    await activeReview(page).waitFor({ timeout: 60_000 });
     await titleBarAction(page, "Accept").waitFor({ timeout: 60_000 });
     await card(chat(), "waiting for approval").getByRole("button", { name: "Approve", exact: true }).click({ timeout: 60_000 });
     await fileMatches(inventory, new RegExp(escape(DOC_NEW)), 60_000);
@@ -182,6 +182,8 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
 const card = (chat: FrameLocator, status: string) => chat.getByRole("group", { name: `Tool edit_file: ${status}`, exact: true }).last();
 const assistant = (chat: FrameLocator, text: string) => chat.locator('article.message.assistant[aria-label="Assistant"]', { hasText: text }).last();
 const reviewTab = (page: Page) => page.locator(".tabs-container .tab", { hasText: "Proposed by Downcity" }).first();
+/** The review's tab as the active editor: its title bar is the one the Accept / Reject actions are on. */
+const activeReview = (page: Page) => page.locator(".tabs-container .tab.active", { hasText: "Proposed by Downcity" }).first();
 /** A title-bar action of the active editor group (the diff editor). */
 const titleBarAction = (page: Page, title: string) => page.locator(`.editor-actions .action-label[aria-label^="${title}"]`).filter({ visible: true }).first();
 const editToasts = (page: Page) => page.locator(".notifications-toasts .notification-toast", { hasText: "src/inventory.ts" });

@@ -92,7 +92,7 @@ test("an approval shown in a visible chat waits for Approve; an invisible chat d
         policy: "reads",
         approve: (req: RuntimeApprovalRequest, signal: AbortSignal) => {
           asked.push(req);
-          if (!controller!.approvals.shows(FOLDER, req.agentId, req.sessionId)) return Promise.resolve<ApprovalDecision>({ approved: false, reason: "no chat" });
+          if (!controller!.approvals.shows({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId })) return Promise.resolve<ApprovalDecision>({ approved: false, reason: "no chat" });
           return controller!.approvals.decisions.ask({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId }, signal).decision;
         },
       } as never,
@@ -117,10 +117,10 @@ test("an approval shown in a visible chat waits for Approve; an invisible chat d
   assert.deepEqual(await v.request("approve", { ref, toolCallId: "w1", decision: { approved: true } }), { resolved: false }, "a second answer changes nothing");
 
   visible = false;
-  assert.equal(controller.approvals.shows(FOLDER, "code", ref.sessionId), false, "no visible chat: the approver asks elsewhere too");
+  assert.equal(controller.approvals.shows({ folderKey: FOLDER, agentId: "code", sessionId: ref.sessionId }), false, "no visible chat: the approver asks elsewhere too");
   visible = true;
-  assert.equal(controller.approvals.shows("file:///other", "code", ref.sessionId), false, "a session of the same id in another folder is not this view's");
-  assert.equal(controller.approvals.shows(FOLDER, "ask", ref.sessionId), false, "nor another agent's");
+  assert.equal(controller.approvals.shows({ folderKey: "file:///other", agentId: "code", sessionId: ref.sessionId }), false, "a session of the same id in another folder is not this view's");
+  assert.equal(controller.approvals.shows({ folderKey: FOLDER, agentId: "ask", sessionId: ref.sessionId }), false, "nor another agent's");
   // A cancelled run answers its own prompt.
   const abort = new AbortController();
   const waiting = controller.approvals.decisions.ask({ folderKey: FOLDER, agentId: "code", sessionId: ref.sessionId, toolCallId: "w2" }, abort.signal);

@@ -36,6 +36,8 @@ export function recordingActions(): HostActions & { calls: [string, ...unknown[]
     runCommand: rec("runCommand"),
     searchFiles: rec("searchFiles", ["src/a.ts"]),
     readAttachment: rec("readAttachment", "file text"),
+    searchMentions: rec("searchMentions", ["src/a.ts"]),
+    resolveMention: rec("resolveMention", { info: { kind: "problems", label: "Problems (0)" }, text: "no problems" }),
     exportSession: rec("exportSession"),
   };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RuntimeApprovalRequest } from "../../core/runtime/types";
+import type { SessionRef } from "../../core/protocol";
 import { approvalSummary, createApprover, PendingDecisions } from "../../extension/tools";
 import { workspace } from "../support/vscode-fake/index";
 import { editorWorkspace } from "./helpers";
@@ -40,18 +41,18 @@ describe("approvals", () => {
     const ws = editorWorkspace(t);
     const decisions = new PendingDecisions();
     let visible = true;
-    const shown: string[][] = [];
+    const shown: SessionRef[] = [];
     const approve = createApprover({
       folderKey: "folder-a",
       chat: () => ({
         decisions,
-        shows: (...ref) => (shown.push(ref), visible),
+        shows: (ref) => (shown.push(ref), visible),
       }),
     });
     const signal = new AbortController().signal;
     const key = { folderKey: "folder-a", agentId: "default", sessionId: "s1", toolCallId: "c-make" };
     const first = approve(command("make"), signal);
-    assert.deepEqual(shown[0], ["folder-a", "default", "s1"], "asked by folder, agent and session");
+    assert.deepEqual(shown[0], { folderKey: "folder-a", agentId: "default", sessionId: "s1" }, "asked by folder, agent and session");
     assert.equal(decisions.answer({ ...key, agentId: "other" }, { approved: true }), false, "another agent's session of the same id is not answered");
     assert.equal(decisions.answer(key, { approved: false, reason: "not now" }), true);
     assert.deepEqual(await first, { approved: false, reason: "not now" });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, watch } from "node:fs";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
-import type { AgentEvent, CatchUp, ChatHostMessage, ChatRef, ChatSnapshot, SessionEvent } from "../../core/protocol";
+import type { AgentEvent, CatchUp, ChatHostMessage, SessionRef, ChatSnapshot, SessionEvent } from "../../core/protocol";
 import { Conversation } from "../../webview/model";
 import { renderedModel } from "../../webview/rendered";
 
@@ -67,7 +67,7 @@ export class HostProcess {
     return (reply as { result: T }).result;
   }
 
-  async compact(ref: ChatRef): Promise<unknown> {
+  async compact(ref: SessionRef): Promise<unknown> {
     const tag = ++this.nextId;
     this.child.stdin!.write(`${JSON.stringify({ compact: { agentId: ref.agentId, sessionId: ref.sessionId }, tag })}\n`);
     let line: { result?: unknown; error?: string } | undefined;

@@ -25,7 +25,7 @@ const runtime = new WorkspaceRuntime({
   approval: () => settingsForPolicy("reads"),
   approve: (request, signal) => {
     const { approvals } = controller!;
-    if (!approvals.shows(FOLDER, request.agentId, request.sessionId)) return Promise.resolve({ approved: false, reason: "no view shows the session" });
+    if (!approvals.shows({ folderKey: FOLDER, agentId: request.agentId, sessionId: request.sessionId })) return Promise.resolve({ approved: false, reason: "no view shows the session" });
     return approvals.decisions.ask({ folderKey: FOLDER, agentId: request.agentId, sessionId: request.sessionId, toolCallId: request.toolCallId }, signal).decision;
   },
   tools: () => tools,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { AgentEvent, ChatRef, ChatSnapshot } from "../../core/protocol";
+import type { AgentEvent, SessionRef, ChatSnapshot } from "../../core/protocol";
 import type { ProblemItem } from "../../webview/model";
 import type { RenderedItem } from "../../webview/rendered";
 import { isSummaryRequest } from "../compaction/helpers";
@@ -46,10 +46,10 @@ test("the chat's rendered model is the same live, after a switch, after SIGKILL 
   t.after(() => host.kill().catch(() => undefined));
   const live = new Map<string, Rendered>();
   const saved = new Map<string, ChatSnapshot>();
-  const refs = new Map<string, ChatRef>();
+  const refs = new Map<string, SessionRef>();
 
   /** A new session, shown in a view that follows it; `run` drives it; the live rendering is kept. */
-  const scenario = async (name: string, run: (ref: ChatRef, view: ViewModel) => Promise<void>) => {
+  const scenario = async (name: string, run: (ref: SessionRef, view: ViewModel) => Promise<void>) => {
     const snapshot = await host.request<ChatSnapshot>("newSession", {});
     const view = new ViewModel().show(snapshot).skip(host);
     refs.set(name, snapshot.ref);
@@ -58,12 +58,12 @@ test("the chat's rendered model is the same live, after a switch, after SIGKILL 
     saved.set(name, view.saved());
     return view;
   };
-  const prompt = (ref: ChatRef, text: string) => host.request("prompt", { ref, text });
-  const turnEnded = (ref: ChatRef, n = 1) =>
+  const prompt = (ref: SessionRef, text: string) => host.request("prompt", { ref, text });
+  const turnEnded = (ref: SessionRef, n = 1) =>
     host.wait(() => host.agentEvents().filter((e) => for_(ref.sessionId)(e) && e.type === "turn-ended").length >= n, `turn ${n} of ${ref.sessionId} to end`);
-  const approval = (ref: ChatRef, n = 1) =>
+  const approval = (ref: SessionRef, n = 1) =>
     host.wait(() => host.agentEvents().filter((e) => for_(ref.sessionId)(e) && e.type === "approval-requested").length >= n, "an approval request");
-  const lastApproval = (ref: ChatRef) => host.agentEvents().filter((e) => for_(ref.sessionId)(e) && e.type === "approval-requested").at(-1) as Extract<AgentEvent, { type: "approval-requested" }>;
+  const lastApproval = (ref: SessionRef) => host.agentEvents().filter((e) => for_(ref.sessionId)(e) && e.type === "approval-requested").at(-1) as Extract<AgentEvent, { type: "approval-requested" }>;
 
   await scenario("plain answer", async (ref) => {
     replies.push(text("Hello there. **Bold** and `code`."));

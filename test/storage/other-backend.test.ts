@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import type { SessionEvent } from "../../core/protocol";
-import { DEFAULT_AGENT_ID, Session, type SessionListItem, type SessionPersistence, type SessionRef, type SessionStore } from "../../core/session";
+import { DEFAULT_AGENT_ID, Session, type SessionListItem, type SessionPersistence, type LocalSessionRef, type SessionStore } from "../../core/session";
 import { Sessions } from "../../core/storage";
 import { tempRoot, user } from "./helpers";
 
@@ -21,10 +21,10 @@ class MapPersistence implements SessionPersistence {
       this.saved.set(s.id, [...s.events()]);
     });
   }
-  existsSync(ref: SessionRef) {
+  existsSync(ref: LocalSessionRef) {
     return this.saved.has(ref.sessionId);
   }
-  async open(ref: SessionRef) {
+  async open(ref: LocalSessionRef) {
     const events = this.saved.get(ref.sessionId);
     if (!events) throw new Error(`no session ${ref.sessionId}`);
     return { session: Session.seed({ id: ref.sessionId, agentId: ref.agentId ?? DEFAULT_AGENT_ID }, events), report: { repaired: false, actions: [] } };
@@ -36,7 +36,7 @@ class MapPersistence implements SessionPersistence {
   async list() {
     return [...this.saved.keys()].map((id) => ({ ...this.describe(Session.seed({ id }, this.saved.get(id)!)), hot: false }));
   }
-  async messages(ref: SessionRef) {
+  async messages(ref: LocalSessionRef) {
     const events = this.saved.get(ref.sessionId) ?? [];
     return { events, firstSeq: events[0]?.seq ?? 0, lastSeq: events.at(-1)?.seq ?? 0, hasOlder: false };
   }
@@ -48,7 +48,7 @@ class MapPersistence implements SessionPersistence {
   }
   async archive() {}
   async unarchive() {}
-  async delete(ref: SessionRef) {
+  async delete(ref: LocalSessionRef) {
     this.saved.delete(ref.sessionId);
   }
   residentBytes() {

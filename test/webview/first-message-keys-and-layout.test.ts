@@ -127,7 +127,7 @@ test("Escape stops a run (not while closing the file suggestions); Tab from Send
   const chat = await openChat(browserOf(), (host) =>
     helloWith(snap)(host)
       .on("cancel", () => ({}))
-      .on("searchFiles", () => ["src/inventory.ts"]),
+      .on("searchMentions", () => ["src/inventory.ts"]),
   );
   const { page, host } = chat;
   try {

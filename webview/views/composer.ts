@@ -1,24 +1,25 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { live } from "lit-html/directives/live.js";
-import type { ModelChoice } from "../../core/protocol";
+import type { ModelChoice, ResolvedAttachment } from "../../core/protocol";
+import { mentionChips } from "./mention-chips";
+import { MENU_ID, mentionMenuView, optionId, type MentionMenu } from "./mention-menu";
 
 export interface ComposerState {
   text: string;
-  attachments: string[];
-  suggestions: string[];
-  /** Highlighted suggestion. */
-  active: number;
-  query?: string;
+  /** Picked mentions and dropped files, resolved: what the chips show and the next message sends. */
+  attachments: ResolvedAttachment[];
 }
 
 export interface ComposerHost {
   readonly composer: ComposerState;
+  readonly mentions: MentionMenu;
   send(): Promise<void>;
   cancel(): void;
   refresh(): void;
-  searchFiles(query: string): Promise<string[]>;
   selectModel(model: ModelChoice): void;
   chooseAgent(agentId: string): void;
+  /** Files dragged from the Explorer (their URIs) become attachments. */
+  dropUris(uris: string[]): void;
 }
 
 export interface ComposerProps {
@@ -32,65 +33,14 @@ export interface ComposerProps {
   meter: TemplateResult | typeof nothing;
   /** The question asked when the picked agent cannot continue the open session. */
   ask: TemplateResult | typeof nothing;
-}
-
-const AT_QUERY = /(?:^|\s)@([^\s@]*)$/;
-let searchSeq = 0;
-
-async function updateSuggestions(host: ComposerHost, textarea: HTMLTextAreaElement): Promise<void> {
-  const c = host.composer;
-  const match = AT_QUERY.exec(textarea.value.slice(0, textarea.selectionStart));
-  if (!match) {
-    if (c.query !== undefined) {
-      c.query = undefined;
-      c.suggestions = [];
-      host.refresh();
-    }
-    return;
-  }
-  c.query = match[1]!;
-  const seq = ++searchSeq;
-  const found = await host.searchFiles(c.query);
-  if (seq !== searchSeq || c.query === undefined) return;
-  c.suggestions = found.slice(0, 12);
-  c.active = 0;
-  host.refresh();
-}
-
-function pick(host: ComposerHost, path: string, textarea: HTMLTextAreaElement | null): void {
-  const c = host.composer;
-  if (!c.attachments.includes(path)) c.attachments.push(path);
-  c.text = c.text.replace(/@[^\s@]*$/, "").replace(/\s+$/, c.text.length ? " " : "");
-  c.query = undefined;
-  c.suggestions = [];
-  host.refresh();
-  textarea?.focus();
+  /** The rules files that apply to the session, as chips. */
+  rules: TemplateResult | typeof nothing;
 }
 
 function onKey(host: ComposerHost, e: KeyboardEvent): void {
   const c = host.composer;
   const textarea = e.currentTarget as HTMLTextAreaElement;
-  if (c.suggestions.length) {
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      c.active = (c.active + (e.key === "ArrowDown" ? 1 : c.suggestions.length - 1)) % c.suggestions.length;
-      host.refresh();
-      return;
-    }
-    if (e.key === "Enter" || e.key === "Tab") {
-      e.preventDefault();
-      pick(host, c.suggestions[c.active]!, textarea);
-      return;
-    }
-    if (e.key === "Escape") {
-      // Closes the suggestions only: the chat's Escape (stop the run) waits for the next one.
-      e.preventDefault();
-      c.suggestions = [];
-      c.query = undefined;
-      host.refresh();
-      return;
-    }
-  }
+  if (host.mentions.key(e, textarea)) return;
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     c.text = textarea.value;
@@ -98,46 +48,54 @@ function onKey(host: ComposerHost, e: KeyboardEvent): void {
   }
 }
 
+/** The URIs a drop carries: VS Code's own list (Explorer, editor tabs), else the standard one. */
+export function droppedUris(data: DataTransfer | null): string[] {
+  const raw = data?.getData("application/vnd.code.uri-list") || data?.getData("text/uri-list") || "";
+  return raw.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+}
+
+const carriesUris = (data: DataTransfer | null) => !!data && Array.from(data.types).some((t) => t === "application/vnd.code.uri-list" || t === "text/uri-list");
+
 export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
   const c = host.composer;
   const modelKey = (m: ModelChoice) => `${m.provider}\u0000${m.model}`;
-  return html`<footer class="composer">
+  return html`<footer
+    class="composer"
+    @dragover=${(e: DragEvent) => {
+      if (!carriesUris(e.dataTransfer)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
+    }}
+    @drop=${(e: DragEvent) => {
+      const uris = droppedUris(e.dataTransfer);
+      if (!uris.length) return;
+      e.preventDefault();
+      host.dropUris(uris);
+    }}
+  >
     ${p.ask}
     ${p.readOnly ? html`<div class="read-only" role="status"><i aria-hidden="true" class="codicon codicon-lock"></i> Read-only: ${p.readOnly}</div>` : nothing}
-    ${
-      c.attachments.length
-        ? html`<ul class="attachments" aria-label="Attached files">${c.attachments.map(
-            (path) => html`<li class="chip"><i aria-hidden="true" class="codicon codicon-file"></i>${path}<button type="button" class="icon-button" aria-label="Remove ${path}" @click=${() => {
-              c.attachments = c.attachments.filter((a) => a !== path);
-              host.refresh();
-            }}><i aria-hidden="true" class="codicon codicon-close"></i></button></li>`,
-          )}</ul>`
-        : nothing
-    }
-    ${
-      c.suggestions.length
-        ? html`<ul class="suggestions" role="listbox" id="file-suggestions" aria-label="Workspace files">${c.suggestions.map(
-            (path, i) => html`<li role="option" id="file-option-${i}" aria-selected=${i === c.active ? "true" : "false"} class=${i === c.active ? "active" : ""} @mousedown=${(e: Event) => {
-              e.preventDefault();
-              pick(host, path, document.querySelector("textarea"));
-            }}>${path}</li>`,
-          )}</ul>`
-        : nothing
-    }
+    ${p.rules}
+    ${mentionChips(c.attachments, (i) => {
+      c.attachments = c.attachments.filter((_a, j) => j !== i);
+      host.refresh();
+      document.querySelector<HTMLTextAreaElement>(".composer textarea")?.focus();
+    })}
+    ${mentionMenuView(host.mentions, () => document.querySelector<HTMLTextAreaElement>(".composer textarea"))}
     <div class="input-row">
       <textarea
         aria-label="Message"
-        placeholder=${p.running ? "Steer the running agent… (Esc stops)" : "Ask the agent… (@ to attach a file)"}
+        placeholder=${p.running ? "Steer the running agent… (Esc stops)" : "Ask the agent… (@ to mention a file, folder, problems…)"}
         rows="3"
         ?disabled=${p.disabled}
         aria-autocomplete="list"
-        aria-controls=${c.suggestions.length ? "file-suggestions" : nothing}
-        aria-activedescendant=${c.suggestions.length ? `file-option-${c.active}` : nothing}
+        aria-controls=${host.mentions.open ? MENU_ID : nothing}
+        aria-activedescendant=${host.mentions.open ? optionId(host.mentions.state!.active) : nothing}
         .value=${live(c.text)}
         @input=${(e: Event) => {
           const t = e.currentTarget as HTMLTextAreaElement;
           c.text = t.value;
-          void updateSuggestions(host, t);
+          void host.mentions.update(t.value.slice(0, t.selectionStart));
         }}
         @keydown=${(e: KeyboardEvent) => onKey(host, e)}
       ></textarea>

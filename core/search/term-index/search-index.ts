@@ -57,6 +57,7 @@ export interface SessionPlan {
 
 const MESSAGES = `${sep}messages`;
 const ACTIVE = `${sep}messages${sep}active.jsonl`;
+/** Not `core/protocol`'s `sessionKey`: this key is written into the index's journal (`{ t: "d", k }`), a file format. */
 const sessionKey = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 const stampOf = (st: Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "");
 

@@ -227,6 +227,8 @@ export const window: Record<string, Fn> = {
   showSaveDialog: unset("window.showSaveDialog"),
   withProgress: async (_options: unknown, task: Fn) => task({ report() {} }, new CancellationTokenSource().token),
   registerWebviewViewProvider: () => new Disposable(() => {}),
+  // Never fired here: @terminal's output recorder listens to it.
+  onDidStartTerminalShellExecution: () => new Disposable(() => {}),
   registerWebviewPanelSerializer: () => new Disposable(() => {}),
   createOutputChannel: () => ({
     appendLine: (line: string) => void created.output.push(line),
@@ -268,6 +270,10 @@ export const workspace: Record<string, any> = {
   onDidChangeWorkspaceFolders: fire.workspaceFolders.event,
   onDidGrantWorkspaceTrust: fire.grantTrust.event,
   onDidChangeConfiguration: fire.configuration.event,
+  // Never fired here: the file list of @-mentions listens to them.
+  onDidCreateFiles: () => new Disposable(() => {}),
+  onDidDeleteFiles: () => new Disposable(() => {}),
+  onDidRenameFiles: () => new Disposable(() => {}),
   createFileSystemWatcher: (pattern: RelativePattern | string) => {
     const watcher = new FakeFileSystemWatcher(pattern);
     created.watchers.push(watcher);

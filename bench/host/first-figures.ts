@@ -1,0 +1,178 @@
+/**
+ * The first five minutes' figures (issue 19) against a floor, in one run, in a real VS Code
+ * (code-server + Chromium): bench/host/floor-chat-extension is a webview chat that makes the
+ * same trips with nothing of ours in between (one streamed request per Send; Connect lists the
+ * server's models, stores the key in SecretStorage, writes a user setting, names the model in
+ * the status bar). Each sample is a fresh code-server with a fresh user-data folder; the cases
+ * are interleaved so load drifts hit them alike.
+ *   - view open → chat ready: click on the activity-bar icon → the Message box enabled (the
+ *     activation included: neither extension is active before);
+ *   - first message → first token: Enter in the Message box (for us with no session open, so
+ *     the session is created too) → the first answer text on screen;
+ *   - Connect → ready: click on Connect (Base URL, Model and API key filled) → the status bar
+ *     names the model (for us with no provider configured: the chat's connect form).
+ * Wall-clock times through Playwright, the same way for both, so compare the ratios.
+ *   npm run build && node --import tsx bench/host/first-figures.ts [runs=3]
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, existsSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FrameLocator, Page } from "playwright-core";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
+import { missingVsCode, openWorkbench } from "../../test/e2e/helpers";
+import { startProviderServer, wire } from "../../test/support/provider-server";
+import { fmt, median, table } from "../stats";
+
+const runs = Number(process.argv[2] ?? 3);
+const FLOOR = join(PROJECT_ROOT, "bench", "host", "floor-chat-extension");
+const MODEL = "first-model";
+const KEY = "sk-first-figures";
+const NO_PROVIDER: Record<string, string> = Object.fromEntries(["DOWNCITY_PROTOCOL", "DOWNCITY_BASE_URL", "DOWNCITY_MODEL", "DOWNCITY_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"].map((k) => [k, ""]));
+
+type Figure = "viewReadyMs" | "firstTokenMs" | "connectMs";
+type Sample = Partial<Record<Figure, number>>;
+
+/** The visible webview of `extensionId` (outer iframe, then VS Code's active-frame). */
+const webview = (page: Page, extensionId: string): FrameLocator =>
+  page.locator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`).filter({ visible: true }).first().contentFrame().frameLocator("iframe#active-frame");
+
+async function openOn(out: string, extension: string, workspace: string, env: Record<string, string>) {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const workbench = await openWorkbench(out, { env });
+  await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+  await workbench.page.goto(workbenchUrl(workbench.server, workspace, [["extensionDevelopmentPath", remoteUri(workbench.server, extension)]]));
+  await workbench.page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 120_000 });
+  return workbench;
+}
+
+/** ms from the click on the activity-bar icon `label` until `ready` resolves. */
+async function timeClick(page: Page, label: string, ready: () => Promise<unknown>): Promise<number> {
+  const icon = page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${label}"]`);
+  await icon.waitFor({ timeout: 120_000 });
+  const t0 = performance.now();
+  await icon.click();
+  await ready();
+  return performance.now() - t0;
+}
+
+async function timed(act: () => Promise<unknown>, done: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await act();
+  await done();
+  return performance.now() - t0;
+}
+
+async function floorSample(out: string, workspace: string, baseURL: string): Promise<Sample> {
+  const workbench = await openOn(out, FLOOR, workspace, { DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: MODEL, DOWNCITY_API_KEY: KEY });
+  try {
+    const { page } = workbench;
+    const chat = () => webview(page, "downcity-bench.floor-chat");
+    const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
+    const viewReadyMs = await timeClick(page, "Floor Chat", () => box().waitFor({ timeout: 120_000 }));
+    await box().fill("Which module restocks items?");
+    const firstTokenMs = await timed(() => box().press("Enter"), () => chat().locator("p.answer", { hasText: /\S/ }).waitFor({ timeout: 60_000 }));
+    await chat().getByRole("textbox", { name: "Base URL" }).fill(baseURL);
+    await chat().getByRole("textbox", { name: "Model" }).fill(MODEL);
+    await chat().getByLabel("API key").fill(KEY);
+    const connectMs = await timed(
+      () => chat().getByRole("button", { name: "Connect" }).click(),
+      () => page.locator(".part.statusbar .statusbar-item", { hasText: `Floor: ${MODEL}` }).first().waitFor({ timeout: 60_000 }),
+    );
+    return { viewReadyMs, firstTokenMs, connectMs };
+  } finally {
+    await workbench.close();
+  }
+}
+
+async function usChatSample(out: string, workspace: string, baseURL: string): Promise<Sample> {
+  const workbench = await openOn(out, PROJECT_ROOT, workspace, { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: MODEL, DOWNCITY_API_KEY: KEY });
+  try {
+    const { page } = workbench;
+    const chat = () => webview(page, "downcity.downcity-vscode");
+    const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
+    const viewReadyMs = await timeClick(page, "Downcity", async () => {
+      await box().waitFor({ timeout: 120_000 });
+      if (!(await box().isEnabled())) throw new Error("the Message box is disabled with no session open");
+    });
+    await box().fill("Which module restocks items?");
+    const firstTokenMs = await timed(() => box().press("Enter"), () => chat().locator("article.message.assistant .markdown", { hasText: /\S/ }).first().waitFor({ timeout: 60_000 }));
+    return { viewReadyMs, firstTokenMs };
+  } finally {
+    await workbench.close();
+  }
+}
+
+async function usConnectSample(out: string, workspace: string, baseURL: string): Promise<Sample> {
+  const workbench = await openOn(out, PROJECT_ROOT, workspace, NO_PROVIDER);
+  try {
+    const { page } = workbench;
+    const chat = () => webview(page, "downcity.downcity-vscode");
+    const base = () => chat().getByRole("textbox", { name: "Base URL", exact: true });
+    await timeClick(page, "Downcity", () => base().waitFor({ timeout: 120_000 }));
+    await base().fill(baseURL);
+    await base().press("Tab");
+    const model = chat().getByRole("combobox", { name: "Model", exact: true });
+    await model.locator("option", { hasText: MODEL }).waitFor({ state: "attached", timeout: 60_000 });
+    await model.selectOption(MODEL);
+    await chat().getByLabel("API key", { exact: true }).fill(KEY);
+    const connectMs = await timed(
+      () => chat().getByRole("button", { name: "Connect", exact: true }).click(),
+      async () => {
+        await base().waitFor({ state: "detached", timeout: 60_000 });
+        await page.locator(".part.statusbar .statusbar-item", { hasText: MODEL }).first().waitFor({ timeout: 60_000 });
+      },
+    );
+    return { connectMs };
+  } finally {
+    await workbench.close();
+  }
+}
+
+async function main() {
+  const missing = missingVsCode();
+  if (missing) throw new Error(missing);
+  if (!existsSync(join(PROJECT_ROOT, "dist", "extension.js"))) throw new Error("dist/extension.js is missing: npm run build first");
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "downcity-first-figures-")));
+  const provider = await startProviderServer(({ path }) =>
+    path.endsWith("/models") ? { json: { object: "list", data: [{ id: MODEL }] } } : { sse: wire.openaiChat({ model: MODEL, usage: { input: 120, output: 20 }, text: "The inventory module restocks items per SKU." }) },
+  );
+  const floor: Sample[] = [];
+  const us: Sample[] = [];
+  const loadBefore = loadavg()[0]!;
+  try {
+    for (let r = 0; r < runs; r++) {
+      const workspace = (name: string) => {
+        const dir = join(base, `ws-${r}-${name}`);
+        mkdirSync(join(dir, "src"), { recursive: true });
+        writeFileSync(join(dir, "src", "inventory.ts"), "export const restock = (sku: string, amount: number) => amount;\n");
+        return dir;
+      };
+      const f = await floorSample(join(base, `out-${r}-floor`), workspace("floor"), provider.baseURL);
+      console.error(`run ${r + 1}/${runs} floor: ${JSON.stringify(f)}`);
+      const chat = await usChatSample(join(base, `out-${r}-us`), workspace("us"), provider.baseURL);
+      const connect = await usConnectSample(join(base, `out-${r}-connect`), workspace("connect"), provider.baseURL);
+      console.error(`run ${r + 1}/${runs} us: ${JSON.stringify({ ...chat, ...connect })}`);
+      floor.push(f);
+      us.push({ ...chat, ...connect });
+    }
+  } finally {
+    await provider.close();
+    rmSync(base, { recursive: true, force: true });
+  }
+  const pick = (xs: Sample[], k: Figure) => xs.map((s) => s[k]).filter((x): x is number => x !== undefined);
+  const range = (xs: number[]) => `${fmt(median(xs), 0)} (${fmt(Math.min(...xs), 0)}–${fmt(Math.max(...xs), 0)})`;
+  const rows = ([["view open → chat ready", "viewReadyMs"], ["first message → first token", "firstTokenMs"], ["Connect → ready", "connectMs"]] as const).map(([name, k]) => [
+    `${name} (ms)`,
+    range(pick(floor, k)),
+    range(pick(us, k)),
+    `${fmt(median(pick(us, k)) / median(pick(floor, k)), 2)}×`,
+  ]);
+  console.log(`\nFirst five minutes in code-server, ${runs} samples each (median, min–max); load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}\n`);
+  table(["", "floor (floor-chat-extension)", "us", "us / floor (medians)"], rows);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { parseMcpConfig, type McpSource, type ParsedMcpConfig } from "../../core/mcp/config";
+import { McpManager, type McpConsentRequest, type McpHostOptions } from "../../core/mcp/manager";
+import { withTimeout } from "../support/with-timeout";
+
+export const REPO = resolve(__dirname, "../..");
+export const EVERYTHING = join(REPO, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+export const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+export const FIXTURE = join(REPO, "test/support/mcp-fixture-server.ts");
+
+export const USER: McpSource = { kind: "user", label: "user settings" };
+export const WORKSPACE: McpSource = { kind: "workspace", label: ".vscode/mcp.json" };
+
+/** The fixture server as a stdio config (tsx resolved from the repo, whatever the workspace). */
+export const fixtureServer = (env: Record<string, string> = {}) => ({ command: process.execPath, args: ["--import", "tsx", FIXTURE], cwd: REPO, env });
+export const everythingServer = () => ({ command: process.execPath, args: [EVERYTHING, "stdio"] });
+
+export function config(servers: Record<string, unknown>, source: McpSource = USER, inputs?: unknown[]): ParsedMcpConfig {
+  return parseMcpConfig({ servers, ...(inputs ? { inputs } : {}) }, source);
+}
+
+export interface TestHost {
+  manager: McpManager;
+  stderr: string[];
+  info: string[];
+  consents: McpConsentRequest[];
+  /** Resolves at the next change event for which `pred` holds. */
+  until(pred: () => boolean, what: string, ms?: number): Promise<void>;
+}
+
+/** A manager over `root` whose log lines, consent requests and inputs the test sees and answers. */
+export function testHost(t: { after(fn: () => unknown): void }, root: string, options: Partial<McpHostOptions> & { allow?: boolean; inputs?: Record<string, string> } = {}): TestHost {
+  const stderr: string[] = [];
+  const info: string[] = [];
+  const consents: McpConsentRequest[] = [];
+  const manager = new McpManager({
+    root,
+    log: { stderr: (s, line) => stderr.push(`${s}: ${line}`), info: (s, m) => info.push(`${s}: ${m}`) },
+    consent: async (req) => {
+      consents.push(req);
+      return options.allow ?? false;
+    },
+    input: async (input) => options.inputs?.[input.id],
+    ...options,
+  });
+  t.after(() => manager.close());
+  const until = (pred: () => boolean, what: string, ms = 20_000) =>
+    pred()
+      ? Promise.resolve()
+      : withTimeout(
+          new Promise<void>((done) => {
+            const off = manager.onDidChange(() => {
+              if (!pred()) return;
+              off();
+              done();
+            });
+          }),
+          ms,
+          what,
+        );
+  return { manager, stderr, info, consents, until };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as { port: number }).port;
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+/** server-everything over HTTP (`streamableHttp` at /mcp, or `sse` at /sse) on a free port, stopped after the test. */
+export async function httpEverything(t: { after(fn: () => unknown): void }, mode: "streamableHttp" | "sse"): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  t.after(() => {
+    child.kill();
+  });
+  const lines = createInterface({ input: child.stderr! });
+  await withTimeout(
+    new Promise<void>((done, fail) => {
+      lines.on("line", (line) => {
+        if (/listening on port|running on port/i.test(line)) done();
+      });
+      child.once("exit", (code) => fail(new Error(`server-everything ${mode} exited with ${code}`)));
+    }),
+    20_000,
+    `server-everything ${mode} to listen`,
+  );
+  return { port, child };
+}

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ApprovalRequest } from "../../core/agent";
+import { settingsForPolicy } from "../../core/agent/approval";
+import type { ToolResultData } from "../../core/protocol";
+import { wire } from "../support/provider-server";
+import { startHarness } from "../agent/harness";
+import { config, everythingServer, fixtureServer, testHost } from "./helpers";
+
+const results = (h: { agent: { session: { events(): readonly { type: string; data: unknown }[] } } }) =>
+  h.agent.session.events().filter((e) => e.type === "tool/result").map((e) => e.data as ToolResultData);
+const approvals = (h: { agent: { session: { events(): readonly { type: string; data: unknown }[] } } }) =>
+  h.agent.session.events().filter((e) => e.type === "tool/approval").map((e) => e.data as { decision: string; by: string });
+const textOf = (d: ToolResultData) => d.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+
+test("the model gets the MCP tools at the first run; each call is approved like a command and its result is logged", async (t) => {
+  const mcp = testHost(t, "/");
+  mcp.manager.setConfig(config({ everything: everythingServer() }));
+  const asked: ApprovalRequest[] = [];
+  let n = 0;
+  const h = await startHarness(
+    t,
+    () => (n++ === 0 ? { sse: wire.openaiChat({ toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "hello mcp" } }] }) } : { sse: wire.openaiChat({ text: "done" }) }),
+    { agent: { policy: "edits", approve: async (req) => (asked.push(req), { approved: true }) }, runtime: { mcpTools: () => mcp.manager.tools() } },
+  );
+  assert.equal(mcp.manager.status()[0]!.state, "stopped", "no server starts before a run");
+  await h.agent.followUp("echo something");
+  const [outcome] = await h.agent.run();
+  assert.equal(outcome!.reason, "completed");
+  const offered = (h.bodies()[0] as { tools: { function: { name: string; parameters: { required?: string[] } } }[] }).tools.map((x) => x.function);
+  const echo = offered.find((f) => f.name === "mcp__everything__echo");
+  assert.deepEqual(echo?.parameters.required, ["message"]);
+  assert.ok(offered.some((f) => f.name === "read_file"), "beside the built-in tools");
+  assert.equal(asked.length, 1, "auto-approved edits do not cover MCP calls: they ask like a command");
+  assert.equal(asked[0]!.kind, "command");
+  assert.equal(asked[0]!.summary, 'call echo on the MCP server "everything" with {"message":"hello mcp"}');
+  const [result] = results(h);
+  assert.equal(textOf(result!), "Echo: hello mcp");
+  assert.equal(result!.outcome, "done");
+});
+
+test("an MCP tool's `command` argument never matches the command allow-list; 'always allow' for the tool runs it unasked", async (t) => {
+  let always = false;
+  const mcp = testHost(t, "/", { alwaysAllowed: (server, tool) => always && server === "fx" && tool === "ok" });
+  mcp.manager.setConfig(config({ fx: fixtureServer() }));
+  let n = 0;
+  const call = () => ({ sse: wire.openaiChat({ toolCalls: [{ id: `c${n}`, name: "mcp__fx__ok", arguments: { word: "w", command: "ls" } }] }) });
+  const h = await startHarness(t, () => (n++ % 2 === 0 ? call() : { sse: wire.openaiChat({ text: "ok" }) }), {
+    runtime: { mcpTools: () => mcp.manager.tools(), approval: () => settingsForPolicy("edits", ["ls"]) },
+  });
+  await h.agent.followUp("go");
+  await h.agent.run();
+  const [refused] = results(h);
+  assert.equal(refused!.outcome, "refused");
+  assert.match(textOf(refused!), /^Nothing ran: this command \(mcp__fx__ok\) was refused by the approval policy: command tools need approval and no one can be asked/);
+
+  always = true;
+  await h.agent.followUp("again");
+  await h.agent.run();
+  const ran = results(h)[1]!;
+  assert.equal(textOf(ran), "ok w");
+  assert.deepEqual(approvals(h).map((a) => [a.decision, a.by]), [["denied", "policy"], ["approved", "policy"]]);
+});
+
+test("a tool disabled for its schema is told in the chat as a notice; the run goes on", async (t) => {
+  const mcp = testHost(t, "/");
+  mcp.manager.setConfig(config({ fx: fixtureServer() }));
+  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "hi" }) }), { runtime: { mcpTools: () => mcp.manager.tools() } });
+  await h.agent.followUp("hello");
+  const [outcome] = await h.agent.run();
+  assert.equal(outcome!.reason, "completed");
+  const notices = h.events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message);
+  assert.ok(notices.some((m) => /tool "bad_schema" is disabled because its inputSchema is malformed/.test(m)), notices.join("\n"));
+  const names = (h.bodies()[0] as { tools: { function: { name: string } }[] }).tools.map((x) => x.function.name);
+  assert.ok(names.includes("mcp__fx__ok") && !names.includes("mcp__fx__bad_schema"));
+});

@@ -1,0 +1,56 @@
+/*
+ * A tiny stdio MCP server for the paths server-everything has no tool for: a tool whose
+ * schema is malformed, a huge result, a call that kills the server mid-way, and a tool
+ * list that changes. Run: node --import tsx test/support/mcp-fixture-server.ts
+ * FIXTURE_CRASH_ON_START=1 makes it exit before answering `initialize`.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+if (process.env.FIXTURE_CRASH_ON_START === "1") {
+  process.stderr.write("fixture: crashing on start\n");
+  process.exit(3);
+}
+
+const server = new Server({ name: "fixture", version: "1" }, { capabilities: { tools: { listChanged: true } } });
+let extra = false;
+
+const object = (properties: Record<string, unknown> = {}) => ({ type: "object", properties });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    { name: "ok", description: "Answers ok", inputSchema: object({ word: { type: "string" } }) },
+    { name: "bad_schema", description: "Its schema does not compile", inputSchema: object({ n: { type: "integr" } }) },
+    { name: "not_object", description: "Its schema is not an object schema", inputSchema: { type: "string" } },
+    { name: "huge", description: "Returns a huge text", inputSchema: object({ chars: { type: "number" } }) },
+    { name: "crash", description: "Exits mid-call", inputSchema: object() },
+    { name: "add_tool", description: "Adds a tool and says so", inputSchema: object() },
+    { name: "env", description: "Returns an environment variable", inputSchema: object({ name: { type: "string" } }) },
+    ...(extra ? [{ name: "extra", description: "Appears after add_tool", inputSchema: object() }] : []),
+  ],
+}));
+
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+  switch (req.params.name) {
+    case "ok":
+      return { content: [{ type: "text", text: `ok ${String(args.word ?? "")}`.trim() }] };
+    case "huge":
+      return { content: [{ type: "text", text: "x".repeat(Number(args.chars ?? 200_000)) }] };
+    case "crash":
+      process.stderr.write("fixture: crashing mid-call\n");
+      process.exit(7);
+    case "add_tool":
+      extra = true;
+      await server.sendToolListChanged();
+      return { content: [{ type: "text", text: "added" }] };
+    case "env":
+      return { content: [{ type: "text", text: process.env[String(args.name)] ?? "(unset)" }] };
+    case "extra":
+      return { content: [{ type: "text", text: "extra ran" }] };
+    default:
+      return { content: [{ type: "text", text: `no tool ${req.params.name}` }], isError: true };
+  }
+});
+
+void server.connect(new StdioServerTransport()).then(() => process.stderr.write("fixture: ready\n"));
