@@ -94,7 +94,7 @@ export class McpManager {
   async tools(): Promise<McpTools> {
     if (this.closed || this.host.restricted?.() !== undefined) return { tools: [], notices: [] };
     const notices: string[] = [];
-    const pending = [...this.connections.values()].filter((c) => c.current === "stopped" && !this.isHeld(c));
+    const pending = [...this.connections.values()].filter((c) => c.current === "stopped" && !c.stoppedByUser && !this.isHeld(c));
     await Promise.all(
       pending.map(async (c) => {
         try {

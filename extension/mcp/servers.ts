@@ -10,6 +10,8 @@ export interface FolderMcp {
   folder: vscode.WorkspaceFolder;
   root: string;
   manager: McpManager;
+  /** The first read of the folder's configuration. */
+  loaded: Promise<void>;
 }
 
 /** Why no MCP server starts while the workspace is untrusted. */
@@ -67,7 +69,10 @@ export class McpServers implements vscode.Disposable {
   async folder(folder: vscode.WorkspaceFolder): Promise<FolderMcp | undefined> {
     const key = folder.uri.toString();
     const existing = this.folders.get(key);
-    if (existing) return existing;
+    if (existing) {
+      await existing.loaded;
+      return existing;
+    }
     if (folder.uri.scheme !== "file") return undefined;
     let root: string;
     try {
@@ -86,10 +91,12 @@ export class McpServers implements vscode.Disposable {
       restricted: () => (vscode.workspace.isTrusted ? undefined : MCP_RESTRICTED),
       alwaysAllowed: (server, tool) => this.trust.alwaysAllowed(root, server, tool),
     });
-    const entry: FolderMcp = { folder, root, manager };
+    const entry: FolderMcp = { folder, root, manager, loaded: Promise.resolve() };
     this.folders.set(key, entry);
     manager.onDidChange(() => this.changed.fire());
-    await this.load(entry);
+    // Two runs starting at once both wait for the first read of the configuration.
+    entry.loaded = this.load(entry);
+    await entry.loaded;
     return entry;
   }
 
