@@ -159,6 +159,8 @@ export interface WorkspaceRuntimeApi {
   search(options: SearchOptions): AsyncIterable<SearchHit>;
   /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
   rules(ref: LocalSessionRef): Promise<SessionRules>;
+  /** Loads the selected model's SDK ahead of the first message (optional: fakes need not). */
+  warm?(): Promise<void>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

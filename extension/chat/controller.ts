@@ -54,6 +54,9 @@ interface Watched {
 export class ChatController implements Disposable {
   readonly approvals: ChatApprovalSink;
   private readonly live = new Map<string, LiveState>();
+  /** The SDK warm-up ran (`warm`), and its promise (tests await it). */
+  private warmed = false;
+  warming: Promise<void> | undefined;
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly watchers = new Set<Watched>();
   private readonly models = new Map<string, ModelChoice>();
@@ -125,6 +128,17 @@ export class ChatController implements Disposable {
       const configured = config.models.find((m) => m.provider === chosen.provider && m.model === chosen.model);
       if (configured && configured.contextWindow !== chosen.contextWindow) this.models.set(key, configured);
     }
+  }
+
+  /**
+   * Once per window, after the first chat said hello (and again after Connect): the selected
+   * model's SDK loads in the background, so the first message does not pay for it (issue 19,
+   * first message → first token).
+   */
+  warm(again = false): void {
+    if (this.warmed && !again) return;
+    this.warmed = true;
+    this.warming = Promise.all(this.runtimes.folders().map((f) => f.runtime.warm?.().catch(() => undefined))).then(() => undefined);
   }
 
   async config(): Promise<ChatConfig> {

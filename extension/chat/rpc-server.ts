@@ -83,6 +83,8 @@ export class ChatRpcServer implements Disposable {
       hello: async ({ restore }) => {
         await this.switching;
         const config = await c.config();
+        // After this reply is posted: the view is ready, and the first message should not load the SDK.
+        setTimeout(() => c.warm(), 0);
         const ref = this.shownFromOutside ?? restore ?? this.shown;
         this.shownFromOutside = undefined;
         // A reloading sidebar whose conversation moved to an editor tab keeps its placeholder.
@@ -159,7 +161,10 @@ export class ChatRpcServer implements Disposable {
         this.connectAsked = false;
         const result = await c.connection().connect(params);
         // The views hear "configured" before the form hears "connected": it never shows again in between.
-        if (result.ok) await c.refreshConfig();
+        if (result.ok) {
+          await c.refreshConfig();
+          setTimeout(() => c.warm(true), 0);
+        }
         return result;
       },
     };
