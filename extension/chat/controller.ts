@@ -54,8 +54,7 @@ interface Watched {
 export class ChatController implements Disposable {
   readonly approvals: ChatApprovalSink;
   private readonly live = new Map<string, LiveState>();
-  /** The SDK warm-up ran (`warm`), and its promise (tests await it). */
-  private warmed = false;
+  /** The last SDK warm-up (`warm`; tests await it). */
   warming: Promise<void> | undefined;
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly watchers = new Set<Watched>();
@@ -131,13 +130,11 @@ export class ChatController implements Disposable {
   }
 
   /**
-   * Once per window, after the first chat said hello (and again after Connect): the selected
-   * model's SDK loads in the background, so the first message does not pay for it (issue 19,
-   * first message → first token).
+   * A chat's user started typing: the selected model's SDK loads in the background, so the
+   * first message does not pay for it (issue 19, first message → first token). Not at hello:
+   * the view's own first paint would compete with it. A loaded SDK makes this nearly free.
    */
-  warm(again = false): void {
-    if (this.warmed && !again) return;
-    this.warmed = true;
+  warm(): void {
     this.warming = Promise.all(this.runtimes.folders().map((f) => f.runtime.warm?.().catch(() => undefined))).then(() => undefined);
   }
 

@@ -83,8 +83,6 @@ export class ChatRpcServer implements Disposable {
       hello: async ({ restore }) => {
         await this.switching;
         const config = await c.config();
-        // After this reply is posted: the view is ready, and the first message should not load the SDK.
-        setTimeout(() => c.warm(), 0);
         const ref = this.shownFromOutside ?? restore ?? this.shown;
         this.shownFromOutside = undefined;
         // A reloading sidebar whose conversation moved to an editor tab keeps its placeholder.
@@ -156,15 +154,13 @@ export class ChatRpcServer implements Disposable {
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.
       listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      warm: async () => (c.warm(), {}),
       bringBack: async ({ ref }) => (await this.onBringBack?.(ref), {}),
       connect: async (params) => {
         this.connectAsked = false;
         const result = await c.connection().connect(params);
         // The views hear "configured" before the form hears "connected": it never shows again in between.
-        if (result.ok) {
-          await c.refreshConfig();
-          setTimeout(() => c.warm(true), 0);
-        }
+        if (result.ok) await c.refreshConfig();
         return result;
       },
     };
