@@ -15,7 +15,13 @@ Options:
   --base-url URL          provider endpoint (else DOWNCITY_BASE_URL)
   --model ID              model id (else DOWNCITY_MODEL)
   --context-window N      tokens (else DOWNCITY_CONTEXT_WINDOW, else the built-in table)
+  --mcp-trust             start the folder's .vscode/mcp.json servers without asking (else asked on a
+                          TTY, refused without one); the user's servers: $XDG_CONFIG_HOME/downcity/mcp.json
+  --mcp-allow S[/TOOL]    MCP calls of server S (or one tool) that run without asking; repeatable
+  --no-mcp                start no MCP server
   -h, --help              this help
+
+MCP inputs (\${input:ID}) come from the environment: DOWNCITY_MCP_INPUT_<ID> (upper case, _ for others).
 
 The folder's AGENTS.md (and those of the folders the task touches) go into the system
 prompt; DOWNCITY_RULES_FILES adds others, comma-separated (CLAUDE.md,.github/copilot-instructions.md,

@@ -16,6 +16,8 @@ import { chatRuntimes } from "./runtime/chat-runtimes";
 import { FolderTools } from "./tools/per-folder";
 import { PendingDecisions } from "./approval/decisions";
 import { registerSearch } from "./search/register";
+import { registerRestore } from "./restore/register";
+import { registerMcp } from "./mcp";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
@@ -60,7 +62,9 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const folderTools = options.hooks ? undefined : new FolderTools(decisions, () => chat?.approvals);
   // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
   const storage = context.storageUri ?? context.globalStorageUri;
-  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, options.hooks ?? folderTools?.hooks, log, storage && join(storage.fsPath, "search"));
+  const mcp = registerMcp(context);
+  const hooks = { ...(options.hooks ?? folderTools?.hooks), mcpTools: (folder: vscode.WorkspaceFolder) => mcp.servers.tools(folder) };
+  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, hooks, log, storage && join(storage.fsPath, "search"));
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));
@@ -76,6 +80,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   };
   context.subscriptions.push(
     output,
+    mcp.disposable,
     ...(folderTools ? [folderTools] : []),
     chat,
     config,
@@ -87,6 +92,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     status,
     registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),
     offerGitignore(runtimes, context.workspaceState),
+    registerRestore({ runtime: (key) => registered.controller.folder(key).runtime, shown: () => registered.shown() }),
     registerSearch(runtimes, async (folder, hit, query) => {
       status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, { agentId: hit.agentId, sessionId: hit.sessionId });
       await registered.revealInChat(folder.uri.toString(), hit, { seq: hit.seq, query });

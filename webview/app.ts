@@ -77,6 +77,7 @@ export class ChatApp {
       open: this.open,
       readOnly: false,
       fork: (seq) => void this.forkFrom(seq),
+      restore: (seq, resend) => void this.restoreTo(seq, resend),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
       undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
@@ -340,6 +341,24 @@ export class ChatApp {
     const box = this.root.querySelector<HTMLTextAreaElement>("textarea");
     box?.focus();
     box?.setSelectionRange(box.value.length, box.value.length);
+  }
+
+  /**
+   * "Restore to Here" / "Edit and Resend": the host previews and restores; a conversation
+   * continued in a fork is shown, and for a resend the message's text waits in the composer.
+   */
+  async restoreTo(seq: number, resend: boolean): Promise<void> {
+    const ref = this.ref();
+    if (!ref) return;
+    const item = this.conversation.items.find((i) => i.kind === "user" && i.seq === seq);
+    const result = await this.call("restoreToMessage", { ref, seq, ...(resend ? { resend } : {}) });
+    if (!result?.snapshot) return;
+    this.show(result.snapshot);
+    if (resend && item?.kind === "user") {
+      this.composer.text = item.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+      this.refresh();
+      this.root.querySelector<HTMLTextAreaElement>("textarea")?.focus();
+    }
   }
 
   async loadEarlier(): Promise<void> {

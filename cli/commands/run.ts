@@ -8,6 +8,7 @@ import { RUN_HELP } from "../help";
 import { createPrinter } from "../printer";
 import { resolveProvider } from "../provider-config";
 import { ttyApproval } from "../tty-approval";
+import { cliMcp } from "../mcp";
 import { rulesFromEnv, workspaceNotes } from "../workspace";
 import { workspaceRoot } from "../workspace-root";
 
@@ -30,6 +31,9 @@ export async function runCommand(argv: string[], output: Output): Promise<number
       "base-url": { type: "string" },
       model: { type: "string" },
       "context-window": { type: "string" },
+      "mcp-trust": { type: "boolean", default: false },
+      "mcp-allow": { type: "string", multiple: true, default: [] },
+      "no-mcp": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -47,6 +51,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
   const root = await workspaceRoot(values.cwd);
 
   const nodeTools = createNodeTools();
+  const mcp = await cliMcp(root, output, { trust: values["mcp-trust"], allow: values["mcp-allow"], off: values["no-mcp"] });
   const approve = ttyApproval(output);
   const runtime = new WorkspaceRuntime({
     root,
@@ -55,6 +60,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
     approval: () => settingsForPolicy(policy.data),
     ...(approve ? { approve } : {}),
     tools: () => nodeTools,
+    ...(mcp ? { mcpTools: () => mcp.tools() } : {}),
     workspaceNotes: () => workspaceNotes(root),
     maxSteps,
     rules: rulesFromEnv(process.env),
@@ -90,6 +96,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
   } finally {
     process.removeListener("SIGINT", onSigint);
     await runtime.close();
+    await mcp?.close();
   }
 }
 

@@ -3,8 +3,12 @@ import type { Session } from "../session";
 import { normaliseTitle } from "../session";
 import type { LlmClient } from "../llm/types";
 
-const textOf = (content: readonly ContentBlock[]) =>
-  content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(" ");
+/** What the user typed; an attachment counts by its label only (a title is never a file's first line). */
+function textOf(content: readonly ContentBlock[]): string {
+  const typed = content.flatMap((b) => (b.type === "text" && !b.attachment ? [b.text] : [])).join(" ");
+  const labels = content.flatMap((b) => (b.type === "text" && b.attachment ? [b.attachment.label] : []));
+  return typed.trim() || !labels.length ? typed : labels.join(", ");
+}
 
 /** A deterministic title from the first user message: its first sentence, one line. */
 export function fallbackTitle(content: readonly ContentBlock[]): string | undefined {

@@ -126,6 +126,11 @@ export class McpConnection {
     return this.state === "running" ? this.adapted : [];
   }
 
+  /** Stopped by the user: runs do not start it again until the user does. */
+  get stoppedByUser(): boolean {
+    return this.held;
+  }
+
   get current(): McpServerState {
     return this.state;
   }

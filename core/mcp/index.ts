@@ -4,3 +4,5 @@ export { McpManager, type McpConsentRequest, type McpHostOptions, type McpTools 
 export { mcpToolName } from "./names";
 export { toToolOutput, MCP_RESULT_CAP, MAX_IMAGE_CHARS } from "./results";
 export { checkInputSchema } from "./schema";
+export { readMcpFile, WORKSPACE_MCP_FILE } from "./files";
+export { parseJsonc } from "./jsonc";

@@ -25,7 +25,7 @@ export interface McpHostOptions {
    */
   consent(request: McpConsentRequest): Promise<boolean>;
   /** An input's value (SecretStorage, a prompt, the environment); undefined when the user gave none. */
-  input(input: McpInput, server: string): Promise<string | undefined>;
+  input(input: McpInput, server: string, source: McpSource): Promise<string | undefined>;
   /** Why no server may start (Restricted Mode), or undefined. */
   restricted?: () => string | undefined;
   /** Tools (or whole servers) the user allowed always for this folder. */
@@ -94,7 +94,7 @@ export class McpManager {
   async tools(): Promise<McpTools> {
     if (this.closed || this.host.restricted?.() !== undefined) return { tools: [], notices: [] };
     const notices: string[] = [];
-    const pending = [...this.connections.values()].filter((c) => c.current === "stopped" && !this.isHeld(c));
+    const pending = [...this.connections.values()].filter((c) => c.current === "stopped" && !c.stoppedByUser && !this.isHeld(c));
     await Promise.all(
       pending.map(async (c) => {
         try {
@@ -172,7 +172,7 @@ export class McpManager {
     for (const id of inputIdsOf(entry.config)) {
       const declared = entry.inputs.find((i) => i.id === id);
       if (!declared) throw new Error(`uses \${input:${id}} but ${entry.source.label} declares no input "${id}"`);
-      const value = await this.host.input(declared, entry.name);
+      const value = await this.host.input(declared, entry.name, entry.source);
       if (value === undefined) throw new Error(`no value was given for the input "${id}"`);
       inputs.set(id, value);
     }

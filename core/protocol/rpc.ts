@@ -148,6 +148,11 @@ export const ChatMethods = {
   approve: { params: z.object({ ref: SessionRef, toolCallId: Id, decision: ApprovalDecision }).strict(), result: z.object({ resolved: z.boolean() }) },
   rename: { params: z.object({ ref: SessionRef, title: z.string().trim().min(1).max(500) }).strict(), result: Empty },
   fork: { params: z.object({ ref: SessionRef, atSeq: z.number().int().positive().optional() }).strict(), result: ChatSnapshot },
+  /** "Restore to Here" / "Edit and Resend" on a message: the host's preview, then the restore; the fork the conversation continues in, if any. */
+  restoreToMessage: {
+    params: z.object({ ref: SessionRef, seq: z.number().int().positive(), resend: z.boolean().optional() }).strict(),
+    result: z.object({ restored: z.boolean(), snapshot: ChatSnapshot.optional() }),
+  },
   exportSession: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
   selectModel: { params: z.object({ ref: SessionRef, model: ModelChoice }).strict(), result: Empty },
   /** Runs one of the few commands the view offers (empty state, header). */

@@ -21,6 +21,14 @@ export interface RestoreOutcome {
   fork?: SessionListItem;
 }
 
+export interface RestoreApplyOptions {
+  scope: RestoreScope;
+  choices?: Readonly<Record<string, ConflictChoice>>;
+  undoOf?: number;
+  /** After each file is replaced (tests kill the process here). */
+  onFile?: (path: string) => void | Promise<void>;
+}
+
 /** What restore needs of the runtime (kept out of the runtime class: one job per file). */
 export interface RestoreHost {
   root: string;
@@ -60,7 +68,7 @@ export async function applyPreviewed(
   host: RestoreHost,
   session: Session,
   plan: LoadedPlan,
-  options: { scope: RestoreScope; choices?: Readonly<Record<string, ConflictChoice>>; undoOf?: number; onFile?: (path: string) => void | Promise<void> },
+  options: RestoreApplyOptions,
 ): Promise<RestoreOutcome> {
   const result = await applyRestore(plan, sourceOf(host, session), {
     session,

@@ -9,6 +9,7 @@ import type { LlmClient } from "../llm/types";
 import type { SessionsOptions } from "../storage/sessions";
 import type { Unsubscribe } from "../util/emitter";
 import type { SearchHit, SearchOptions } from "../protocol/search";
+import type { RestoreApplyOptions, RestoreOutcome, RestorePreview } from "./restore";
 import type { SessionRules } from "../protocol/rules";
 
 export type { SearchHit, SearchOptions, SearchLocation, SearchHitKind, SearchHitPart } from "../protocol/search";
@@ -157,6 +158,12 @@ export interface WorkspaceRuntimeApi {
    * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
    */
   search(options: SearchOptions): AsyncIterable<SearchHit>;
+  /** Restore (issue 24): where "restore to here" on a message puts files and conversation. */
+  restorePoint?(ref: LocalSessionRef, messageSeq: number): Promise<number>;
+  /** What restoring the files to their state right after `toSeq` would do (nothing written). */
+  previewRestore?(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
+  previewUndoRestore?(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
+  applyRestore?(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
   /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
   rules(ref: LocalSessionRef): Promise<SessionRules>;
   /** Loads the selected model's SDK ahead of the first message (optional: fakes need not). */

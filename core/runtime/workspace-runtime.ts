@@ -129,7 +129,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
-  async applyRestore(ref: LocalSessionRef, plan: restore.RestorePreview, options: Parameters<typeof restore.applyPreviewed>[3]): Promise<restore.RestoreOutcome> {
+  async applyRestore(ref: LocalSessionRef, plan: restore.RestorePreview, options: restore.RestoreApplyOptions): Promise<restore.RestoreOutcome> {
     const entry = await this.writableEntry(ref);
     if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; restore it when the run ends`);
     return restore.applyPreviewed(this.restoreHost(), entry.session, plan, options);

@@ -36,12 +36,20 @@ export function isIgnored(frames: readonly IgnoreFrame[], rel: string, isDir: bo
   return false;
 }
 
+/** Verdicts for workspace-relative paths, as the walk would give them. */
+export interface GitignoreVerdicts {
+  /** The file is ignored, or a directory above it is. */
+  file(rel: string): boolean;
+  /** The directory is ignored, or a directory above it is ("" is the root, never ignored). */
+  dir(rel: string): boolean;
+}
+
 /**
- * Answers for any workspace-relative file what the walk would: ignored when it, or a
+ * Answers for any workspace-relative path what the walk would: ignored when it, or a
  * directory above it, is ignored by the rules in force there (so a .gitignore inside an
- * ignored directory is never read). Each directory's rules are read once per checker.
+ * ignored directory is never read). Each directory's rules are read once per instance.
  */
-export function gitignoreChecker(root: string): (rel: string) => boolean {
+export function gitignoreVerdicts(root: string): GitignoreVerdicts {
   // Frames in force inside a directory, or null when the directory is ignored.
   const dirs = new Map<string, IgnoreFrame[] | null>();
   const framesIn = (dir: string): IgnoreFrame[] | null => {
@@ -61,9 +69,18 @@ export function gitignoreChecker(root: string): (rel: string) => boolean {
     dirs.set(dir, frames);
     return frames;
   };
-  return (rel) => {
-    const cut = rel.lastIndexOf("/");
-    const frames = framesIn(cut < 0 ? "" : rel.slice(0, cut));
-    return frames === null || isIgnored(frames, rel, false);
+  return {
+    file(rel) {
+      const cut = rel.lastIndexOf("/");
+      const frames = framesIn(cut < 0 ? "" : rel.slice(0, cut));
+      return frames === null || isIgnored(frames, rel, false);
+    },
+    dir: (rel) => framesIn(rel) === null,
   };
+}
+
+/** `gitignoreVerdicts(root).file`. */
+export function gitignoreChecker(root: string): (rel: string) => boolean {
+  const verdicts = gitignoreVerdicts(root);
+  return (rel) => verdicts.file(rel);
 }

@@ -23,4 +23,6 @@ export interface HostActions {
   /** A mention as the attachment it sends (rejects with why when it is unavailable: no selection, no shell integration…). */
   resolveMention(folder: ChatFolder, mention: Mention): Promise<ResolvedAttachment>;
   exportSession(ref: SessionRef): Promise<void>;
+  /** "Restore to Here" / "Edit and Resend" (extension/restore): undefined when the preview was dismissed. */
+  restoreToMessage?(ref: SessionRef, seq: number, resend: boolean): Promise<{ fork?: SessionRef } | undefined>;
 }

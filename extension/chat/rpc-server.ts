@@ -120,6 +120,11 @@ export class ChatRpcServer implements Disposable {
       approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
       rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
+      restoreToMessage: async ({ ref, seq, resend }) => {
+        if (!actions.restoreToMessage) throw new ChatError("failed", "restore is not available in this host");
+        const done = await actions.restoreToMessage(ref, seq, resend === true);
+        return done?.fork ? { restored: true, snapshot: this.opened(await c.open(done.fork)) } : { restored: done !== undefined };
+      },
       exportSession: async ({ ref }) => (await actions.exportSession(ref), {}),
       selectModel: async ({ ref, model }) => {
         c.selectModel(ref, model);

@@ -5,6 +5,7 @@ import type { VscodeMentions } from "../mentions/resolve";
 import { SHOW_REVIEW_COMMAND } from "../tools/edit-reviews";
 import { UNDO_EDIT_COMMAND } from "../tools/undo-edit";
 import { applyUnifiedDiff } from "./diff-sides";
+import { RESTORE_COMMAND } from "../restore/flow";
 import type { HostActions } from "./host-actions";
 import type { ChatFolder } from "./runtimes";
 
@@ -102,6 +103,10 @@ export class VscodeHostActions implements HostActions {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return false;
     return editor.edit((edit) => editor.selections.forEach((s) => edit.replace(s, text)));
+  }
+
+  async restoreToMessage(ref: SessionRef, seq: number, resend: boolean): Promise<{ fork?: SessionRef } | undefined> {
+    return vscode.commands.executeCommand<{ fork?: SessionRef } | undefined>(RESTORE_COMMAND, ref, seq, resend ? "resend" : "restore");
   }
 
   async runCommand(command: string, ...args: unknown[]): Promise<void> {

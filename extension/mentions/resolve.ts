@@ -123,7 +123,7 @@ export class VscodeMentions implements vscode.Disposable {
   private async listFiles(folder: ChatFolder): Promise<string[]> {
     const root = folder.runtime.root;
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folder.key));
-    const excludes = workspaceFolder ? editorExcludes(workspaceFolder, root) : undefined;
+    const excludes = workspaceFolder ? await editorExcludes(workspaceFolder, root) : undefined;
     const found = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(root), "**/*"), excludes?.glob, LIST_LIMIT);
     const rels: string[] = [];
     for (const uri of found) {

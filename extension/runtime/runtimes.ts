@@ -3,7 +3,7 @@ import { rulesSettings } from "../config/rules-settings";
 import * as vscode from "vscode";
 import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
-import type { LiveOptions, RuntimeApprovalRequest } from "../../core/runtime/types";
+import type { LiveOptions, RuntimeApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
 import { ENV_PROFILE_ID, type ProviderConfig } from "../config/providers";
 import type { HostRuntime, RuntimeFactory } from "./factory";
@@ -18,6 +18,8 @@ export interface FolderRuntime {
 export interface RuntimeHooks {
   tools?: (folder: vscode.WorkspaceFolder) => readonly Tool[];
   approve?: (folder: vscode.WorkspaceFolder, request: RuntimeApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+  /** The folder's MCP servers' tools (extension/mcp), started at the first run that needs them. */
+  mcpTools?: (folder: vscode.WorkspaceFolder) => ReturnType<NonNullable<WorkspaceRuntimeOptions["mcpTools"]>>;
 }
 
 /** Why nothing runs while the workspace is untrusted (the runtime's RestrictedModeError wraps it). */
@@ -103,7 +105,7 @@ export class Runtimes implements vscode.Disposable {
   }
 
   private create(folder: vscode.WorkspaceFolder, root: string): HostRuntime {
-    const { approve, tools } = this.hooks;
+    const { approve, tools, mcpTools } = this.hooks;
     return this.factory({
       root,
       providers: () => this.config.profiles(),
@@ -117,6 +119,7 @@ export class Runtimes implements vscode.Disposable {
       providerSetting: (id) => (id === ENV_PROFILE_ID ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables" : "downcity.providers"),
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
       ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),
+      ...(mcpTools && { mcpTools: () => mcpTools(folder) }),
     });
   }
 

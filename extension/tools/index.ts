@@ -65,7 +65,7 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
     createEditorReadFileTool(),
     createEditorListDirTool(),
     createEditorGlobTool(options.folder),
-    createEditorGrepTool(options.appRoot ?? vscode.env.appRoot),
+    createEditorGrepTool(options.appRoot ?? vscode.env.appRoot, options.folder),
     ...createEditorEditTools({ proposals, diagnostics }),
     createEditorRunCommandTool(terminals, options.command),
     createDiagnosticsTool(),

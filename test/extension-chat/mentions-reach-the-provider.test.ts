@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { fallbackTitle } from "../../core/agent";
 import { fileAttachment, folderAttachment, parseFileMention, problemsAttachment, selectionAttachment, terminalAttachment, withAttachments } from "../../core/mentions";
 import type { ResolvedAttachment, UserMessageData } from "../../core/protocol";
 import { wire } from "../support/provider-server";
@@ -98,4 +99,10 @@ test("Mention text: a huge file is cut with a marker; withAttachments keeps an e
   assert.deepEqual(parseFileMention("a/b.ts:20-10"), { path: "a/b.ts", range: { start: 10, end: 20 } });
   assert.deepEqual(parseFileMention("a/b.ts:7"), { path: "a/b.ts", range: { start: 7, end: 7 } });
   assert.deepEqual(parseFileMention("C:x"), { path: "C:x" });
+});
+
+test("a session's fallback title comes from what the user typed, never from an attachment's text (only labels when nothing was typed)", () => {
+  const file = fileAttachment("src/app.ts", "export const secretFirstLine = 1;");
+  assert.equal(fallbackTitle(withAttachments("Explain this module.", [file])), "Explain this module.");
+  assert.equal(fallbackTitle(withAttachments("", [file, problemsAttachment([])])), "src/app.ts, Problems (0)");
 });

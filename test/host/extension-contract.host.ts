@@ -19,6 +19,8 @@ const COMMANDS = [
   "downcity.setApiKey",
   "downcity.selectModel",
   "downcity.showSessionFiles",
+  "downcity.restoreToMessage",
+  "downcity.undoRestore",
 ];
 
 suite("Downcity extension", function () {

@@ -84,3 +84,21 @@ test("a schema is checked: object schemas compile and validate arguments; malfor
   assert.ok(!malformed.ok && /malformed/.test(malformed.reason));
   assert.ok(!checkInputSchema(null).ok);
 });
+
+test("mcp.json is read as VS Code writes it: comments and trailing commas; a broken file is one problem", async (t) => {
+  const { parseJsonc } = await import("../../core/mcp/jsonc");
+  const { readMcpFile } = await import("../../core/mcp/files");
+  const { tempDir } = await import("../support/temp");
+  const { writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  assert.deepEqual(parseJsonc('{ // a comment\n "servers": { "a": { "url": "http://x//y", /* inline */ "headers": { "k": "v", }, }, }, }'), {
+    servers: { a: { url: "http://x//y", headers: { k: "v" } } },
+  });
+  assert.deepEqual(parseJsonc('{"s": "a \\" // not a comment"}'), { s: 'a " // not a comment' });
+  const dir = tempDir(t);
+  assert.deepEqual(await readMcpFile(join(dir, "missing.json"), WORKSPACE), { servers: [], problems: [] });
+  writeFileSync(join(dir, "bad.json"), "{ servers: }");
+  const bad = await readMcpFile(join(dir, "bad.json"), WORKSPACE);
+  assert.equal(bad.servers.length, 0);
+  assert.match(bad.problems[0]!.message, /^\.vscode\/mcp\.json is not valid JSON/);
+});

@@ -66,4 +66,9 @@ test("a stop cancels a pending restart; a call to a stopped server says how to s
   assert.equal(h.manager.status()[0]!.state, "stopped", "Stop wins over the scheduled restart");
   const out = await new ToolRegistry(tools).run("mcp__fx__ok", {}, { root: "/", signal: new AbortController().signal });
   assert.match(out.content[0]!.type === "text" ? out.content[0]!.text : "", /is stopped; the user can start it/);
+  t.mock.timers.reset();
+  assert.deepEqual((await h.manager.tools()).tools, [], "a run does not start what the user stopped");
+  assert.equal(h.manager.status()[0]!.state, "stopped");
+  await h.manager.start("fx");
+  assert.ok((await h.manager.tools()).tools.length > 0, "the user's Start does");
 });

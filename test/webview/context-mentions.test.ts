@@ -193,3 +193,32 @@ test("rules chips: the files that apply, with what the budget cut; a click opens
     await chat.close();
   }
 });
+
+test("the menu keeps up with typing: kinds show before the host's file search answers, and Enter picks for the token as typed", { skip: skipReason }, async () => {
+  const chat = await openChat(browserOf(), (host) => {
+    helloWith(snapshot([userEv(1, "hi")]))(host).on("searchMentions", () => ["src/app.ts"]);
+    host.hold.add("searchMentions");
+  });
+  const { page, host } = chat;
+  try {
+    const box = page.getByRole("textbox", { name: "Message", exact: true });
+    await box.click();
+    await page.keyboard.type("see @file");
+    // The file search is held: the kinds are already there, and Enter turns the whole token into @file:.
+    await page.getByRole("option", { name: /^@file/ }).waitFor();
+    await page.keyboard.press("Enter");
+    assert.equal(await box.inputValue(), "see @file:");
+    await host.release("searchMentions");
+    await page.getByRole("option", { name: "src/app.ts" }).waitFor();
+    // Escape closes it; an answer arriving late does not reopen it.
+    host.hold.add("searchMentions");
+    await page.keyboard.type("a");
+    await page.keyboard.press("Escape");
+    await page.getByRole("listbox", { name: "Mentions" }).waitFor({ state: "detached" });
+    await host.release("searchMentions");
+    await host.frames();
+    assert.equal(await page.getByRole("listbox", { name: "Mentions" }).count(), 0);
+  } finally {
+    await chat.close();
+  }
+});

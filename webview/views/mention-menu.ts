@@ -59,22 +59,33 @@ export class MentionMenu {
     return !!this.state && this.state.options.length > 0;
   }
 
-  /** After each input: opens, narrows or closes the menu for the token before the caret. */
+  /**
+   * After each input: opens, narrows or closes the menu for the token before the caret.
+   * The kinds show at once; the host's file matches join them when they arrive (a stale
+   * answer, overtaken by more typing, is dropped).
+   */
   async update(textBeforeCaret: string): Promise<void> {
     const token = TOKEN.exec(textBeforeCaret)?.[1];
+    const seq = ++searchSeq;
     if (!token) {
       if (this.state) this.close();
       return;
     }
-    const seq = ++searchSeq;
-    const options = await this.optionsFor(token.slice(1));
+    const query = token.slice(1);
+    const scoped = /^(file|folder):(.*)$/.exec(query);
+    const kinds = scoped ? [] : kindOptions(query);
+    if (!scoped) {
+      this.state = { options: kinds, active: Math.min(this.state?.token === token ? this.state.active : 0, Math.max(0, kinds.length - 1)), token };
+      this.host.refresh();
+    }
+    const found = await this.search(query, scoped, kinds.length);
     if (seq !== searchSeq) return;
-    this.state = { options, active: 0, token };
+    const options = [...kinds, ...found];
+    this.state = { options, active: Math.min(this.state?.token === token ? this.state.active : 0, Math.max(0, options.length - 1)), token };
     this.host.refresh();
   }
 
-  private async optionsFor(query: string): Promise<MenuOption[]> {
-    const scoped = /^(file|folder):(.*)$/.exec(query);
+  private async search(query: string, scoped: RegExpExecArray | null, kinds: number): Promise<MenuOption[]> {
     if (scoped) {
       const [, mode, rest = ""] = scoped;
       if (mode === "folder") return (await this.host.searchFolders(rest)).map((path) => ({ id: `d:${path}`, label: `${path}/`, icon: "folder", pick: { mention: { kind: "folder", path } } }));
@@ -83,11 +94,8 @@ export class MentionMenu {
       const found = await this.host.searchFiles(ranged ? ranged[1]! : rest);
       return found.map((path) => fileOption(path, range && range.start >= 1 ? { start: Math.min(range.start, range.end), end: Math.max(range.start, range.end) } : undefined));
     }
-    const lower = query.toLowerCase();
-    const kinds: MenuOption[] = KINDS.filter((k) => k.kind.startsWith(lower)).map((k) => ({ id: `k:${k.kind}`, label: `@${k.kind}`, detail: k.detail, icon: k.icon, pick: k.pick }));
     // `@name` with no kind: the files it matches too (what `@` did before the kinds).
-    const files = query && kinds.length < KINDS.length ? (await this.host.searchFiles(query)).slice(0, 12).map((path) => fileOption(path, undefined)) : [];
-    return [...kinds, ...files];
+    return query && kinds < KINDS.length ? (await this.host.searchFiles(query)).slice(0, 12).map((path) => fileOption(path, undefined)) : [];
   }
 
   /** Keys while the menu is open; true when the key was the menu's. */
@@ -115,14 +123,15 @@ export class MentionMenu {
   }
 
   async pick(option: MenuOption, textarea: HTMLTextAreaElement | null): Promise<void> {
-    const s = this.state;
-    if (!s || !textarea) return;
+    if (!this.state || !textarea) return;
+    // The token as the text has it now (typing may be ahead of the options shown).
+    const token = TOKEN.exec(textarea.value.slice(0, textarea.selectionStart))?.[1] ?? "";
     if ("mode" in option.pick) {
-      this.replaceToken(textarea, s.token, `@${option.pick.mode}:`);
+      this.replaceToken(textarea, token, `@${option.pick.mode}:`);
       await this.update(textarea.value.slice(0, textarea.selectionStart));
       return;
     }
-    this.replaceToken(textarea, s.token, "");
+    this.replaceToken(textarea, token, "");
     this.close();
     const result = await this.host.resolve(option.pick.mention);
     if ("error" in result) {
@@ -133,6 +142,8 @@ export class MentionMenu {
   }
 
   close(): void {
+    // A search still on its way must not reopen what was just closed.
+    ++searchSeq;
     this.state = undefined;
     this.host.refresh();
   }
@@ -150,6 +161,11 @@ export class MentionMenu {
     const at = by ? head.length + by.length : Math.min(value.length, head.replace(/\s+$/, "").length + (head.trim() && tail ? 1 : 0));
     textarea.setSelectionRange(at, at);
   }
+}
+
+function kindOptions(query: string): MenuOption[] {
+  const lower = query.toLowerCase();
+  return KINDS.filter((k) => k.kind.startsWith(lower)).map((k) => ({ id: `k:${k.kind}`, label: `@${k.kind}`, detail: k.detail, icon: k.icon, pick: k.pick }));
 }
 
 function fileOption(path: string, range: { start: number; end: number } | undefined): MenuOption {

@@ -5,9 +5,10 @@ import type { ContentBlock, ToolCallBlock } from "../../core/protocol";
 import { MarkdownStream, renderMarkdown } from "../markdown";
 import type { Conversation, Item, ItemOf, ProblemItem } from "../model";
 import { toolCard, type ToolActions } from "./tool-card";
+import { restoreButtons, type RestoreActions } from "./restore-buttons";
 import { sentAttachment } from "./mention-chips";
 
-export interface RowContext extends ToolActions {
+export interface RowContext extends ToolActions, RestoreActions {
   conversation: Conversation;
   /** Keys of `<details>` the user opened, so virtualisation does not close them. */
   open: Set<string>;
@@ -111,7 +112,7 @@ export function renderItem(item: Item, ctx: RowContext): TemplateResult {
         }<time class="time" datetime=${new Date(item.time).toISOString()}>${clock(item.time)}</time><span class="spacer"></span>${
           ctx.readOnly || item.queued
             ? nothing
-            : html`<button type="button" class="icon-button" aria-label="Fork from here" title="Fork from here" @click=${() => ctx.fork(item.seq)}><i aria-hidden="true" class="codicon codicon-repo-forked"></i></button>`
+            : html`${restoreButtons("user", item.seq, ctx)}<button type="button" class="icon-button" aria-label="Fork from here" title="Fork from here" @click=${() => ctx.fork(item.seq)}><i aria-hidden="true" class="codicon codicon-repo-forked"></i></button>`
         }</div>
         ${blocks(item, ctx)}
       </article>`;
@@ -119,7 +120,7 @@ export function renderItem(item: Item, ctx: RowContext): TemplateResult {
       return html`<article class="message assistant ${item.streaming ? "streaming" : ""}" aria-label="Assistant" aria-busy=${item.streaming ? "true" : "false"}>
         <div class="message-head"><i aria-hidden="true" class="codicon codicon-sparkle"></i><span class="who">Assistant</span>${
           item.model ? html`<span class="model">${item.model}</span>` : nothing
-        }${item.interrupted ? html`<span class="badge">interrupted</span>` : nothing}</div>
+        }${item.interrupted ? html`<span class="badge">interrupted</span>` : nothing}${item.streaming ? nothing : html`<span class="spacer"></span>${restoreButtons("assistant", item.seq, ctx)}`}</div>
         ${blocks(item, ctx)}
       </article>`;
     case "summary":

@@ -35,13 +35,15 @@ export async function grepJs(query: GrepQuery, signal: AbortSignal, timeLimitMs 
     batchChars = 0;
   };
 
+  const excluded = query.exclude?.length ? picomatch([...query.exclude], { dot: true }) : undefined;
   const files: AsyncIterable<{ abs: string; rel: string; kind: string }> = query.isFile
     ? single(query.start, query.startRel)
-    : walkWorkspace({ root: query.root, start: query.start, signal });
+    : walkWorkspace({ root: query.root, start: query.start, signal, gitignore: !query.noIgnore, ...(excluded ? { skipDir: excluded } : {}) });
   try {
     for await (const file of files) {
       if (file.kind !== "file") continue; // never follow links out of the tree
       if (include && !query.isFile && !include(file.rel)) continue;
+      if (excluded && !query.isFile && excluded(file.rel)) continue;
       await slicer.tick(signal);
       const text = readText(file.abs);
       if (text === undefined) continue;

@@ -11,6 +11,10 @@ export interface GrepQuery {
   ignoreCase: boolean;
   fixedStrings: boolean;
   maxResults: number;
+  /** Globs (relative to the root, VS Code's style) whose paths are not searched, directories pruned. */
+  exclude?: readonly string[];
+  /** Search everything below `start`: .gitignore files are not honoured (an ignored tree named explicitly). */
+  noIgnore?: boolean;
 }
 
 export interface GrepResult {

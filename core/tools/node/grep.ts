@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { GREP, type GrepParams } from "../definitions";
 import { fsError } from "../errors";
 import { displayPath, resolveInsideRoot } from "../sandbox";
-import { textOutput, type Tool } from "../types";
+import { textOutput, type Tool, type ToolContext, type ToolOutput } from "../types";
 import { grepJs } from "./grep-js";
 import { grepRipgrep } from "./grep-rg";
 import type { GrepQuery } from "./grep-types";
@@ -17,13 +17,17 @@ export interface GrepToolOptions {
   jsTimeLimitMs?: number;
 }
 
+/** What a caller adds to one search: excludes, or an ignored tree to search whole. */
+export type GrepScope = Pick<GrepQuery, "exclude" | "noIgnore">;
+
 /** grep for Node: ripgrep when available, else the JS scan; same output either way. */
-export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> {
+export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> & { search(args: GrepParams, ctx: ToolContext, scope: GrepScope): Promise<ToolOutput> } {
   let rg: string | false | undefined = options.ripgrep;
   const ripgrep = () => (rg ??= findOnPath("rg") ?? false);
-  return {
+  const tool = {
     ...GREP,
-    async execute(args, ctx) {
+    execute: (args: GrepParams, ctx: ToolContext) => tool.search(args, ctx, {}),
+    async search(args: GrepParams, ctx: ToolContext, scope: GrepScope): Promise<ToolOutput> {
       const start = await resolveInsideRoot(ctx.root, args.path, { forWrite: false });
       const startRel = displayPath(ctx.root, start);
       const info = await stat(start).catch((err) => {
@@ -40,6 +44,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> 
         maxResults: args.maxResults ?? DEFAULT_MAX_RESULTS,
       };
       if (args.include !== undefined) query.include = args.include;
+      if (scope.exclude?.length) query.exclude = scope.exclude;
+      if (scope.noIgnore) query.noIgnore = true;
       const binary = ripgrep();
       const result = binary ? await grepRipgrep(binary, query, ctx.signal) : await grepJs(query, ctx.signal, options.jsTimeLimitMs);
       if (result.lines.length === 0) return textOutput(`no matches for /${args.pattern}/ in ${startRel}`);
@@ -49,4 +55,5 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> 
       return textOutput(result.lines.join("\n") + note, { truncated: result.limited });
     },
   };
+  return tool;
 }

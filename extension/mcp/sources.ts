@@ -1,0 +1,21 @@
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { mergeMcpConfigs, parseMcpConfig, type ParsedMcpConfig } from "../../core/mcp/config";
+import { readMcpFile, WORKSPACE_MCP_FILE } from "../../core/mcp/files";
+
+export const SETTING = "downcity.mcp.servers";
+
+/**
+ * A folder's MCP configuration, VS Code's way: the user's `downcity.mcp.servers` (trusted),
+ * then the setting's workspace values and the folder's `.vscode/mcp.json` (both may come
+ * with a clone: untrusted, each server needs consent). A later server of the same name wins.
+ */
+export async function readFolderConfig(folder: vscode.WorkspaceFolder, root: string): Promise<ParsedMcpConfig> {
+  const inspected = vscode.workspace.getConfiguration("downcity", folder.uri).inspect<unknown>("mcp.servers");
+  const parts: ParsedMcpConfig[] = [];
+  if (inspected?.globalValue !== undefined) parts.push(parseMcpConfig(inspected.globalValue, { kind: "user", label: `user settings (${SETTING})` }));
+  if (inspected?.workspaceValue !== undefined) parts.push(parseMcpConfig(inspected.workspaceValue, { kind: "workspace", label: `workspace settings (${SETTING})` }));
+  if (inspected?.workspaceFolderValue !== undefined) parts.push(parseMcpConfig(inspected.workspaceFolderValue, { kind: "workspace", label: `folder settings (${SETTING})` }));
+  parts.push(await readMcpFile(join(root, WORKSPACE_MCP_FILE), { kind: "workspace", label: WORKSPACE_MCP_FILE }));
+  return mergeMcpConfigs(parts);
+}

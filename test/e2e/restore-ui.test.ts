@@ -1,0 +1,114 @@
+// Issue 24 in the real workbench: three turns each edit files (edits auto-approved by the
+// workspace's settings); "Restore to Here" on the second turn's answer shows the preview
+// (every file, its diff now ↔ checkpoint), Confirm Restore puts the files back as they
+// were at the end of that turn, and the notification's "Undo Restore" returns them.
+// dist/downcity.vsix in code-server, the model played by the loopback provider server.
+// A screenshot per step lands in test/.tmp/e2e/restore-ui/.
+import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import type { FrameLocator, Page } from "playwright-core";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { chatFrame } from "../../scripts/vscode/workbench";
+import { wire, startProviderServer } from "../support/provider-server";
+import { scriptedModel } from "../support/scripted-model";
+import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";
+
+const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
+const sse = (script: Parameters<typeof wire.openaiChat>[0]) => () => ({ sse: wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script }) });
+const write = (id: string, path: string, content: string) => sse({ toolCalls: [{ id, name: "write_file", arguments: { path, content } }] });
+const edit = (id: string, path: string, oldText: string, newText: string) => sse({ toolCalls: [{ id, name: "edit_file", arguments: { path, edits: [{ oldText, newText }] } }] });
+
+test("Restore to Here on the second of three edited turns: preview, diff, confirm, files as at that turn, Undo Restore puts them back", { skip: missingVsCode(), timeout: 600_000 }, async (t) => {
+  const out = outputDir("restore-ui");
+  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "ignore" });
+  await installVsix(join(out, "run"), VSIX);
+  const workspace = join(out, "sample-workspace");
+  cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
+  mkdirSync(join(workspace, ".vscode"), { recursive: true });
+  writeFileSync(join(workspace, ".vscode", "settings.json"), JSON.stringify({ "downcity.approval.edits": "auto" }));
+  const notes = join(workspace, "notes.txt");
+  const plan = join(workspace, "plan.txt");
+
+  const model = scriptedModel([
+    write("call_1", "notes.txt", "turn one\n"),
+    sse({ text: "Wrote the notes." }),
+    edit("call_2", "notes.txt", "turn one", "turn two"),
+    write("call_3", "plan.txt", "plan of turn two\n"),
+    sse({ text: "Second turn done." }),
+    edit("call_4", "notes.txt", "turn two", "turn three"),
+    write("call_5", "plan.txt", "plan of turn three\n"),
+    sse({ text: "Third turn done." }),
+  ]);
+  const provider = await startProviderServer(model.handler);
+  t.after(() => provider.close());
+  const workbench = await openWorkbench(out, { env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" } });
+  t.after(() => workbench.close());
+  const { page } = workbench;
+  await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+  const chat = () => chatFrame(page);
+  const step = chainedSteps(t, workbench);
+
+  await step("01 three turns edit notes.txt and plan.txt", async () => {
+    await page.goto(workbenchUrl(workbench.server, workspace));
+    await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+    await page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]').click({ timeout: 60_000 });
+    await chat().getByRole("button", { name: "New Session", exact: true }).click({ timeout: 60_000 });
+    for (const [prompt, answer] of [["Write the notes.", "Wrote the notes."], ["Second turn.", "Second turn done."], ["Third turn.", "Third turn done."]] as const) {
+      await send(chat(), prompt);
+      await assistant(chat(), answer).waitFor({ timeout: 60_000 });
+    }
+    assert.equal(readFileSync(notes, "utf8"), "turn three\n");
+    assert.equal(readFileSync(plan, "utf8"), "plan of turn three\n");
+  });
+
+  await step("02 Restore to Here on the second turn's answer previews both files, nothing written yet", async () => {
+    const answer = assistant(chat(), "Second turn done.");
+    await answer.hover();
+    await answer.getByRole("button", { name: "Restore to Here", exact: true }).click({ timeout: 30_000 });
+    await previewRow(page, "notes.txt").waitFor({ timeout: 60_000 });
+    await previewRow(page, "plan.txt").waitFor({ timeout: 60_000 });
+    assert.match(await previewRow(page, "notes.txt").innerText(), /will be restored/);
+    assert.equal(readFileSync(notes, "utf8"), "turn three\n", "the preview writes nothing");
+  });
+
+  await step("03 a file's Open Diff shows now ↔ checkpoint in VS Code's diff editor, the preview stays", async () => {
+    const row = previewRow(page, "notes.txt");
+    await row.hover();
+    await row.locator('.action-label[aria-label="Open Diff"]').click({ timeout: 30_000 });
+    const tab = page.locator(".tabs-container .tab", { hasText: "notes.txt (now ↔ checkpoint)" }).first();
+    await tab.waitFor({ timeout: 60_000 });
+    await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 60_000 });
+    await page.locator(".monaco-diff-editor .modified", { hasText: "turn two" }).first().waitFor({ timeout: 60_000 });
+    await previewRow(page, "plan.txt").waitFor({ timeout: 30_000 });
+  });
+
+  await step("04 Confirm Restore: the files are as they were at the end of the second turn", async () => {
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "Confirm Restore" }).first().click({ timeout: 30_000 });
+    await fileMatches(notes, /^turn two\n$/, 60_000);
+    await fileMatches(plan, /^plan of turn two\n$/, 60_000);
+    await page.locator(".quick-input-widget").filter({ visible: true }).waitFor({ state: "detached", timeout: 30_000 }).catch(() => undefined);
+    await toast(page, "restored 2 files").waitFor({ timeout: 60_000 });
+  });
+
+  await step("05 Undo Restore from the notification puts them back", async () => {
+    await toast(page, "restored 2 files").getByRole("button", { name: "Undo Restore", exact: true }).click({ timeout: 30_000 });
+    await fileMatches(notes, /^turn three\n$/, 60_000);
+    await fileMatches(plan, /^plan of turn three\n$/, 60_000);
+    await toast(page, "Undo Restore put back 2 files").waitFor({ timeout: 60_000 });
+    // The log says so: restore, its undo, both ended.
+    const sessions = join(workspace, ".downcity", "agents", "code", "sessions");
+    assert.ok(existsSync(sessions));
+  });
+});
+
+async function send(chat: FrameLocator, text: string): Promise<void> {
+  await chat.getByRole("textbox", { name: "Message", exact: true }).fill(text, { timeout: 60_000 });
+  await chat.getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
+}
+
+const assistant = (chat: FrameLocator, text: string) => chat.locator('article.message.assistant[aria-label="Assistant"]', { hasText: text }).last();
+const previewRow = (page: Page, path: string) => page.locator(".quick-input-list .monaco-list-row", { hasText: path }).filter({ visible: true }).first();
+const toast = (page: Page, text: string) => page.locator(".notifications-toasts .notification-toast", { hasText: text }).first();

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import * as vscode from "vscode";
+import { McpServers } from "../../extension/mcp/servers";
+import * as fake from "../support/vscode-fake";
+import { tempDir } from "../support/temp";
+import { fixtureServer } from "../mcp/helpers";
+import { fakeContext, folder } from "./helpers";
+
+type Fn = (...args: any[]) => any;
+const win = vscode.window as unknown as Record<string, Fn>;
+const ws = vscode.workspace as unknown as Record<string, any>;
+
+/** Replaces a window function for one test. */
+function stub(t: { after(fn: () => unknown): void }, name: string, fn: Fn): void {
+  const before = win[name];
+  win[name] = fn;
+  t.after(() => (win[name] = before!));
+}
+
+function workspace(t: { after(fn: () => unknown): void }, servers: Record<string, unknown>, inputs?: unknown[]) {
+  const root = tempDir(t);
+  mkdirSync(join(root, ".vscode"));
+  writeFileSync(join(root, ".vscode", "mcp.json"), JSON.stringify({ servers, ...(inputs ? { inputs } : {}) }));
+  const f = folder(root);
+  const before = ws.getWorkspaceFolder;
+  ws.getWorkspaceFolder = (uri: vscode.Uri) => (uri.fsPath.startsWith(root) ? f : undefined);
+  t.after(() => (ws.getWorkspaceFolder = before));
+  return { root, f };
+}
+
+function servers(t: { after(fn: () => unknown): void }, context = fakeContext()) {
+  const output: string[] = [];
+  const s = new McpServers(context, { appendLine: (l: string) => output.push(l), show() {}, dispose() {} } as unknown as vscode.OutputChannel);
+  t.after(() => s.dispose());
+  return { s, output, context };
+}
+
+test("Restricted Mode starts no MCP server and asks nothing", async (t) => {
+  const { f } = workspace(t, { fx: fixtureServer() });
+  ws.isTrusted = false;
+  t.after(() => (ws.isTrusted = true));
+  const asked: string[] = [];
+  stub(t, "showWarningMessage", async (m: string) => (asked.push(m), "Allow"));
+  const { s } = servers(t);
+  assert.deepEqual(await s.tools(f), { tools: [], notices: [] });
+  assert.deepEqual(asked, []);
+  assert.equal((await s.folder(f))!.manager.status()[0]!.state, "stopped");
+});
+
+test("a folder's mcp.json server asks once in a modal showing its command line; the consent is remembered per folder", async (t) => {
+  const { f } = workspace(t, { fx: fixtureServer() });
+  const asked: { message: string; options: { modal?: boolean; detail?: string } }[] = [];
+  stub(t, "showWarningMessage", async (message: string, options: { modal?: boolean; detail?: string }) => (asked.push({ message, options }), "Allow"));
+  const first = servers(t);
+  const { tools } = await first.s.tools(f);
+  assert.ok(tools.some((x) => x.name === "mcp__fx__ok"));
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0]!.message, 'Start the MCP server "fx" from .vscode/mcp.json?');
+  assert.equal(asked[0]!.options.modal, true);
+  assert.match(asked[0]!.options.detail!, /It runs:\n.*mcp-fixture-server\.ts/);
+  assert.ok(first.output.some((l) => l === "[fx] fixture: ready"), "the server's stderr reaches the Downcity MCP channel");
+
+  // A new window on the same folder (same workspaceState): no second question.
+  const second = servers(t, first.context);
+  assert.ok((await second.s.tools(f)).tools.length > 0);
+  assert.equal(asked.length, 1);
+});
+
+test("declined: nothing starts and the chat is told nothing; an edited mcp.json (watched) is read again", async (t) => {
+  const { root, f } = workspace(t, { fx: fixtureServer() });
+  stub(t, "showWarningMessage", async () => undefined);
+  const { s } = servers(t);
+  assert.deepEqual((await s.tools(f)).tools, []);
+  writeFileSync(join(root, ".vscode", "mcp.json"), JSON.stringify({ servers: { fx: fixtureServer(), other: fixtureServer({ X: "1" }) } }));
+  const changed = new Promise<void>((done) => s.onDidChange(() => (s.all()[0]!.manager.status().length === 2 ? done() : undefined)));
+  fake.created.watchers.at(-1)!.fire("change", vscode.Uri.file(join(root, ".vscode", "mcp.json")));
+  await changed;
+  assert.deepEqual(s.all()[0]!.manager.status().map((x) => x.name), ["fx", "other"]);
+});
+
+test("an input is asked once (password box), kept in SecretStorage, never in the output channel", async (t) => {
+  const { f } = workspace(t, { fx: fixtureServer({ API_KEY: "${input:key}" }) }, [{ id: "key", description: "API key", password: true }]);
+  stub(t, "showWarningMessage", async () => "Allow");
+  const boxes: { password?: boolean }[] = [];
+  stub(t, "showInputBox", async (o: { password?: boolean }) => (boxes.push(o), "s3cret-key"));
+  const first = servers(t);
+  const { tools } = await first.s.tools(f);
+  const env = tools.find((x) => x.name === "mcp__fx__env")!;
+  const out = await env.execute({ name: "API_KEY" }, { root: "/", signal: new AbortController().signal });
+  assert.equal(out.content[0]!.type === "text" && out.content[0]!.text, "s3cret-key");
+  assert.deepEqual(boxes.map((b) => b.password), [true]);
+  assert.ok([...(first.context.secrets as unknown as { values: Map<string, string> }).values.values()].includes("s3cret-key"));
+  assert.ok(!first.output.some((l) => l.includes("s3cret-key")));
+  const second = servers(t, first.context);
+  await second.s.tools(f);
+  assert.equal(boxes.length, 1, "asked once: the next window reads SecretStorage");
+});
