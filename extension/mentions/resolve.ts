@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { fileAttachment, folderAttachment, fuzzyFilter, problemsAttachment, selectionAttachment, terminalAttachment, type Problem } from "../../core/mentions";
+import { fileAttachment, folderAttachment, fuzzyFilter, problemsAttachment, selectionAttachment, terminalAttachment, type Problem } from "../../core/runtime/mentions";
 import type { Mention, ResolvedAttachment } from "../../core/protocol";
 import { resolveInsideRoot } from "../../core/tools/sandbox";
 import type { ChatFolder } from "../chat/runtimes";
