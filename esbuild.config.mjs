@@ -17,7 +17,7 @@ const CLI_SPLITS = [
   { importer: "cli/main.ts", path: "./commands/sessions", entry: "cli/commands/sessions.ts", out: "cli-sessions.js" },
   { importer: "cli/commands/sessions.ts", path: "./sessions-search", entry: "cli/commands/sessions-search.ts", out: "cli-sessions-search.js" },
   { importer: "cli/commands/sessions.ts", path: "./sessions-manage", entry: "cli/commands/sessions-manage.ts", out: "cli-sessions-manage.js" },
-  { importer: "cli/commands/sessions-manage.ts", path: "../../core/runtime/workspace-runtime", entry: "core/runtime/workspace-runtime.ts", out: "cli-runtime.js" },
+  { importer: "cli/commands/sessions-manage.ts", path: "../../core/runtime/create", entry: "core/runtime/create.ts", out: "cli-runtime.js" },
   // Only out of the list's bundle: the others hold the log parser already.
   { importer: "core/storage/list.ts", path: "./list-rebuild", entry: "core/storage/list-rebuild.ts", out: "cli-list-rebuild.js", within: "cli-sessions.js" },
 ];

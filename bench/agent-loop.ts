@@ -5,7 +5,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WorkspaceRuntime } from "../core/runtime/workspace-runtime";
+import { createWorkspaceRuntime } from "../core/runtime";
 import { createNodeTools } from "../core/tools/node";
 import { ScriptedLlm } from "../test/support/scripted-llm";
 import { fmt, median, mib } from "./stats";
@@ -31,7 +31,7 @@ const llm = new ScriptedLlm((request, index) => {
 });
 
 const tools = createNodeTools();
-const runtime = new WorkspaceRuntime({
+const runtime = createWorkspaceRuntime({
   root,
   llm,
   providers: () => [],

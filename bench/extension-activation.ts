@@ -11,7 +11,7 @@ import type { SessionChange } from "../core/session";
 import { encodeId, Sessions } from "../core/storage";
 import { Emitter } from "../core/util/emitter";
 import { activate, deactivate } from "../extension/activate";
-import { createWorkspaceRuntime } from "../extension/runtime/factory";
+import { createWorkspaceRuntime } from "../core/runtime";
 import type { SessionNode, SessionTreeNode } from "../extension/sessions/nodes";
 import { fakeContext, folder, setFolders } from "../test/extension/helpers";
 import { fmt, median, table } from "./stats";

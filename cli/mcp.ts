@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { mergeMcpConfigs, type McpInput } from "../core/mcp/config";
-import { readMcpFile, WORKSPACE_MCP_FILE } from "../core/mcp/files";
-import { McpManager } from "../core/mcp/manager";
+import { mergeMcpConfigs, type McpInput } from "../core/runtime/mcp";
+import { readMcpFile, WORKSPACE_MCP_FILE } from "../core/runtime/mcp";
+import { McpManager } from "../core/runtime/mcp";
 import type { Output } from "./output";
 
 export interface CliMcpOptions {

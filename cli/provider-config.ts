@@ -1,7 +1,7 @@
-import { ProviderConfigError, resolveEnvProvider, type ResolvedProvider } from "../core/llm/env-profile";
+import { ProviderConfigError, resolveEnvProvider, type ResolvedProvider } from "../core/runtime/env-provider";
 import { CliError } from "./output";
 
-export type { ResolvedProvider } from "../core/llm/env-profile";
+export type { ResolvedProvider } from "../core/runtime/env-provider";
 
 export interface ProviderFlags {
   protocol?: string;

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import type { ApproveFn } from "../core/agent";
+import type { ApproveFn } from "../core/runtime";
 import type { Output } from "./output";
 
 /**

@@ -1,24 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Sessions } from "../core/storage";
-import type { Session } from "../core/session";
-import { CliError } from "./output";
 
-/** Opens the session store of a workspace. */
+/**
+ * Opens the session store of a workspace, without the runtime: `sessions show|rename|fork|archive|…` need no agent
+ * or provider SDK, so their bundle stays the store's (stated in test/extension/layers.test.ts).
+ */
 export function openStore(root: string): Sessions {
   return new Sessions({ root });
-}
-
-/** An existing session (by id) or a new `session-<uuid>`. */
-export async function sessionFor(sessions: Sessions, agentId: string, sessionId: string | undefined): Promise<{ session: Session; repairs: string[] }> {
-  if (sessionId === undefined) return { session: sessions.create({ agentId, id: `session-${randomUUID()}` }), repairs: [] };
-  try {
-    const { session, report } = await sessions.open({ agentId, sessionId });
-    return { session, repairs: report.actions };
-  } catch (err) {
-    throw new CliError(`cannot open session ${sessionId}: ${(err as Error).message}`, 1);
-  }
 }
 
 /** Facts for the system prompt: the git branch and the top-level entries of the folder. */

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { LocalSessionRef } from "../core/session";
+import type { LocalSessionRef } from "../core/protocol";
 import { registerCommands } from "./commands/register";
 import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./config/status-bar";
-import { createWorkspaceRuntime, type RuntimeFactory } from "./runtime/factory";
+import { createWorkspaceRuntime, type RuntimeFactory } from "../core/runtime";
 import { offerGitignore } from "./runtime/gitignore";
 import { Runtimes, type RuntimeHooks } from "./runtime/runtimes";
 import type { SessionTreeNode } from "./sessions/nodes";

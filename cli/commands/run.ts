@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
-import { ApprovalPolicy, settingsForPolicy } from "../../core/agent/approval";
 import type { RunResult } from "../../core/runtime/types";
-import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
+import { ApprovalPolicy, createWorkspaceRuntime, settingsForPolicy, singleProvider, type WorkspaceRuntimeApi } from "../../core/runtime";
 import { createNodeTools } from "../../core/tools/node";
 import { CliError, type Output } from "../output";
 import { RUN_HELP } from "../help";
@@ -53,10 +52,9 @@ export async function runCommand(argv: string[], output: Output): Promise<number
   const nodeTools = createNodeTools();
   const mcp = await cliMcp(root, output, { trust: values["mcp-trust"], allow: values["mcp-allow"], off: values["no-mcp"] });
   const approve = ttyApproval(output);
-  const runtime = new WorkspaceRuntime({
+  const runtime = createWorkspaceRuntime({
     root,
-    providers: () => [provider.profile],
-    model: () => ({ provider: provider.profile.id, model: provider.model, ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}) }),
+    ...singleProvider(provider),
     approval: () => settingsForPolicy(policy.data),
     ...(approve ? { approve } : {}),
     tools: () => nodeTools,
@@ -100,7 +98,7 @@ export async function runCommand(argv: string[], output: Output): Promise<number
   }
 }
 
-async function openSession(runtime: WorkspaceRuntime, agentId: string, sessionId: string, output: Output) {
+async function openSession(runtime: WorkspaceRuntimeApi, agentId: string, sessionId: string, output: Output) {
   try {
     const { session, report } = await runtime.open({ agentId, sessionId });
     for (const repair of report.actions) output.err(output.dim(`repaired: ${repair}\n`));

@@ -1,5 +1,5 @@
 import type { Sessions } from "../../core/storage";
-import { eventMarkdown, renderTranscript, usageAfterCompactions, wholeHistory } from "../../core/session/transcript";
+import { eventMarkdown, renderTranscript, usageAfterCompactions, wholeHistory } from "../../core/runtime/transcript";
 import { SESSIONS_HELP } from "../help";
 import { CliError, type Output } from "../output";
 import { resolveProvider, type ProviderFlags } from "../provider-config";
@@ -103,12 +103,11 @@ async function exportHistory(sessions: Sessions, ref: { agentId: string; session
 async function compact(root: string, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, output: Output): Promise<void> {
   const provider = resolveProvider(flags);
   // Its own bundle (esbuild.config.mjs): the list path never compiles the agent or the SDKs.
-  const { WorkspaceRuntime } = require("../../core/runtime/workspace-runtime") as typeof import("../../core/runtime/workspace-runtime");
-  const runtime = new WorkspaceRuntime({
+  const { createWorkspaceRuntime, singleProvider } = require("../../core/runtime/create") as typeof import("../../core/runtime/create");
+  const runtime = createWorkspaceRuntime({
     root,
     agents: [{ id: ref.agentId, name: ref.agentId }],
-    providers: () => [provider.profile],
-    model: () => ({ provider: provider.profile.id, model: provider.model, ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}) }),
+    ...singleProvider(provider),
     approval: () => ({ reads: "ask", edits: "ask", commands: "ask" }),
     tools: () => [],
   });

@@ -1,9 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { SearchHit } from "../../core/protocol/search";
-import { searchWorkspace } from "../../core/runtime/search";
-import { SearchQueryError } from "../../core/search/errors";
-import { inert, inertJson } from "../../core/search/snippet";
+import { inert, inertJson, searchWorkspace, SearchQueryError } from "../../core/runtime/search";
 import { CliError, type Output } from "../output";
 import type { SessionsValues } from "./sessions";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { DamagedFolder } from "../../core/session";
+import type { DamagedFolder } from "../../core/runtime";
 import { areaDir } from "../../core/storage/layout";
 import { listStored, sortByUpdated } from "../../core/storage/list";
 import { createStorageContext } from "../../core/storage/context";

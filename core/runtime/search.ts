@@ -3,6 +3,9 @@ import { IndexFiles, indexPrefilter, SearchIndex, searchSessions } from "../sear
 import { createStorageContext, type StorageContext } from "../storage/context";
 import { listStored } from "../storage/list";
 
+export { SearchQueryError } from "../search/errors";
+export { inert, inertJson } from "../search/snippet";
+
 /**
  * Search for a host with no runtime (the CLI): the folder's stored sessions, read from
  * disk. A `WorkspaceRuntime` answers `search()` the same way, plus its live sessions.

@@ -1,5 +1,6 @@
-import type { AgentEvent, ApprovalDecision, ContentBlock, ModelChoice } from "../protocol";
-import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, LocalSessionRef } from "../session";
+import type { AgentEvent, ApprovalDecision, ContentBlock, ModelChoice, SessionEvent } from "../protocol";
+import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionChange, SessionListItem, SessionPersistence, LocalSessionRef, TranscriptFormat } from "../session";
+import type { StoredItemAt } from "../storage/stored-item";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";
@@ -101,6 +102,11 @@ export interface WorkspaceRuntimeOptions {
  */
 export type LiveOptions = Pick<WorkspaceRuntimeOptions, "agents" | "compaction">;
 
+/** A session found by its meta.json path: its ids, area and list item, and its folder's name (the damaged list's key). */
+export interface StoredSessionAt extends StoredItemAt {
+  folder: string;
+}
+
 export interface RunResult {
   reason: "completed" | "cancelled" | "error" | "max-steps";
   error?: string;
@@ -128,7 +134,19 @@ export interface WorkspaceRuntimeApi {
   updateOptions(options: LiveOptions): void;
   /** Every agent event of every session of this folder. */
   onEvent(listener: (event: AgentEvent) => void): Unsubscribe;
+  /** The store's change feed (created, updated, removed), which the Sessions tree and the chat's list follow. */
+  onChange(listener: (change: SessionChange) => void): Unsubscribe;
   list(filter?: ListFilter): Promise<SessionListItem[]>;
+  /** Where the store keeps a session's files (Show Session Files); it may not exist yet. */
+  sessionDir(ref: LocalSessionRef, options?: { archived?: boolean }): string;
+  /** Where a folder a list reported damaged is. */
+  damagedDir(folder: DamagedFolder): string;
+  /** The one session whose meta.json is at `metaPath` (a file watcher saw it change), read alone; undefined when it is no session's. */
+  storedItemAt(metaPath: string): Promise<StoredSessionAt | undefined>;
+  /** Every event of the session, oldest first, paged back one segment at a time (the fork picker, exports). */
+  history(ref: LocalSessionRef, options?: { signal?: AbortSignal }): Promise<SessionEvent[]>;
+  /** The whole history as an export file's text (`md` readable, `jsonl` one event per line), paged one segment at a time. */
+  exportTranscript(ref: LocalSessionRef, format: TranscriptFormat, options?: { title?: string; signal?: AbortSignal }): Promise<string>;
   /** Deletes a folder a list reported damaged (`ListFilter.onDamaged`), if it still is. */
   deleteDamaged?(folder: DamagedFolder): Promise<void>;
   /** A new session of the agent (default: the first agent, `code`). */
@@ -158,14 +176,16 @@ export interface WorkspaceRuntimeApi {
    * `signal` ends the stream. Throws `SearchQueryError` at once for a bad query.
    */
   search(options: SearchOptions): AsyncIterable<SearchHit>;
-  /** Restore (issue 24): where "restore to here" on a message puts files and conversation. */
-  restorePoint?(ref: LocalSessionRef, messageSeq: number): Promise<number>;
-  /** What restoring the files to their state right after `toSeq` would do (nothing written). */
-  previewRestore?(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
-  previewUndoRestore?(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
-  applyRestore?(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
   /** The rules files the session's next request uses (the root's, and those of folders it touched), with what the budget cut. */
   rules(ref: LocalSessionRef): Promise<SessionRules>;
+  /** Restore (issue 24): where "restore to here" on a message puts files and conversation. */
+  restorePoint(ref: LocalSessionRef, messageSeq: number): Promise<number>;
+  /** What restoring the files to their state right after `toSeq` would do, file by file, with its conflicts (nothing written). */
+  previewRestore(ref: LocalSessionRef, toSeq: number): Promise<RestorePreview>;
+  /** The preview of undoing the session's last restore, and the restore it undoes. */
+  previewUndoRestore(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
+  /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
+  applyRestore(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

@@ -4,7 +4,10 @@ import { Agent, SessionApprovals, type CallSettings, type TurnOutcome } from "..
 import { LlmRuntime } from "../llm/runtime";
 import type { LlmClient, ProviderProfile } from "../llm/types";
 import { sessionKey, type AgentEvent, type ModelChoice, type ContentBlock, type SessionEvent } from "../protocol";
-import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionListItem, SessionPersistence, LocalSessionRef } from "../session";
+import { renderTranscript, wholeHistory, type DamagedFolder, type HistoryPage, type ListFilter, type RepairReport, type Session, type SessionChange, type SessionListItem, type SessionPersistence, type LocalSessionRef, type TranscriptFormat } from "../session";
+import { encodeId } from "../storage/id-codec";
+import { folderPaths, sessionPaths } from "../storage/layout";
+import { readStoredItemAt } from "../storage/stored-item";
 import { Sessions } from "../storage/sessions";
 import { serverOf } from "../llm/endpoint";
 import type { SearchHit, SearchOptions } from "../protocol/search";
@@ -12,7 +15,6 @@ import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } 
 import { openSearchIndex } from "./search";
 import { createStorageContext } from "../storage/context";
 import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
-import { sessionPaths } from "../storage/layout";
 import { CheckpointRecorder } from "../checkpoints/recorder";
 import { realRoot } from "../checkpoints/real-root";
 import * as restore from "./restore";
@@ -23,7 +25,7 @@ import { ProjectRules, touchedPaths } from "../rules";
 import type { SessionRules } from "../protocol/rules";
 import { BUILTIN_AGENTS } from "./agents";
 import { RestrictedModeError, RuntimeError } from "./errors";
-import type { AgentProfile, CompactNowResult, LiveOptions, RunResult, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
+import type { AgentProfile, CompactNowResult, LiveOptions, RunResult, StoredSessionAt, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
 
 interface Entry {
   session: Session;
@@ -89,8 +91,34 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return this.emitter.on("event", listener);
   }
 
+  onChange(listener: (change: SessionChange) => void): Unsubscribe {
+    return this.sessions.onChange(listener);
+  }
+
   list(filter: ListFilter = {}): Promise<SessionListItem[]> {
     return this.sessions.list(filter);
+  }
+
+  sessionDir(ref: LocalSessionRef, options: { archived?: boolean } = {}): string {
+    const r = this.ref(ref);
+    return sessionPaths(this.root, r.agentId, r.sessionId, options.archived ? "archived" : "sessions").dir;
+  }
+
+  damagedDir(folder: DamagedFolder): string {
+    return folderPaths(this.root, folder.agentId, folder.archived ? "archived" : "sessions", folder.folder).dir;
+  }
+
+  async storedItemAt(metaPath: string): Promise<StoredSessionAt | undefined> {
+    const found = await readStoredItemAt(this.root, metaPath);
+    return found && { ...found, folder: encodeId(found.sessionId) };
+  }
+
+  history(ref: LocalSessionRef, options: { signal?: AbortSignal } = {}): Promise<SessionEvent[]> {
+    return wholeHistory((o) => this.messages(ref, o), options.signal);
+  }
+
+  async exportTranscript(ref: LocalSessionRef, format: TranscriptFormat, options: { title?: string; signal?: AbortSignal } = {}): Promise<string> {
+    return renderTranscript(await this.history(ref, options), format, options.title);
   }
 
   deleteDamaged(folder: DamagedFolder): Promise<void> {

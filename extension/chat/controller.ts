@@ -14,8 +14,8 @@ import type {
 } from "../../core/protocol";
 
 import { sameRef } from "../../core/protocol";
-import type { Session, SessionChange } from "../../core/session";
-import { SessionNotFoundError } from "../../core/storage/errors";
+import type { Session, SessionChange } from "../../core/runtime";
+import { SessionNotFoundError } from "../../core/runtime";
 import { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { LiveState } from "./live-state";

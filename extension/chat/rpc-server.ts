@@ -20,8 +20,8 @@ import {
   type MovedChat,
   type RevealTarget,
 } from "../../core/protocol";
-import { fileAttachment, withAttachments } from "../../core/mentions";
-import type { SessionChange } from "../../core/session";
+import { fileAttachment, withAttachments } from "../../core/runtime/mentions";
+import type { SessionChange } from "../../core/runtime";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";

@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
 import { compactedText, type SessionEvent, type UserMessageData } from "../../core/protocol";
-import { renderTranscript, wholeHistory, type LocalSessionRef, type TranscriptFormat } from "../../core/session";
+import type { LocalSessionRef } from "../../core/protocol";
+import type { TranscriptFormat } from "../../core/runtime";
 import { RestrictedModeError } from "../../core/runtime/errors";
 import type { CompactNowResult } from "../../core/runtime/types";
-import { sessionPaths } from "../../core/storage";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { damagedFolderUri, isDamagedFolderNode, type DamagedFolderNode } from "../sessions/damaged";
 import { sessionLabel } from "../sessions/items";
@@ -201,8 +201,8 @@ export function sessionCommands(deps: SessionCommandDeps) {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Downcity: exporting "${sessionLabel(node)}"`, cancellable: true },
         async (_p, token) => {
-          const events = await wholeHistory((o) => node.entry.runtime.messages(ref, o), abortOn(token));
-          await vscode.workspace.fs.writeFile(target, Buffer.from(renderTranscript(events, format, node.item.title), "utf8"));
+          const text = await node.entry.runtime.exportTranscript(ref, format, { ...(node.item.title !== undefined && { title: node.item.title }), signal: abortOn(token) });
+          await vscode.workspace.fs.writeFile(target, Buffer.from(text, "utf8"));
         },
       );
       void vscode.window.showInformationMessage(`Downcity: exported "${sessionLabel(node)}" to ${target.scheme === "file" ? target.fsPath : target.toString()}.`);
@@ -238,8 +238,7 @@ export function sessionCommands(deps: SessionCommandDeps) {
       const { target } = sessionArgs(Answers.none, arg, more);
       const node = await pick(target, "Show the files of a session");
       if (!node) return undefined;
-      const paths = sessionPaths(node.entry.runtime.root, node.item.agentId, node.item.sessionId, node.item.archived ? "archived" : "sessions");
-      const dir = vscode.Uri.file(paths.dir);
+      const dir = vscode.Uri.file(node.entry.runtime.sessionDir(refOf(node), { archived: node.item.archived }));
       try {
         await vscode.workspace.fs.stat(dir);
       } catch {
@@ -287,7 +286,7 @@ async function askForkPoint(node: SessionNode): Promise<{ atSeq?: number } | und
   if (how.whole) return {};
   const events = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: "Downcity: reading the history", cancellable: true },
-    (_p, token) => wholeHistory((o) => node.entry.runtime.messages(refOf(node), o), abortOn(token)),
+    (_p, token) => node.entry.runtime.history(refOf(node), { signal: abortOn(token) }),
   );
   const picks = userMessages(events);
   if (picks.length === 0) {

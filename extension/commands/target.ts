@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { LocalSessionRef } from "../../core/session";
+import type { LocalSessionRef } from "../../core/protocol";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { relativeTime } from "../sessions/format";
 import { sessionLabel } from "../sessions/items";

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { checkConnection, probeModels } from "../../core/llm/probe";
+import { checkConnection, probeModels } from "../../core/runtime";
 import type { ConnectParams, ConnectResult, ListModelsParams, ListModelsResult } from "../../core/protocol";
 import { secretKey, type ProviderConfig } from "./providers";
 

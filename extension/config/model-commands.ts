@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { listServerModels } from "../../core/llm/list-models";
+import { listServerModels } from "../../core/runtime";
 import type { ModelChoice } from "../../core/protocol";
 import { Answers, keyProblem, parseArgs } from "../commands/arguments";
 import type { ProviderChoice, ProviderConfig } from "./providers";

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
-import { resolveEnvProvider, ProviderConfigError, type ResolvedProvider } from "../../core/llm/env-profile";
-import type { ProviderProfile } from "../../core/llm/types";
+import { resolveEnvProvider, ProviderConfigError, type ResolvedProvider } from "../../core/runtime";
+import type { ProviderProfile } from "../../core/runtime";
 import type { ModelChoice } from "../../core/protocol";
 import { readSettings, type ProviderSetting, type Settings } from "./settings";
 

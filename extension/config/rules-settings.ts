@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { DEFAULT_RULES_BUDGET } from "../../core/rules";
+import { DEFAULT_RULES_BUDGET } from "../../core/runtime";
 
 /**
  * `downcity.rules.files` and `downcity.rules.maxTokens` of one folder, read at every

@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
 import { z } from "zod";
-import { CompactionConfig, type CompactionSettings } from "../../core/compaction/config";
-import { ProviderProfileSchema } from "../../core/llm/profile";
-import type { ProviderProfile } from "../../core/llm/types";
+import { CompactionConfig, type CompactionSettings } from "../../core/runtime";
+import { ProviderProfileSchema } from "../../core/runtime";
+import type { ProviderProfile } from "../../core/runtime";
 import type { AgentProfile, ApprovalSettings } from "../../core/runtime/types";
 
 /** One entry of `downcity.providers`: a core provider profile plus the model it serves by default. No key: keys live in SecretStorage. */

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { McpInput, McpSource } from "../../core/mcp/config";
+import type { McpInput, McpSource } from "../../core/runtime/mcp";
 
 /**
  * `${input:id}` values: asked once, kept in SecretStorage, never logged or shown. Keyed by

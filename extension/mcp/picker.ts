@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { McpServerStatus } from "../../core/mcp/connection";
+import type { McpServerStatus } from "../../core/runtime/mcp";
 import type { FolderMcp, McpServers } from "./servers";
 
 export const MCP_SERVERS_COMMAND = "downcity.mcpServers";

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
-import { McpManager, type McpTools } from "../../core/mcp/manager";
-import { WORKSPACE_MCP_FILE } from "../../core/mcp/files";
+import { McpManager, type McpTools } from "../../core/runtime/mcp";
+import { WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 import { McpInputs } from "./inputs";
 import { readFolderConfig, SETTING } from "./sources";
 import { McpTrust } from "./trust";

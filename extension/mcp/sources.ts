@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { mergeMcpConfigs, parseMcpConfig, type ParsedMcpConfig } from "../../core/mcp/config";
-import { readMcpFile, WORKSPACE_MCP_FILE } from "../../core/mcp/files";
+import { mergeMcpConfigs, parseMcpConfig, type ParsedMcpConfig } from "../../core/runtime/mcp";
+import { readMcpFile, WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 
 export const SETTING = "downcity.mcp.servers";
 

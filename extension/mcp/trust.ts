@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { McpConsentRequest } from "../../core/mcp/manager";
+import type { McpConsentRequest } from "../../core/runtime/mcp";
 
 const CONSENT_KEY = "downcity.mcp.consent";
 const ALWAYS_KEY = "downcity.mcp.alwaysAllow";

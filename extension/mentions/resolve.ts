@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { fileAttachment, folderAttachment, fuzzyFilter, problemsAttachment, selectionAttachment, terminalAttachment, type Problem } from "../../core/mentions";
+import { fileAttachment, folderAttachment, fuzzyFilter, problemsAttachment, selectionAttachment, terminalAttachment, type Problem } from "../../core/runtime/mentions";
 import type { Mention, ResolvedAttachment } from "../../core/protocol";
 import { resolveInsideRoot } from "../../core/tools/sandbox";
 import type { ChatFolder } from "../chat/runtimes";
@@ -86,7 +86,7 @@ export class VscodeMentions implements vscode.Disposable {
         return selectionAttachment(rel, { start: s.start.line + 1, end: endLine }, editor.document.getText(s));
       }
       case "terminal": {
-        const active = this.terminals.active();
+        const active = await this.terminals.active();
         if ("unavailable" in active) throw new MentionError(`@terminal is unavailable: ${active.unavailable}`);
         return terminalAttachment(active.name, active.output, active.command);
       }

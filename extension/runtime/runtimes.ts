@@ -6,12 +6,12 @@ import { BUILTIN_AGENTS } from "../../core/runtime/agents";
 import type { LiveOptions, RuntimeApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
 import { ENV_PROFILE_ID, type ProviderConfig } from "../config/providers";
-import type { HostRuntime, RuntimeFactory } from "./factory";
+import type { RuntimeFactory, WorkspaceRuntimeApi } from "../../core/runtime";
 
 /** One workspace folder and the core runtime that owns its `.downcity/` store. */
 export interface FolderRuntime {
   readonly folder: vscode.WorkspaceFolder;
-  readonly runtime: HostRuntime;
+  readonly runtime: WorkspaceRuntimeApi;
 }
 
 /** What other features plug into every runtime (the editor-backed tools and their approval UI). */
@@ -104,7 +104,7 @@ export class Runtimes implements vscode.Disposable {
     if (made.length > 0 || gone.length > 0) this.changed.fire({ added: made, removed: gone });
   }
 
-  private create(folder: vscode.WorkspaceFolder, root: string): HostRuntime {
+  private create(folder: vscode.WorkspaceFolder, root: string): WorkspaceRuntimeApi {
     const { approve, tools, mcpTools } = this.hooks;
     return this.factory({
       root,

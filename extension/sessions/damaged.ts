@@ -1,6 +1,5 @@
 import * as vscode from "vscode";
-import type { DamagedFolder } from "../../core/session";
-import { folderPaths } from "../../core/storage/layout";
+import type { DamagedFolder } from "../../core/runtime";
 import type { FolderRuntime } from "../runtime/runtimes";
 
 // The "Damaged" group at the bottom of the Sessions tree (issue 21): the folders a list
@@ -49,8 +48,7 @@ export class DamagedFolders {
 
 /** Where a damaged folder is on disk. */
 export function damagedFolderUri(node: DamagedFolderNode): vscode.Uri {
-  const { agentId, archived, folder } = node.folder;
-  return vscode.Uri.file(folderPaths(node.entry.runtime.root, agentId, archived ? "archived" : "sessions", folder).dir);
+  return vscode.Uri.file(node.entry.runtime.damagedDir(node.folder));
 }
 
 export function isDamagedFolderNode(v: unknown): v is DamagedFolderNode {

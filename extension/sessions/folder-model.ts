@@ -1,5 +1,5 @@
 import { sessionKey } from "../../core/protocol";
-import type { SessionChange, SessionListItem } from "../../core/session";
+import type { SessionChange, SessionListItem } from "../../core/runtime";
 import type { FolderRuntime } from "../runtime/runtimes";
 import { dateBucket, dateRanges } from "./date-groups";
 import { type AgentNode, type ArchivedNode, type DateNode, type FolderNode, type MoreNode, type PagedGroup, type SessionNode } from "./nodes";

@@ -1,4 +1,4 @@
-import type { SessionListItem } from "../../core/session";
+import type { SessionListItem } from "../../core/runtime";
 import type { FolderRuntime } from "../runtime/runtimes";
 import type { DamagedTreeNode } from "./damaged";
 

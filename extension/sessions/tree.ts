@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
-import type { DamagedFolder, SessionChange } from "../../core/session";
-import { encodeId, readStoredItemAt } from "../../core/storage";
+import type { DamagedFolder, SessionChange } from "../../core/runtime";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { FolderModel, type Stale } from "./folder-model";
@@ -255,12 +254,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       const model = this.models.get(entry);
       if (!model) continue;
       for (const path of paths) {
-        const found = await readStoredItemAt(entry.runtime.root, path).catch(() => undefined);
+        const found = await entry.runtime.storedItemAt(path).catch(() => undefined);
         if (!found || this.models.get(entry) !== model) continue;
         const known = model.get(found.agentId, found.sessionId);
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;
-        if (found.item && this.damaged.get(entry)?.remove({ agentId: found.agentId, archived: found.archived, folder: encodeId(found.sessionId) })) this.stale(this.models.size > 1 ? model.folderNode : undefined);
+        if (found.item && this.damaged.get(entry)?.remove({ agentId: found.agentId, archived: found.archived, folder: found.folder })) this.stale(this.models.size > 1 ? model.folderNode : undefined);
         const ids = { agentId: found.agentId, sessionId: found.sessionId };
         if (found.item) {
           this.markStale(model, model.upsert(found.item));

@@ -2,9 +2,8 @@ import type { ApprovalPolicy, ApproveFn } from "../../core/agent";
 import type { Protocol } from "../../core/llm/types";
 import type { AgentEvent, ContentBlock } from "../../core/protocol";
 import type { Session } from "../../core/session";
-import type { RunResult, WorkspaceRuntimeOptions } from "../../core/runtime/types";
+import { createWorkspaceRuntime, type RunResult, type WorkspaceRuntimeApi, type WorkspaceRuntimeOptions } from "../../core/runtime";
 import { settingsForPolicy } from "../../core/agent/approval";
-import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import { createNodeTools } from "../../core/tools/node";
 import type { CompactionSettings } from "../../core/compaction";
 import { tempDir } from "../support/temp";
@@ -44,9 +43,9 @@ export interface HarnessAgent {
 export interface Harness {
   root: string;
   server: ProviderServer;
-  runtime: WorkspaceRuntime;
+  runtime: WorkspaceRuntimeApi;
   /** The store's operations with the runtime's default agent (`code`) for refs without one. */
-  sessions: Pick<WorkspaceRuntime, "messages" | "list" | "rename"> & Pick<WorkspaceRuntime["sessions"], "onChange">;
+  sessions: Pick<WorkspaceRuntimeApi, "messages" | "list" | "rename" | "onChange">;
   agent: HarnessAgent;
   /** Every agent event the runtime emitted, in order. */
   events: AgentEvent[];
@@ -65,7 +64,7 @@ export async function startHarness(
   const server = await startProviderServer(handler);
   const a = options.agent ?? {};
   const tools = createNodeTools();
-  const runtime = new WorkspaceRuntime({
+  const runtime = createWorkspaceRuntime({
     root,
     providers: () => [{ id: "test", protocol, baseURL: protocol === "anthropic-messages" ? server.anthropicBaseURL : server.baseURL, apiKey: "sk-test" }],
     model: () => ({ provider: "test", model: protocol === "anthropic-messages" ? "claude-opus-4-5" : "gpt-4o", ...(a.contextWindow ? { contextWindow: a.contextWindow } : {}) }),
@@ -117,7 +116,7 @@ export async function startHarness(
     messages: (r, o) => runtime.messages(r, o),
     list: (f) => runtime.list(f),
     rename: (r, title) => runtime.rename(r, title),
-    onChange: (listener) => runtime.sessions.onChange(listener),
+    onChange: (listener) => runtime.onChange(listener),
   };
   return { root, server, runtime, sessions, agent, events, bodies: () => server.requests.map((r) => r.body) };
 }

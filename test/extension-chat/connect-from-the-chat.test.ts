@@ -7,7 +7,7 @@ import type { Protocol } from "../../core/llm/types";
 import { Connector } from "../../extension/config/connect";
 import { ProviderConfig, secretKey } from "../../extension/config/providers";
 import { chatRuntimes } from "../../extension/runtime/chat-runtimes";
-import { createWorkspaceRuntime } from "../../extension/runtime/factory";
+import { createWorkspaceRuntime } from "../../core/runtime";
 import { Runtimes } from "../../extension/runtime/runtimes";
 import { freePort } from "../../scripts/vscode/code-server";
 import * as fake from "../support/vscode-fake";

@@ -1,5 +1,5 @@
 import type { ChatHostMessage } from "../../core/protocol";
-import type { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
+import type { WorkspaceRuntimeApi } from "../../core/runtime";
 import { ChatController } from "../../extension/chat/controller";
 import type { HostActions } from "../../extension/chat/host-actions";
 import { ChatRpcServer } from "../../extension/chat/rpc-server";
@@ -8,7 +8,7 @@ import type { ChatRuntimes } from "../../extension/chat/runtimes";
 export const FOLDER = "file:///ws";
 
 /** The narrow runtimes interface over one real WorkspaceRuntime. */
-export function runtimesOf(runtime: WorkspaceRuntime, restricted: () => string | undefined = () => undefined): ChatRuntimes {
+export function runtimesOf(runtime: WorkspaceRuntimeApi, restricted: () => string | undefined = () => undefined): ChatRuntimes {
   return {
     folders: () => [{ key: FOLDER, name: "ws", runtime }],
     onDidChange: () => ({ dispose() {} }),

@@ -15,7 +15,7 @@ test("delete, archive, unarchive and rename reach every view of the session at o
   const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "Done." }) }));
   const controller = new ChatController(runtimesOf(h.runtime));
   t.after(() => controller.dispose());
-  const off = h.runtime.sessions.onChange((change) => controller.sessionChanged(FOLDER, change));
+  const off = h.runtime.onChange((change) => controller.sessionChanged(FOLDER, change));
   t.after(off);
   const ref = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
   await h.runtime.prompt(ref, "First question");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ProviderConfig } from "../../extension/config/providers";
 import { chatRuntimes } from "../../extension/runtime/chat-runtimes";
-import { createWorkspaceRuntime } from "../../extension/runtime/factory";
+import { createWorkspaceRuntime } from "../../core/runtime";
 import { Runtimes } from "../../extension/runtime/runtimes";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { Sessions } from "../../core/storage";
 import type { WorkspaceRuntimeOptions } from "../../core/runtime/types";
 import { activate, deactivate } from "../../extension/activate";
-import { createWorkspaceRuntime, type HostRuntime, type RuntimeFactory } from "../../extension/runtime/factory";
+import { createWorkspaceRuntime, type WorkspaceRuntimeApi, type RuntimeFactory } from "../../core/runtime";
 import * as fake from "../support/vscode-fake";
 
 /** A workspace folder of the fake. */
@@ -62,7 +62,7 @@ export function fakeContext() {
 
 /** The real factory, counting what the extension asks of each runtime. */
 export function countingFactory(base: RuntimeFactory = createWorkspaceRuntime) {
-  const made: { options: WorkspaceRuntimeOptions; runtime: HostRuntime; lists: number; closed: boolean }[] = [];
+  const made: { options: WorkspaceRuntimeOptions; runtime: WorkspaceRuntimeApi; lists: number; closed: boolean }[] = [];
   const factory: RuntimeFactory = (options) => {
     const runtime = base(options);
     const record = { options, runtime, lists: 0, closed: false };

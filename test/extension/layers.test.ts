@@ -55,6 +55,51 @@ test("webview/ imports only core/protocol of the project (and no vscode or Node 
   assert.deepEqual(bad, []);
 });
 
+/** A project file's import, as a repository path (`core/storage/list`), or undefined for a package. */
+function target(file: string, spec: string): string | undefined {
+  if (!spec.startsWith(".")) return undefined;
+  return relative(ROOT, resolve(dirname(file), spec)).split(sep).join("/");
+}
+
+/**
+ * Hosts go through one door (issue 22): of core, `extension/` and `cli/` import only `core/runtime` (a folder's
+ * runtime and what hosts need without one), `core/protocol` (the shapes) and `core/tools` (the tool contract the
+ * editor-backed tools implement, and the Node tools the CLI hands its runtime). The exceptions, each with its reason:
+ */
+const HOST_DOORS = ["core/runtime", "core/protocol", "core/tools"];
+const HOST_EXCEPTIONS: Record<string, { imports: string[]; why: string }> = {
+  "cli/commands/sessions.ts": {
+    imports: ["core/storage/layout", "core/storage/list", "core/storage/context"],
+    why: "`sessions list` is the fast list path: it runs from cli-sessions.js alone, meta.json checked by hand without zod or the store (test/cli/list-loads-no-zod.test.ts, bench/cli-startup.ts)",
+  },
+  "cli/workspace.ts": {
+    imports: ["core/storage"],
+    why: "`sessions show|rename|fork|archive|delete|export` open the store alone: their bundle (cli-sessions-manage.js) holds no agent or provider SDK",
+  },
+  "cli/commands/sessions-manage.ts": { imports: ["core/storage"], why: "the same store-only commands (the `Sessions` type they drive)" },
+};
+
+test("extension/ and cli/ reach core only through core/runtime, core/protocol and core/tools (exceptions stated)", () => {
+  const bad: string[] = [];
+  const files = [...sources(join(ROOT, "extension")), ...sources(join(ROOT, "cli"))];
+  assert.ok(files.length > 40);
+  for (const file of files) {
+    const rel = relative(ROOT, file).split(sep).join("/");
+    for (const spec of specifiers(file)) {
+      const to = target(file, spec);
+      if (!to?.startsWith("core/") && to !== "core") continue;
+      if (HOST_DOORS.some((door) => to === door || to.startsWith(`${door}/`))) continue;
+      if (HOST_EXCEPTIONS[rel]?.imports.includes(to)) continue;
+      bad.push(`${rel} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(bad, [], "add what the host needs to core/runtime's API (core/runtime/host.ts for what needs no folder)");
+  for (const [file, { why }] of Object.entries(HOST_EXCEPTIONS)) {
+    assert.ok(existsSync(join(ROOT, file)), `${file}: an exception for a file that is gone`);
+    assert.ok(why.length > 20);
+  }
+});
+
 test("the checks see a violation (self-test of the import scanner)", () => {
   const sample = join(__dirname, "layers.test.ts");
   assert.ok(specifiers(sample).includes("node:assert/strict"));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { ProviderConfig } from "../../extension/config/providers";
-import { createWorkspaceRuntime } from "../../extension/runtime/factory";
+import { createWorkspaceRuntime } from "../../core/runtime";
 import { Runtimes } from "../../extension/runtime/runtimes";
 import type { SessionNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";

@@ -4,7 +4,7 @@ import * as vscode from "vscode";
 import type { SessionChange, SessionListItem } from "../../core/session";
 import { Emitter } from "../../core/util/emitter";
 import { ProviderConfig } from "../../extension/config/providers";
-import { createWorkspaceRuntime } from "../../extension/runtime/factory";
+import { createWorkspaceRuntime } from "../../core/runtime";
 import { Runtimes } from "../../extension/runtime/runtimes";
 import { PAGE_SIZE } from "../../extension/sessions/folder-model";
 import type { DateNode, SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";

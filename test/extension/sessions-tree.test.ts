@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../core/protocol";
 import type { SessionChange } from "../../core/session";
 import { Emitter } from "../../core/util/emitter";
 import { ProviderConfig } from "../../extension/config/providers";
-import { createWorkspaceRuntime } from "../../extension/runtime/factory";
+import { createWorkspaceRuntime } from "../../core/runtime";
 import { Runtimes } from "../../extension/runtime/runtimes";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";

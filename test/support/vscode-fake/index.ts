@@ -229,6 +229,7 @@ export const window: Record<string, Fn> = {
   registerWebviewViewProvider: () => new Disposable(() => {}),
   // Never fired here: @terminal's output recorder listens to it.
   onDidStartTerminalShellExecution: () => new Disposable(() => {}),
+  onDidEndTerminalShellExecution: () => new Disposable(() => {}),
   registerWebviewPanelSerializer: () => new Disposable(() => {}),
   createOutputChannel: () => ({
     appendLine: (line: string) => void created.output.push(line),

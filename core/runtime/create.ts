@@ -1,0 +1,21 @@
+import type { ResolvedProvider } from "../llm/env-profile";
+import type { WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
+import { WorkspaceRuntime } from "./workspace-runtime";
+
+/** Makes one folder's runtime: what a host may swap (tests count or wrap it). */
+export type RuntimeFactory = (options: WorkspaceRuntimeOptions) => WorkspaceRuntimeApi;
+
+/**
+ * The one place a folder's runtime is made: the extension (one per folder), the CLI's `run` and `sessions compact`,
+ * the benchmarks and the test harness all call it, so they run the same thing.
+ */
+export const createWorkspaceRuntime: RuntimeFactory = (options) => new WorkspaceRuntime(options);
+
+/**
+ * A runtime's providers and model from one resolved provider (the CLI's flags and `DOWNCITY_*`): its profile is the
+ * only one, its model and context window the default of every run.
+ */
+export function singleProvider(provider: ResolvedProvider): Pick<WorkspaceRuntimeOptions, "providers" | "model"> {
+  const model = { provider: provider.profile.id, model: provider.model, ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}) };
+  return { providers: () => [provider.profile], model: () => model };
+}
