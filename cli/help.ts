@@ -62,7 +62,7 @@ Options:
   --archived       list, search: archived sessions instead
   --damaged        list: damaged folders instead (with --archived: those of the archive)
   --all            search: live and archived sessions
-  --regex          search: QUERY is a regular expression (no back-references or look-around)
+  --regex          search: QUERY is an RE2 regular expression (no back-references or look-around)
   --word           search: whole words only
   --limit N        search: at most N hits (default 200)
   --json           machine-readable output

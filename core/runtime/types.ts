@@ -49,8 +49,8 @@ export interface WorkspaceRuntimeOptions {
   root: string;
   /** Another backend than the JSONL store (default). */
   persistence?: SessionPersistence;
-  /** The host's file excludes (VS Code's files.exclude) for the manifests taken around commands. */
-  checkpointExclude?: (rel: string) => boolean;
+  /** The host's file excludes (VS Code's files.exclude) for the manifests taken around commands; called once per manifest. */
+  checkpointExclude?: () => (rel: string) => boolean;
   /** Current provider profiles, API keys resolved (called per run, so settings changes apply). */
   providers: () => readonly ProviderProfile[] | Promise<readonly ProviderProfile[]>;
   /** The model new runs use unless a run names one. */

@@ -310,6 +310,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       this.cancelAll();
       await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
+      await Promise.all([...this.entries.values()].map((e) => e.checkpoints?.dispose()));
       this.entries.clear();
       await this.searchIndex?.idle();
       await this.sessions.close();

@@ -1,3 +1,4 @@
+import { sep } from "node:path";
 import type { SessionEvent } from "../protocol";
 import type { SearchLocation } from "../protocol/search";
 import type { Session } from "../session";
@@ -8,7 +9,8 @@ import type { SessionPaths } from "../storage/layout";
 import { parseEventLog } from "../storage/records";
 import type { SegmentName } from "../storage/segment-codec";
 import { readSegment } from "../storage/segments-dir";
-import { readFileQuiet, segmentNamesSync } from "./read-sync";
+import { lstatQuiet, readFileQuiet, segmentNamesSync } from "./read-sync";
+import { unitCache } from "./unit-cache";
 import { blockFields, eventFields, type Field } from "./extract";
 
 /**
@@ -64,6 +66,11 @@ function entriesOf(events: readonly SessionEvent[], reasoning: boolean, locate: 
   return out;
 }
 
+/** Active's entries: a title is no message, it is "in context" while it is in Active. */
+function activeEntries(events: readonly SessionEvent[], reasoning: boolean, onSurface: (e: SessionEvent) => boolean): UnitEntry[] {
+  return entriesOf(events, reasoning, (e) => ({ location: e.type === "session/title" || onSurface(e) ? "context" : "folded" }));
+}
+
 /**
  * Reads one unit. A unit that cannot be read as the store would (a segment that fails its
  * checksum, a draft that does not parse) yields nothing: a damaged log gives no hit.
@@ -72,6 +79,11 @@ function entriesOf(events: readonly SessionEvent[], reasoning: boolean, locate: 
  */
 export async function readUnit(ctx: StorageContext, paths: SessionPaths, unit: Unit, baseSeq: number, reasoning: boolean, hot?: Session): Promise<UnitEntry[]> {
   if (unit.kind === "segment") {
+    // Keyed by file identity: a closed segment never changes (a fork's hard link is the same file).
+    const st = lstatQuiet(`${paths.segments}${sep}${unit.name.file}`);
+    const key = st?.isFile() ? `s\u0000${unit.name.file}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}\u0000${reasoning}` : undefined;
+    const cached = key !== undefined ? unitCache.get(key) : undefined;
+    if (cached) return cached;
     let events: SessionEvent[];
     try {
       events = (await readSegment(ctx, paths, unit.name)).events;
@@ -79,27 +91,31 @@ export async function readUnit(ctx: StorageContext, paths: SessionPaths, unit: U
       return [];
     }
     const beforeSequence = unit.name.last + 1;
-    return entriesOf(events, reasoning, () => ({ location: "closed", beforeSequence }));
+    const entries = entriesOf(events, reasoning, () => ({ location: "closed", beforeSequence }));
+    if (key !== undefined) unitCache.set(key, entries);
+    return entries;
   }
   if (unit.kind === "active") {
-    let events: readonly SessionEvent[];
-    let onSurface: Set<number> | undefined;
     if (hot) {
-      events = hot.events();
-      onSurface = new Set(hot.surface.nodes);
-    } else {
-      const buf = readQuietly(paths.active);
-      if (!buf) return [];
-      const parsed = parseEventLog(buf).events;
-      let skip = 0;
-      while (skip < parsed.length && parsed[skip]!.seq <= baseSeq) skip++;
-      events = skip > 0 ? parsed.slice(skip) : parsed;
-      // A log whose first event does not follow the segments is damaged: it opens read-only, its events are still the log.
-      onSurface = surfaceOf(events, baseSeq);
+      const onSurface = new Set(hot.surface.nodes);
+      return activeEntries(hot.events(), reasoning, (e) => onSurface.has(e.seq));
     }
-    // A title is no message: it is "in context" while it is in Active.
-    const inContext = (e: SessionEvent) => e.type === "session/title" || (onSurface ? onSurface.has(e.seq) : e.surface !== undefined);
-    return entriesOf(events, reasoning, (e) => ({ location: inContext(e) ? "context" : "folded" }));
+    // Keyed by the file's stamp (taken before the read: an append after it changes it) and what shapes the entries.
+    const st = lstatQuiet(paths.active);
+    const key = st?.isFile() ? `a\u0000${paths.active}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}\u0000${baseSeq}\u0000${reasoning}` : undefined;
+    const cached = key !== undefined ? unitCache.get(key) : undefined;
+    if (cached) return cached;
+    const buf = readQuietly(paths.active);
+    if (!buf) return [];
+    const parsed = parseEventLog(buf).events;
+    let skip = 0;
+    while (skip < parsed.length && parsed[skip]!.seq <= baseSeq) skip++;
+    const events = skip > 0 ? parsed.slice(skip) : parsed;
+    // A log whose first event does not follow the segments is damaged: it opens read-only, its events are still the log.
+    const onSurface = surfaceOf(events, baseSeq);
+    const entries = activeEntries(events, reasoning, (e) => (onSurface ? onSurface.has(e.seq) : e.surface !== undefined));
+    if (key !== undefined) unitCache.set(key, entries);
+    return entries;
   }
   const buf = readQuietly(paths.draft);
   if (!buf) return [];

@@ -15,7 +15,8 @@ const MAGIC = Buffer.from("DCSI1\n");
 const VERSION = 2;
 
 export type JournalRecord =
-  | { t: "u"; id: number; key: string; words: string[] }
+  // A Set while pending (a build from nothing writes a snapshot instead: no copy made), an array once read back.
+  | { t: "u"; id: number; key: string; words: Iterable<string> }
   | { t: "s"; s: IndexedSession }
   | { t: "d"; k: string };
 
@@ -127,7 +128,7 @@ export class IndexFiles {
   /** Appends records (one write); answers whether the journal has grown enough to fold it into a new snapshot. */
   async append(records: JournalRecord[]): Promise<boolean> {
     if (this.snapshotBytes === 0) return true; // no snapshot yet: write one
-    const data = Buffer.from(records.map((r) => `${JSON.stringify({ ...r, n: this.nonce })}\n`).join(""));
+    const data = Buffer.from(records.map((r) => `${JSON.stringify(r.t === "u" ? { ...r, words: [...r.words], n: this.nonce } : { ...r, n: this.nonce })}\n`).join(""));
     await fsp.appendFile(this.journalPath, data);
     this.journalBytes += data.length;
     return this.journalBytes > Math.max(1 << 20, this.snapshotBytes / 2);

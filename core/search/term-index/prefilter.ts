@@ -1,10 +1,11 @@
+import { sessionKey } from "../../protocol/refs";
 import type { SessionListItem } from "../../session";
 import { inScope, type PlannedSession, type SearchPrefilter } from "../search";
 import type { SearchOptions } from "../../protocol/search";
 import type { Matcher } from "../matcher";
 import type { IndexedSession, SearchIndex } from "./search-index";
 
-const keyOf = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
+const keyOf = (agentId: string, sessionId: string) => sessionKey({ agentId, sessionId });
 
 /**
  * The index as search's prefilter: refresh it (only what changed on disk is read), then

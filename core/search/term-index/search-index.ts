@@ -70,7 +70,10 @@ const unitsOf = (s: IndexedSession) => [...s.activeUnits, ...s.segments.map((g) 
 function wordsOfEvents(events: Iterable<SessionEvent>): Set<string> {
   const words = new Set<string>();
   // Reasoning is indexed too: a query that leaves it out still finds its units, the scan then skips it.
-  for (const event of events) for (const field of eventFields(event, true)) addWords(fold(field.text), words);
+  const texts: string[] = [];
+  for (const event of events) for (const field of eventFields(event, true)) texts.push(field.text);
+  // One fold and one word pass over the unit's text ("\n" splits words as any non-word character does).
+  addWords(fold(texts.join("\n")), words);
   return words;
 }
 
@@ -251,7 +254,7 @@ export class SearchIndex {
     const id = this.nextUnit++;
     this.setUnit(id, key);
     this.postings.add(id, words);
-    this.pending.push({ t: "u", id, key, words: [...words] });
+    this.pending.push({ t: "u", id, key, words });
     return id;
   }
 
