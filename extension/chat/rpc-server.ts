@@ -159,6 +159,7 @@ export class ChatRpcServer implements Disposable {
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.
       listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      warm: async () => (c.warm(), {}),
       bringBack: async ({ ref }) => (await this.onBringBack?.(ref), {}),
       connect: async (params) => {
         this.connectAsked = false;
