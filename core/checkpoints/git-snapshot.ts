@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
 import { copyFile, lstat, mkdir, unlink } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 
@@ -64,23 +65,29 @@ function privateEnv(repo: GitRepo, objects: string, index?: string): NodeJS.Proc
 
 /**
  * Snapshots the folder's files (what `git add -A` sees: .gitignore honoured; `.downcity/`
- * left out) into the private objects and returns the tree's id.
+ * left out) into the private objects and returns the tree's id. `index` is the private
+ * index: seeded from a copy of the user's on first use, then kept (outside `.downcity/`,
+ * which may be cloned) so its stat data is fresh and only changed files are hashed.
  */
-export async function snapshotTree(repo: GitRepo, objects: string): Promise<string> {
+export async function snapshotTree(repo: GitRepo, objects: string, index: string): Promise<string> {
   await assertNoLinkChain(objects);
   await mkdir(objects, { recursive: true });
-  const index = join(objects, `..`, `index-${randomBytes(6).toString("hex")}`);
   try {
-    try {
-      await copyFile(repo.index, index);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error; // a repository with no index yet starts empty
-    }
+    await copyFile(repo.index, index, constants.COPYFILE_EXCL);
+  } catch (error) {
+    // Already seeded, or a repository with no index yet (it starts empty).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST" && code !== "ENOENT") throw error;
+  }
+  try {
     const env = privateEnv(repo, objects, index);
     await git(repo.root, ["add", "-A", "--", ".", ":(exclude).downcity"], env);
     return (await git(repo.root, ["write-tree"], env)).toString("utf8").trim();
-  } finally {
+  } catch (error) {
+    // A private index git could not use is dropped: the next snapshot seeds a fresh one.
     await unlink(index).catch(() => undefined);
+    throw error;
+  } finally {
     await unlink(`${index}.lock`).catch(() => undefined);
   }
 }

@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ContentRef, FileChange, ToolCheckpoint } from "../protocol";
 import { displayPath, resolveInsideRoot } from "../tools/sandbox";
@@ -15,8 +18,8 @@ export interface CheckpointRecorderOptions {
   sessionDir: string;
   /** Makes the session's folder exist before the first blob is written (the log is published first). */
   prepare?: () => Promise<void>;
-  /** The host's file excludes (files.exclude), for command manifests. */
-  exclude?: (rel: string) => boolean;
+  /** The host's file excludes (files.exclude), read once per manifest (settings may change). */
+  exclude?: () => (rel: string) => boolean;
 }
 
 /** One approved call being recorded: `finish` after it ran says what it changed. */
@@ -38,11 +41,18 @@ export class CheckpointRecorder {
   readonly gitObjects: string;
   private repo: Promise<GitRepo | undefined> | undefined;
   private prepared: Promise<void> | undefined;
+  /** This recorder's private git index: in the temp folder, never in a `.downcity/` that may be cloned. */
+  private readonly privateIndex = join(tmpdir(), `downcity-index-${process.pid}-${randomBytes(6).toString("hex")}`);
 
   constructor(private readonly options: CheckpointRecorderOptions) {
     const paths = checkpointPaths(options.sessionDir);
     this.blobs = new BlobStore(paths.dir);
     this.gitObjects = paths.gitObjects;
+  }
+
+  /** Removes the private index (the runtime closing the session). */
+  async dispose(): Promise<void> {
+    await unlink(this.privateIndex).catch(() => undefined);
   }
 
   /** Starts recording a call; undefined for tools that change no file. */
@@ -103,7 +113,8 @@ export class CheckpointRecorder {
   }
 
   private async beforeCommand(): Promise<PendingCheckpoint> {
-    const { root, exclude } = this.options;
+    const { root } = this.options;
+    const exclude = this.options.exclude?.();
     let manifest: Manifest;
     try {
       manifest = await takeManifest({ root, ...(exclude ? { exclude } : {}) });
@@ -117,7 +128,7 @@ export class CheckpointRecorder {
     if (repo) {
       try {
         await this.prepare();
-        tree = await snapshotTree(repo, this.gitObjects);
+        tree = await snapshotTree(repo, this.gitObjects, this.privateIndex);
       } catch (error) {
         treeNote = `no git snapshot before the command: ${message(error)}`;
       }
@@ -126,7 +137,8 @@ export class CheckpointRecorder {
   }
 
   private async afterCommand(before: Manifest, repo: GitRepo | undefined, tree: string | undefined, treeNote: string | undefined): Promise<ToolCheckpoint> {
-    const { root, exclude } = this.options;
+    const { root } = this.options;
+    const exclude = this.options.exclude?.();
     let after: Manifest;
     try {
       after = await takeManifest({ root, ...(exclude ? { exclude } : {}) });

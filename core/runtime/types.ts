@@ -49,8 +49,8 @@ export interface WorkspaceRuntimeOptions {
   root: string;
   /** Another backend than the JSONL store (default). */
   persistence?: SessionPersistence;
-  /** The host's file excludes (VS Code's files.exclude) for the manifests taken around commands. */
-  checkpointExclude?: (rel: string) => boolean;
+  /** The host's file excludes (VS Code's files.exclude) for the manifests taken around commands; called once per manifest. */
+  checkpointExclude?: () => (rel: string) => boolean;
   /** Current provider profiles, API keys resolved (called per run, so settings changes apply). */
   providers: () => readonly ProviderProfile[] | Promise<readonly ProviderProfile[]>;
   /** The model new runs use unless a run names one. */
@@ -186,6 +186,8 @@ export interface WorkspaceRuntimeApi {
   previewUndoRestore(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
   /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
   applyRestore(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
+  /** Loads the selected model's SDK ahead of the first message (optional: fakes need not). */
+  warm?(): Promise<void>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

@@ -310,6 +310,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       this.cancelAll();
       await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
+      await Promise.all([...this.entries.values()].map((e) => e.checkpoints?.dispose()));
       this.entries.clear();
       await this.searchIndex?.idle();
       await this.sessions.close();
@@ -497,6 +498,14 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const registry = new ToolRegistry(tools);
     this.registries.set(profile.id, { profile, tools, registry });
     return registry;
+  }
+
+  /** Loads the selected model's SDK ahead of the first message (the chat calls it once it is ready and idle). */
+  async warm(): Promise<void> {
+    const selection = this.options.model();
+    if (!this.llmRuntime || !selection) return;
+    await this.syncProviders();
+    await this.llmRuntime.warm(selection.provider);
   }
 
   /** Re-reads the provider profiles; unchanged ones are kept (with what the runtime learnt of their servers). */

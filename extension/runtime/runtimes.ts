@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { rulesSettings } from "../config/rules-settings";
 import * as vscode from "vscode";
+import { filesExcluded } from "../restore/files-exclude";
 import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
 import type { LiveOptions, RuntimeApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
@@ -115,6 +116,7 @@ export class Runtimes implements vscode.Disposable {
       ...this.liveOptions(),
       restricted: () => this.restricted(),
       rules: rulesSettings(folder),
+      checkpointExclude: () => filesExcluded(folder),
       // Errors name where the failing server is configured: the environment profile, or the setting.
       providerSetting: (id) => (id === ENV_PROFILE_ID ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables" : "downcity.providers"),
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),

@@ -74,3 +74,28 @@ test("a tool disabled for its schema is told in the chat as a notice; the run go
   const names = (h.bodies()[0] as { tools: { function: { name: string } }[] }).tools.map((x) => x.function.name);
   assert.ok(names.includes("mcp__fx__ok") && !names.includes("mcp__fx__bad_schema"));
 });
+
+test("'Allow for this session' on an MCP call covers that tool for the session, not the server's other tools", async (t) => {
+  const mcp = testHost(t, "/");
+  mcp.manager.setConfig(config({ fx: fixtureServer() }));
+  const asked: string[] = [];
+  let n = 0;
+  const calls = [
+    [{ id: "a1", name: "mcp__fx__ok", arguments: { word: "one" } }],
+    [{ id: "a2", name: "mcp__fx__ok", arguments: { word: "two" } }, { id: "a3", name: "mcp__fx__env", arguments: { name: "HOME" } }],
+  ];
+  // Requests alternate: a turn's tool calls, then its answer.
+  const h = await startHarness(t, () => {
+    const i = n++;
+    return i % 2 === 0 ? { sse: wire.openaiChat({ toolCalls: calls[i / 2]! }) } : { sse: wire.openaiChat({ text: "ok" }) };
+  }, {
+    agent: { policy: "edits", approve: async (req) => (asked.push(req.toolName), req.toolName === "mcp__fx__ok" ? { approved: true, scope: "session" } : { approved: false }) },
+    runtime: { mcpTools: () => mcp.manager.tools() },
+  });
+  await h.agent.followUp("first");
+  await h.agent.run();
+  await h.agent.followUp("second");
+  await h.agent.run();
+  assert.deepEqual(asked, ["mcp__fx__ok", "mcp__fx__env"], "the second ok ran unasked; env was still asked about");
+  assert.deepEqual(results(h).map((r) => [r.toolName, r.outcome]), [["mcp__fx__ok", "done"], ["mcp__fx__ok", "done"], ["mcp__fx__env", "refused"]]);
+});
