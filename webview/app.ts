@@ -59,6 +59,8 @@ export class ChatApp {
   private chosenAgent: string | undefined;
   /** A switch of agent waiting for the user's answer: the open session cannot change agent. */
   private agentAsk: AgentAsk | undefined;
+  /** The host was asked to warm the model's SDK (once per document, on the first keystroke). */
+  private warmAsked = false;
   /** A first message is starting its session: Enter again must not start a second one. */
   private starting = false;
   readonly connect: ConnectForm;
@@ -400,6 +402,12 @@ export class ChatApp {
     this.list?.follow();
     const sent = await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
     if (!sent) this.giveBack(text, attachments);
+  }
+
+  typed(): void {
+    if (this.warmAsked) return;
+    this.warmAsked = true;
+    void this.call("warm", {});
   }
 
   /** Puts an unsent message back, unless the user already typed another. */

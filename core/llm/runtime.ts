@@ -2,6 +2,7 @@ import type { GenerateOptions, StreamChunk } from "../protocol";
 import { AnthropicMessagesAdapter } from "./adapters/anthropic-messages";
 import { OpenAIChatAdapter } from "./adapters/openai-chat";
 import { OpenAIResponsesAdapter } from "./adapters/openai-responses";
+import { preloadSdk } from "./adapters/sdks";
 import { resolveCapabilities } from "./capabilities";
 import { abortedError, normalizeError } from "./errors";
 import { replayAdapterId, stripForeignReplayState } from "./replay";
@@ -95,6 +96,15 @@ export class LlmRuntime implements LlmClient {
     const profile = this.requireProfile(options);
     await this.capabilities(profile.id, options.model);
     yield* this.prepareCall(options).stream();
+  }
+
+  /**
+   * Loads the SDK of `provider`'s protocol now, so its first call does not pay for it (it is
+   * loaded on first use to keep start-up light: about 250 ms of module evaluation here).
+   */
+  async warm(provider: string): Promise<void> {
+    const profile = this.profiles.get(provider);
+    if (profile) await preloadSdk(profile.protocol);
   }
 
   /** Table → server (local servers that report it) → profile override. */

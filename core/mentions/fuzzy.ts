@@ -11,7 +11,8 @@ export function fuzzyScore(path: string, query: string): number | undefined {
   const nameStart = path.lastIndexOf("/") + 1;
   // The match that starts as late as possible keeps as much of the query as it can in the file name.
   const exactName = p.slice(nameStart).indexOf(q);
-  if (exactName >= 0) return 1_000 + (exactName === 0 ? 500 : 0) - path.length / 100;
+  // Within the name: at its start best, then the fewer extra characters in the name (file1234 before file12341).
+  if (exactName >= 0) return 1_000 + (exactName === 0 ? 500 : 0) - (path.length - nameStart - q.length) - path.length / 100;
   const contiguous = p.indexOf(q);
   if (contiguous >= 0) return 500 - contiguous / 10 - path.length / 100;
   let score = 0;

@@ -175,6 +175,8 @@ export const ChatMethods = {
   /** The connect form (connect.ts): a server's models, and a tested, saved profile. */
   listModels: { params: ListModelsParams, result: ListModelsResult },
   connect: { params: ConnectParams, result: ConnectResult },
+  /** The user started typing a message: the host loads the model's SDK now, so the first message does not wait for it. */
+  warm: { params: Empty, result: Empty },
   /** The moved-chat placeholder's "Bring Chat Back": the editor tab showing `ref` closes and the sidebar shows it again. */
   bringBack: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
 } as const;

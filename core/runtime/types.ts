@@ -186,6 +186,8 @@ export interface WorkspaceRuntimeApi {
   previewUndoRestore(ref: LocalSessionRef): Promise<{ plan: RestorePreview; undoOf: number }>;
   /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
   applyRestore(ref: LocalSessionRef, plan: RestorePreview, options: RestoreApplyOptions): Promise<RestoreOutcome>;
+  /** Loads the selected model's SDK ahead of the first message (optional: fakes need not). */
+  warm?(): Promise<void>;
   /** Cancels every run, flushes every session and releases every lock. */
   close(): Promise<void>;
 }

@@ -500,6 +500,14 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return registry;
   }
 
+  /** Loads the selected model's SDK ahead of the first message (the chat calls it once it is ready and idle). */
+  async warm(): Promise<void> {
+    const selection = this.options.model();
+    if (!this.llmRuntime || !selection) return;
+    await this.syncProviders();
+    await this.llmRuntime.warm(selection.provider);
+  }
+
   /** Re-reads the provider profiles; unchanged ones are kept (with what the runtime learnt of their servers). */
   private async syncProviders(): Promise<void> {
     if (!this.llmRuntime) return;

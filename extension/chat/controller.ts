@@ -54,6 +54,8 @@ interface Watched {
 export class ChatController implements Disposable {
   readonly approvals: ChatApprovalSink;
   private readonly live = new Map<string, LiveState>();
+  /** The last SDK warm-up (`warm`; tests await it). */
+  warming: Promise<void> | undefined;
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly watchers = new Set<Watched>();
   private readonly models = new Map<string, ModelChoice>();
@@ -125,6 +127,15 @@ export class ChatController implements Disposable {
       const configured = config.models.find((m) => m.provider === chosen.provider && m.model === chosen.model);
       if (configured && configured.contextWindow !== chosen.contextWindow) this.models.set(key, configured);
     }
+  }
+
+  /**
+   * A chat's user started typing: the selected model's SDK loads in the background, so the
+   * first message does not pay for it (issue 19, first message → first token). Not at hello:
+   * the view's own first paint would compete with it. A loaded SDK makes this nearly free.
+   */
+  warm(): void {
+    this.warming = Promise.all(this.runtimes.folders().map((f) => f.runtime.warm?.().catch(() => undefined))).then(() => undefined);
   }
 
   async config(): Promise<ChatConfig> {

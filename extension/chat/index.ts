@@ -6,6 +6,7 @@ import type { ChatApprovalSink } from "../approval/chat-sink";
 import type { ChatRuntimes } from "./runtimes";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
 import { EditorChats } from "./editor-panel";
+import { workspaceShownMemory } from "./shown-memory";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
 import { registerAddToChat } from "../mentions/add-to-chat";
 import { VscodeMentions } from "../mentions/resolve";
@@ -40,7 +41,7 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRun
   const terminals = new TerminalOutputs();
   const mentions = new VscodeMentions(terminals);
   const actions = new VscodeHostActions(diffs, mentions);
-  const provider = new ChatViewProvider(context.extensionUri, controller, actions);
+  const provider = new ChatViewProvider(context.extensionUri, controller, actions, workspaceShownMemory(context.workspaceState));
   const editors = new EditorChats(context.extensionUri, controller, actions, provider);
   const disposables: vscode.Disposable[] = [
     controller,

@@ -27,6 +27,7 @@ import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { pagesThrough } from "./pages-through";
 import type { Disposable } from "./runtimes";
+import type { ShownMemory } from "./shown-memory";
 
 type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResult<M>> };
 
@@ -75,6 +76,8 @@ export class ChatRpcServer implements Disposable {
     private readonly actions: HostActions,
     private readonly post: (message: ChatHostMessage) => void,
     private readonly visible: () => boolean,
+    /** The sidebar's: what it shows outlives a window reload even when the webview's saved state did not. */
+    private readonly memory?: ShownMemory,
   ) {
     const c = controller;
     this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
@@ -83,7 +86,8 @@ export class ChatRpcServer implements Disposable {
       hello: async ({ restore }) => {
         await this.switching;
         const config = await c.config();
-        const ref = this.shownFromOutside ?? restore ?? this.shown;
+        const remembered = this.memory?.get();
+        const ref = this.shownFromOutside ?? restore ?? this.shown ?? remembered;
         this.shownFromOutside = undefined;
         // A reloading sidebar whose conversation moved to an editor tab keeps its placeholder.
         const moved = this.movedAway && (!ref || sameRef(ref, this.movedAway.ref)) ? this.movedAway : undefined;
@@ -92,6 +96,8 @@ export class ChatRpcServer implements Disposable {
           return { config, moved };
         }
         const snapshot = ref ? await c.open(ref).catch(() => undefined) : undefined;
+        // A remembered session that no longer opens (deleted meanwhile) is forgotten.
+        if (!snapshot && ref && ref === remembered) this.memory?.set(undefined);
         this.told.config = config;
         if (snapshot) this.opened(snapshot);
         const reveal = snapshot && this.pendingReveal && sameRef(this.pendingReveal.ref, snapshot.ref) ? this.pendingReveal.target : undefined;
@@ -159,6 +165,7 @@ export class ChatRpcServer implements Disposable {
       insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.
       listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
+      warm: async () => (c.warm(), {}),
       bringBack: async ({ ref }) => (await this.onBringBack?.(ref), {}),
       connect: async (params) => {
         this.connectAsked = false;
@@ -317,6 +324,7 @@ export class ChatRpcServer implements Disposable {
     this.watching?.dispose();
     this.watching = undefined;
     this.shown = undefined;
+    this.memory?.set(undefined);
     this.edits.clear();
     this.setTitle(undefined);
     this.event({ type: "session-closed", ref: shown, message: SESSION_GONE });
@@ -351,6 +359,7 @@ export class ChatRpcServer implements Disposable {
     if (this.shownFromOutside && !sameRef(this.shownFromOutside, ref)) this.shownFromOutside = undefined;
     this.watching?.dispose();
     this.shown = ref;
+    this.memory?.set(ref);
     this.edits.clear();
     this.watching = this.controller.watch(ref, (event) => this.forward(ref, event), this.visible);
   }

@@ -5,6 +5,7 @@ import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
 import { sameRef } from "../../core/protocol";
 import { ChatRpcServer } from "./rpc-server";
+import type { ShownMemory } from "./shown-memory";
 
 export const CHAT_VIEW_ID = "downcity.chat";
 export const CHAT_PANEL_TYPE = "downcity.chatEditor";
@@ -16,10 +17,11 @@ export function attachChat(
   controller: ChatController,
   actions: HostActions,
   visible: () => boolean,
+  memory?: ShownMemory,
 ): ChatRpcServer {
   const media = vscode.Uri.joinPath(extensionUri, "media");
   webview.options = { enableScripts: true, localResourceRoots: [media, vscode.Uri.joinPath(extensionUri, "dist")] };
-  const server = new ChatRpcServer(controller, actions, (message: ChatHostMessage) => void webview.postMessage(message), visible);
+  const server = new ChatRpcServer(controller, actions, (message: ChatHostMessage) => void webview.postMessage(message), visible, memory);
   webview.onDidReceiveMessage((message: unknown) => void server.handle(message));
   webview.html = chatHtml({
     cspSource: webview.cspSource,
@@ -48,12 +50,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     private readonly controller: ChatController,
     private readonly actions: HostActions,
+    private readonly memory?: ShownMemory,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.server?.dispose();
-    const server = attachChat(view.webview, this.extensionUri, this.controller, this.actions, () => view.visible);
+    const server = attachChat(view.webview, this.extensionUri, this.controller, this.actions, () => view.visible, this.memory);
     server.onBringBack = this.bringBack;
     this.server = server;
     view.onDidDispose(() => {

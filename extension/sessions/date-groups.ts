@@ -25,6 +25,12 @@ export function dateBucket(time: number, now: number): { key: string; label: str
   return { key: `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, "0")}`, label: t.toLocaleString(undefined, { month: "long", year: "numeric" }) };
 }
 
+/** Milliseconds from `now` to the next local midnight, when every group's bounds move (DST-proof: a calendar day, not 24 h). */
+export function untilMidnight(now: number): number {
+  const d = new Date(now);
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime() - now;
+}
+
 /** The non-empty groups of `times` (newest first), each a range of indices. */
 export function dateRanges(count: number, timeAt: (i: number) => number, now: number): DateRange[] {
   const today = new Date(now);

@@ -3,6 +3,7 @@ import type { AgentEvent } from "../../core/protocol";
 import type { DamagedFolder, SessionChange } from "../../core/runtime";
 import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
+import { untilMidnight } from "./date-groups";
 import { FolderModel, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
@@ -36,6 +37,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private pendingRoot = false;
   private readonly pendingPaths = new Map<FolderRuntime, Set<string>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private midnight: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
   private readonly now: () => number;
@@ -58,6 +60,17 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       added.forEach((entry) => this.attach(entry));
       this.stale(undefined);
     });
+    this.scheduleMidnight();
+  }
+
+  /** At local midnight Today becomes Yesterday (and so on): the whole tree is regrouped, and its relative times redrawn. */
+  private scheduleMidnight(): void {
+    this.midnight = setTimeout(() => {
+      this.stale(undefined);
+      this.scheduleMidnight();
+    }, untilMidnight(this.now()));
+    // A regroup hours away must never keep a process (a test run, a host shutting down) alive.
+    this.midnight.unref?.();
   }
 
   /** Resolves when every folder's first list is in. */
@@ -302,6 +315,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.midnight);
     this.subscription.dispose();
     [...this.perFolder.keys()].forEach((entry) => this.detach(entry));
     this.changed.dispose();

@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { runTests } from "@vscode/test-electron";
-import { seedHostWorkspace } from "../../test/e2e/host-workspace";
+import { seedHostWorkspace } from "../../test/support/host-workspace";
 import { buildHostTests } from "./build-host-tests";
 import { E2E_DIR, PROJECT_ROOT } from "./code-server";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { wire } from "../support/provider-server";
 import { startHarness } from "./harness";
-import { buildCli, cliEnv, runCli } from "../cli/helpers";
+import { buildCli, cliEnv, runCli } from "../support/cli";
 import { startProviderServer } from "../support/provider-server";
 import { tempWorkspace } from "./harness";
 

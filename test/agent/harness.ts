@@ -6,12 +6,11 @@ import { createWorkspaceRuntime, type RunResult, type WorkspaceRuntimeApi, type 
 import { settingsForPolicy } from "../../core/agent/approval";
 import { createNodeTools } from "../../core/tools/node";
 import type { CompactionSettings } from "../../core/compaction";
-import { tempDir } from "../support/temp";
 import { startProviderServer, type ProviderHandler, type ProviderServer } from "../support/provider-server";
 
-export function tempWorkspace(t: { after(fn: () => unknown): void }): string {
-  return tempDir(t, "downcity-agent-");
-}
+import { tempWorkspace } from "../support/temp";
+
+export { tempWorkspace };
 
 /** The loop options tests vary, mapped onto the runtime's. */
 export interface HarnessAgentOptions {

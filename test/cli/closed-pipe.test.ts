@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { before, test } from "node:test";
 import { Sessions } from "../../core/storage";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { buildCli, CLI } from "./helpers";
 
 before(buildCli);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { startProviderServer, wire } from "../support/provider-server";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { PROTOCOLS_UNDER_TEST } from "../llm/helpers";
 import { isSummaryRequest } from "../compaction/helpers";
 import { buildCli, cliEnv, runCli } from "./helpers";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { sessionPaths } from "../../core/storage/layout";
 import { Sessions } from "../../core/storage";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { tempDir } from "../support/temp";
 import { startProviderServer, wire } from "../support/provider-server";
 import { buildCli, cliEnv, runCli } from "./helpers";

@@ -5,7 +5,7 @@ import { before, test } from "node:test";
 import { Sessions } from "../../core/storage";
 import { encodeId } from "../../core/storage/id-codec";
 import { sessionPaths } from "../../core/storage/layout";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { buildCli, runCli } from "./helpers";
 
 before(buildCli);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { everythingServer, fixtureServer } from "../mcp/helpers";
 import { buildCli, cliEnv, runCli } from "./helpers";
 

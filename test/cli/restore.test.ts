@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { edit, say, scriptedTurns, userMessageSeqs } from "../checkpoints/helpers";
 import { buildCli, cliEnv, runCli } from "./helpers";
 

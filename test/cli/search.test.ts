@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { Sessions } from "../../core/storage";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { tempDir } from "../support/temp";
 import { buildCli, onTerminal, runCli } from "./helpers";
 

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { startProviderServer, wire } from "../support/provider-server";
-import { tempWorkspace } from "../agent/harness";
+import { tempWorkspace } from "../support/temp";
 import { buildCli, cliEnv, onTerminal, waitFor } from "./helpers";
 
 before(buildCli);

@@ -11,7 +11,7 @@ import { buildHostTests } from "../../scripts/vscode/build-host-tests";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
 import { parseHostResults } from "../host/results";
 import { missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
-import { seedHostWorkspace } from "./host-workspace";
+import { seedHostWorkspace } from "../support/host-workspace";
 
 const RUN_TIMEOUT_MS = 180_000;
 

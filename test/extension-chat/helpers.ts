@@ -4,6 +4,7 @@ import { ChatController } from "../../extension/chat/controller";
 import type { HostActions } from "../../extension/chat/host-actions";
 import { ChatRpcServer } from "../../extension/chat/rpc-server";
 import type { ChatRuntimes } from "../../extension/chat/runtimes";
+import type { ShownMemory } from "../../extension/chat/shown-memory";
 
 export const FOLDER = "file:///ws";
 
@@ -43,13 +44,13 @@ export function recordingActions(): HostActions & { calls: [string, ...unknown[]
 }
 
 /** A view's RPC server with what it posted, and a request helper that awaits the reply. */
-export function view(controller: ChatController, actions: HostActions, visible = () => true) {
+export function view(controller: ChatController, actions: HostActions, visible = () => true, memory?: ShownMemory) {
   const posted: ChatHostMessage[] = [];
   const waiters: (() => void)[] = [];
   const server = new ChatRpcServer(controller, actions, (m) => {
     posted.push(m);
     for (const w of waiters.splice(0)) w();
-  }, visible);
+  }, visible, memory);
   let id = 0;
   const request = async (method: string, params: unknown): Promise<any> => {
     const n = ++id;

@@ -6,7 +6,7 @@ import { sessionPaths } from "../../core/storage";
 import { seedSessions } from "../../scripts/vscode/seed";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { activateWithEnvProvider, answer } from "./helpers";
+import { activateWithEnvProvider, answer, configure } from "./helpers";
 
 // The UI test's sessions are stored under the store's default agent ("default"), which the
 // extension does not configure (code, ask): Compact Now from the palette failed on them
@@ -16,6 +16,9 @@ test("Compact Now from the palette compacts a session whose agent is not configu
   await seedSessions(root, [{ id: "old", title: "Plan the release", turns: ["List the open issues", "There are three.", "Which one first?", "The crash on save."] }]);
   const server = await startProviderServer(() => ({ sse: wire.openaiChat({ text: "The user listed the open issues: three." }) }));
   t.after(() => server.close());
+  // Nothing kept word for word: the conversation is far under the (default) window.
+  configure({ "downcity.compaction.retainRatio": 0 });
+  t.after(() => configure({ "downcity.compaction.retainRatio": undefined }));
   const { host } = await activateWithEnvProvider(t, root, server.baseURL);
   assert.deepEqual(host.runtimes.all()[0]!.runtime.agents.map((a) => a.id), ["code", "ask"]);
 
@@ -25,7 +28,7 @@ test("Compact Now from the palette compacts a session whose agent is not configu
   await vscode.commands.executeCommand("downcity.compactSession");
   assert.equal(picks.length, 1);
   assert.deepEqual(errors, []);
-  // With no known context window the retained tail is empty: all three messages before the newest answer close (the newest user message is restated).
+  // With retainRatio 0 the retained tail is empty: all three messages before the newest answer close (the newest user message is restated).
   assert.deepEqual(told.map((c) => c[0]), ['Downcity: "Plan the release": Compacted 3 messages.']);
   assert.equal(readdirSync(sessionPaths(root, "default", "old").segments).length, 1, "one segment on disk");
   assert.equal(server.requests.length, 1, "one summary request");

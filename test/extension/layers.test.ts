@@ -100,6 +100,22 @@ test("extension/ and cli/ reach core only through core/runtime, core/protocol an
   }
 });
 
+/**
+ * Shared test helpers have one home, test/support/ (the loopback provider, fakes, temp folders, the CLI runner, the
+ * host tests' workspace): scripts/ (which npm start and the packaging run) take only from there, and test/ folders
+ * share only through it, so no two folders import each other.
+ */
+test("scripts/ import of test/ only test/support", () => {
+  const bad: string[] = [];
+  for (const file of sources(join(ROOT, "scripts"))) {
+    for (const spec of specifiers(file)) {
+      const to = target(file, spec);
+      if (to?.startsWith("test/") && !to.startsWith("test/support/")) bad.push(`${relative(ROOT, file)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
 test("the checks see a violation (self-test of the import scanner)", () => {
   const sample = join(__dirname, "layers.test.ts");
   assert.ok(specifiers(sample).includes("node:assert/strict"));

@@ -1,6 +1,6 @@
 // What the Node-side driver seeded (test/e2e/host-workspace.ts), passed through the
 // extension host's environment.
-import type { HostWorkspaceInfo } from "../e2e/host-workspace";
+import type { HostWorkspaceInfo } from "../support/host-workspace";
 
 export function hostWorkspace(): HostWorkspaceInfo {
   const text = process.env.DOWNCITY_HOST_WORKSPACE;

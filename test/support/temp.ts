@@ -8,3 +8,8 @@ export function tempDir(t: { after(fn: () => unknown): void }, prefix = "downcit
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
+
+/** A workspace folder for one test (the agent and CLI tests share it). */
+export function tempWorkspace(t: { after(fn: () => unknown): void }): string {
+  return tempDir(t, "downcity-agent-");
+}

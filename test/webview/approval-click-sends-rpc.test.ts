@@ -49,7 +49,9 @@ test("Approve sends the approve RPC for that call; the card says approved only w
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "approved", by: "user", scope: "once" } });
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(3, "tool/approval", { toolCallId: "call-1", decision: "approved", by: "user", scope: "once" }, false) } });
     await card.getByRole("button", { name: "Approve", exact: true }).waitFor({ state: "detached" });
-    assert.match((await card.textContent())!, /approved/);
+    // The buttons go with approval-resolved; the outcome is drawn from the logged tool/approval,
+    // which may land a frame later: wait for it (a one-shot read failed under load).
+    await card.locator(".tool-decision", { hasText: /^approved$/ }).waitFor();
     // As the runtime sends it: the logged result (outcome and diff, what a reopened card shows too), then tool-finished.
     const details = { kind: "edit" as const, path: "src/a.ts", diff: DIFF, added: 1, removed: 1 };
     await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: ev(4, "tool/result", { toolCallId: "call-1", toolName: "edit_file", content: [{ type: "text", text: "edited src/a.ts" }], outcome: "done", details }) } });

@@ -20,6 +20,8 @@ export interface ComposerHost {
   chooseAgent(agentId: string): void;
   /** Files dragged from the Explorer (their URIs) become attachments. */
   dropUris(uris: string[]): void;
+  /** The user typed into the box (the host warms the model's SDK on the first keystroke). */
+  typed?(): void;
 }
 
 export interface ComposerProps {
@@ -95,6 +97,7 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
         @input=${(e: Event) => {
           const t = e.currentTarget as HTMLTextAreaElement;
           c.text = t.value;
+          host.typed?.();
           void host.mentions.update(t.value.slice(0, t.selectionStart));
         }}
         @keydown=${(e: KeyboardEvent) => onKey(host, e)}

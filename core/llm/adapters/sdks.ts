@@ -1,5 +1,6 @@
 import type * as AnthropicSdk from "@anthropic-ai/sdk";
 import type * as OpenAISdk from "openai";
+import type { Protocol } from "../types";
 
 /*
  * The provider SDKs load on first use (they are most of a host's start-up cost):
@@ -17,4 +18,9 @@ export async function loadAnthropicSdk(): Promise<typeof AnthropicSdk> {
 }
 export function loadedSdks(): { openai?: typeof OpenAISdk; anthropic?: typeof AnthropicSdk } {
   return { ...(openai ? { openai } : {}), ...(anthropic ? { anthropic } : {}) };
+}
+
+/** Loads the SDK `protocol` needs ahead of its first call (a chat that is open and idle warms it up). */
+export async function preloadSdk(protocol: Protocol): Promise<void> {
+  await (protocol === "anthropic-messages" ? loadAnthropicSdk() : loadOpenAISdk());
 }

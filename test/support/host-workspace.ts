@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Sessions } from "../../core/storage";
-import { assistant, user } from "../support/events";
+import { assistant, user } from "./events";
 
 /** What the in-host tests read from DOWNCITY_HOST_WORKSPACE to know what was seeded. */
 export interface HostWorkspaceInfo {

@@ -1,0 +1,202 @@
+/**
+ * The Sessions tree at scale in a real VS Code (code-server + Chromium), issue 20 item 6.
+ * One run prints three cases side by side, each sample in a fresh code-server with a fresh
+ * user-data folder, the cases interleaved so load drifts hit them alike:
+ *   - floor: bench/host/floor-extension (a tree view and a webview view in a view
+ *     container, nothing else): what VS Code itself takes;
+ *   - us with 2 sessions;
+ *   - us with N sessions (default 10,000, spread over 13 months) + one of 50,000 events.
+ * Each sample clicks the view container's activity-bar icon and times, in the page,
+ * from that pointerdown to the frame where the Sessions tree's first row is visible; then
+ * reads the extension host's RSS (and its peak). For us, it then streams one answer of
+ * STREAM_FRAMES frames from a loopback provider and reads the extension host's CPU time
+ * over it: per streamed event, which must not grow with the number of sessions.
+ *   npm run build && node --import tsx bench/host/tree-scale.ts [runs=3] [sessions=10000] [longEvents=50000]
+ * BENCH_TREE_DIR: where the big store is written once and reused (default: a temp folder, removed).
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
+import { extensionHostPid, missingVsCode, openWorkbench } from "../../test/e2e/helpers";
+import { startProviderServer, wire } from "../../test/support/provider-server";
+import { fmt, median, table } from "../stats";
+import { cachedStore, writeStore } from "./tree-scale-store";
+
+const runs = Number(process.argv[2] ?? 3);
+const count = Number(process.argv[3] ?? 10_000);
+const longEvents = Number(process.argv[4] ?? 50_000);
+/** Text frames of the streamed answer (4 characters each, the wire's default chunk). */
+const STREAM_FRAMES = 3_000;
+const ANSWER = "stream ".repeat((STREAM_FRAMES * 4) / 7).trim();
+const FLOOR = join(PROJECT_ROOT, "bench", "host", "floor-extension");
+const PAGE_SIZE = 4096;
+const TICK_MS = 10; // /proc's clock ticks (USER_HZ = 100)
+
+interface Sample {
+  firstRowMs: number;
+  rssMiB: number;
+  peakMiB: number;
+  /** Extension-host CPU ms from its start to the first row (where its share of the wait went). */
+  hostCpuMs: number;
+  /** Extension-host CPU ms per streamed frame (us only). */
+  cpuPerEventMs?: number;
+}
+
+type Case = { name: string; extension: string; workspace: string; stream: boolean; icon: string };
+
+function procStatus(pid: number, field: string): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+  return Number(/(\d+)/.exec(line ?? "")?.[1] ?? NaN) / 1024; // kB → MiB
+}
+
+function cpuMs(pid: number): number {
+  // Fields after the command's closing parenthesis: utime is the 14th field, stime the 15th.
+  const rest = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(rest[11]) + Number(rest[12])) * TICK_MS;
+}
+
+/**
+ * Clicks the activity-bar icon `label` and resolves with the ms from its pointerdown to
+ * the first animation frame in which a row of the view container's Sessions tree is visible.
+ */
+async function clickToFirstRow(page: Page, label: string): Promise<number> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __treeScale?: Promise<number> };
+    w.__treeScale = new Promise<number>((resolve) => {
+      document.addEventListener(
+        "pointerdown",
+        () => {
+          const t0 = performance.now();
+          const tick = () => {
+            const header = Array.from(document.querySelectorAll(".pane-header")).find((h) => /sessions/i.test(h.textContent ?? "") && h.getBoundingClientRect().height > 0);
+            const row = header?.closest(".pane")?.querySelector('.monaco-list-row[role="treeitem"]');
+            if (row && row.getBoundingClientRect().height > 0) resolve(performance.now() - t0);
+            else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        },
+        { capture: true, once: true },
+      );
+    });
+  });
+  await page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${label}"]`).click({ timeout: 60_000 });
+  return page.evaluate(() => (window as unknown as { __treeScale: Promise<number> }).__treeScale);
+}
+
+async function sample(c: Case, out: string, providerURL: string): Promise<Sample> {
+  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: providerURL, DOWNCITY_MODEL: "e2e-model", DOWNCITY_API_KEY: "sk-bench" };
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const workbench = await openWorkbench(out, { env });
+  try {
+    const { page, server } = workbench;
+    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+    await page.goto(workbenchUrl(server, c.workspace, [["extensionDevelopmentPath", remoteUri(server, c.extension)]]));
+    await page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`).waitFor({ timeout: 120_000 });
+    const firstRowMs = await clickToFirstRow(page, c.icon);
+    const pid = extensionHostPid(server.process.pid!);
+    const result: Sample = { firstRowMs, rssMiB: procStatus(pid, "VmRSS"), peakMiB: procStatus(pid, "VmHWM"), hostCpuMs: cpuMs(pid) };
+    if (c.stream) {
+      const chat = page.locator('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]').filter({ visible: true }).first().contentFrame().frameLocator("iframe#active-frame");
+      const box = chat.getByRole("textbox", { name: "Message" });
+      await box.waitFor({ timeout: 60_000 });
+      await box.fill("Stream a long answer.");
+      const before = cpuMs(pid);
+      await box.press("Enter");
+      await chat.locator("article.message.assistant", { hasText: ANSWER.slice(-40) }).waitFor({ timeout: 120_000 });
+      await chat.locator('article.message.assistant[aria-busy="true"]').waitFor({ state: "detached", timeout: 60_000 });
+      result.cpuPerEventMs = (cpuMs(pid) - before) / STREAM_FRAMES;
+    }
+    return result;
+  } finally {
+    await workbench.close();
+  }
+}
+
+async function main() {
+  const missing = missingVsCode();
+  if (missing) throw new Error(missing);
+  if (!existsSync(join(PROJECT_ROOT, "dist", "extension.js"))) throw new Error("dist/extension.js is missing: npm run build first");
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "downcity-tree-scale-")));
+  const bigRoot = process.env.BENCH_TREE_DIR ?? join(base, "big");
+  try {
+    const t0 = Date.now();
+    await cachedStore(bigRoot, count, longEvents);
+    console.error(`store of ${count} sessions + one of ${longEvents} events ready in ${((Date.now() - t0) / 1000).toFixed(0)} s (${bigRoot})`);
+    const small = join(base, "small");
+    await writeStore(small, 2);
+    const provider = await startProviderServer(({ path }) =>
+      path.endsWith("/models") ? { json: { object: "list", data: [{ id: "e2e-model" }] } } : { sse: wire.openaiChat({ model: "e2e-model", text: ANSWER }) },
+    );
+    const big = `${count.toLocaleString("en-US")} sessions + one of ${longEvents.toLocaleString("en-US")} events`;
+    // The floor opens the same folders: what VS Code itself does with a folder of 10,000 session folders is not ours.
+    const cases: Case[] = [
+      { name: "floor, 2-session folder", extension: FLOOR, workspace: small, stream: false, icon: "Floor" },
+      { name: "us, 2 sessions", extension: PROJECT_ROOT, workspace: small, stream: true, icon: "Downcity" },
+      { name: `floor, folder of ${big}`, extension: FLOOR, workspace: bigRoot, stream: false, icon: "Floor" },
+      { name: `us, ${big}`, extension: PROJECT_ROOT, workspace: bigRoot, stream: true, icon: "Downcity" },
+    ];
+    // BENCH_TREE_CASES=2: only some cases (indices), to profile one.
+    const only = process.env.BENCH_TREE_CASES?.split(",").map(Number);
+    const samples = new Map<Case, Sample[]>(cases.map((c) => [c, []]));
+    const loadBefore = loadavg()[0]!;
+    try {
+      for (let r = 0; r < runs; r++) {
+        for (const [i, c] of cases.entries()) {
+          if (only && !only.includes(i)) continue;
+          // The big store is shared by the samples: a sample's own session goes, so each starts from the same store.
+          const workspace = c.stream ? copyOf(c.workspace, join(base, `ws-${r}-${i}`)) : c.workspace;
+          const s = await sample({ ...c, workspace }, join(base, `out-${r}-${i}`), provider.baseURL);
+          if (workspace !== c.workspace) rmSync(workspace, { recursive: true, force: true });
+          samples.get(c)!.push(s);
+          console.error(`run ${r + 1}/${runs} ${c.name}: ${JSON.stringify(s)}`);
+        }
+      }
+    } finally {
+      await provider.close();
+    }
+    report(cases, samples, loadBefore, loadavg()[0]!);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** A copy of a workspace for one sample (hard links would share the files a sample appends to). */
+function copyOf(from: string, to: string): string {
+  cpSync(from, to, { recursive: true });
+  return to;
+}
+
+function report(cases: Case[], samples: Map<Case, Sample[]>, loadBefore: number, loadAfter: number): void {
+  const range = (xs: number[], digits: number) =>
+    xs.length === 0 ? "–" : `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
+  const col = (c: Case, pick: (s: Sample) => number | undefined, digits: number) => {
+    const xs = samples.get(c)!.map(pick).filter((x): x is number => x !== undefined);
+    return xs.length ? range(xs, digits) : "–";
+  };
+  const [floorFew, few, floorMany, many] = cases as [Case, Case, Case, Case];
+  const med = (c: Case, pick: (s: Sample) => number | undefined) => median(samples.get(c)!.map(pick).filter((x): x is number => x !== undefined));
+  console.log(`\nSessions tree at scale in code-server, ${runs} samples each (median, min–max); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`);
+  table(
+      ["", ...cases.map((c) => c.name)],
+      [
+        ["click the view → first row visible (ms)", ...cases.map((c) => col(c, (s) => s.firstRowMs, 0))],
+        ["extension host RSS at first row (MiB)", ...cases.map((c) => col(c, (s) => s.rssMiB, 1))],
+        ["extension host peak RSS (MiB)", ...cases.map((c) => col(c, (s) => s.peakMiB, 1))],
+        ["extension host CPU from start to first row (ms)", ...cases.map((c) => col(c, (s) => s.hostCpuMs, 0))],
+        [`extension host CPU per streamed event (ms, ${STREAM_FRAMES} events)`, ...cases.map((c) => col(c, (s) => s.cpuPerEventMs, 3))],
+      ],
+  );
+  const overFloor = med(many, (s) => s.firstRowMs) - med(floorMany, (s) => s.firstRowMs);
+  const overFloorFew = med(few, (s) => s.firstRowMs) - med(floorFew, (s) => s.firstRowMs);
+  const overFew = med(many, (s) => s.rssMiB) - med(few, (s) => s.rssMiB);
+  const cpuRatio = med(many, (s) => s.cpuPerEventMs) / med(few, (s) => s.cpuPerEventMs);
+  console.log(`\nfirst row: ${fmt(overFloor, 0)} ms over the floor at ${count} sessions, ${fmt(overFloorFew, 0)} ms at 2 (target ≤ 300 ms); host RSS: ${fmt(overFew, 1)} MiB over 2 sessions (target ≤ 20 MiB); CPU per streamed event: ${fmt(cpuRatio, 2)}× the 2-session case (target flat, ≈ 1×)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
