@@ -7,6 +7,9 @@ import picomatch from "picomatch";
  * (gitignore.ts); a glob here only has to be safe: it matches nothing git would keep.
  */
 
+const MAX_RULE_CHARS = 256;
+const MAX_NAME_WILDCARDS = 8;
+
 /** One line of a .gitignore, read as git reads it. */
 export interface GitignoreRule {
   /** The line as written, for messages. */
@@ -53,9 +56,12 @@ export function ruleGlob(rule: GitignoreRule, base: string): string | undefined 
   const body = rule.body;
   // Escapes, braces, commas, extglob parentheses, `!` outside brackets, POSIX classes.
   if (/[\\{},()]|(?<!\[)!/.test(body) || body.includes("[:")) return undefined;
+  // A .gitignore can come with a cloned repository: a rule too long or too starry to compare cheaply is not pruned.
+  if (body.length > MAX_RULE_CHARS) return undefined;
   const segments = body.split("/");
   for (const segment of segments) {
     if (segment.includes("**") && segment !== "**") return undefined;
+    if ((segment.match(/[*?]/g)?.length ?? 0) > MAX_NAME_WILDCARDS) return undefined;
     if (!checkBrackets(segment)) return undefined;
   }
   const glob = segments.map((s) => s.replace(/\[\^/g, "[!")).join("/");

@@ -38,7 +38,7 @@ export interface EditorExcludes {
   /** findFiles' exclude under an explicitly named ignored tree: the protected folders only. */
   protectedGlob: string;
   keeps(rel: string): boolean;
-  /** The directory, or the first one above it, that is not searched, and why. */
+  /** The directory, or the first one above it, that is ignored, and why (undefined in .git/ or .downcity/). */
   ignoredDir(rel: string): IgnoredDir | undefined;
   /** Ignored directories that exist at or below `dir`, by name (those a rule names literally). */
   skippedBelow(dir: string): string[];
@@ -79,6 +79,8 @@ export async function editorExcludes(folder: vscode.WorkspaceFolder | undefined,
   const ignoredDir = (rel: string): IgnoredDir | undefined => {
     if (rel === "." || rel === "") return undefined;
     const parts = rel.split("/");
+    // .git/ and .downcity/ are not ignored but never searched: naming them does not open them.
+    if (parts.some(isProtectedName)) return undefined;
     for (let i = 1; i <= parts.length; i++) {
       const dir = parts.slice(0, i).join("/");
       const setting = settingsMatchers.find((s) => s.match(dir));

@@ -71,7 +71,7 @@ test("context in the real workbench: rules chips open AGENTS.md, @file attaches 
     await menu.getByRole("option", { name: /^@file/ }).waitFor({ timeout: 30_000 });
     await box().press("Enter");
     await box().pressSequentially("inventory.ts", { timeout: 10_000 });
-    await menu.getByRole("option", { name: "src/inventory.ts", exact: true }).waitFor({ timeout: 30_000 });
+    await menu.getByRole("option", { name: "src/inventory.ts", exact: true, selected: true }).waitFor({ timeout: 30_000 });
     await box().press("Enter");
     await chat().getByRole("button", { name: "Remove src/inventory.ts", exact: true }).waitFor({ timeout: 30_000 });
     assert.equal(await box().inputValue(), "Explain");

@@ -64,6 +64,9 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
     assert.equal(out, "build/pkg3/needle.js\n[searched build/, which .gitignore ignores, because the pattern names it]");
     const nested = text(await glob.execute({ pattern: "gen/**", path: "pkg" }, ws.ctx()));
     assert.equal(nested, "pkg/gen/g.js\n[searched pkg/gen/, which .gitignore ignores, because the pattern names it]");
+    // .git/ is in files.exclude but is never searched, named or not.
+    ws.write(".git/config", "x\n");
+    assert.equal(text(await glob.execute({ pattern: ".git/**", path: "." }, ws.ctx())), "no files match .git/** in ./");
     // A settings exclude named explicitly: the same.
     ws.editor.config.files = { exclude: { "**/src": true } };
     assert.match(text(await glob.execute({ pattern: "src/*.js", path: "." }, ws.ctx())), /^src\/a.js\n\[searched src\/, which files.exclude ignores/);

@@ -124,6 +124,16 @@ test("case-insensitive search folds as the regex engine does: ſ, ς, µ, the Ke
   for (const s of ["İstanbul ß ŉ ǰ", "ΐ ΰ ﬅ", "plain"]) assert.equal(fold(s).length, s.length);
 });
 
+test("a regex's required literals come from re2js' prefilter (AND level only; folded unless case-sensitive)", () => {
+  const required = (query: string, caseSensitive?: boolean) => createMatcher({ query, regex: true, ...(caseSensitive === undefined ? {} : { caseSensitive }) }).required;
+  assert.deepEqual(required("lima \\w+ mike"), ["lima ", " mike"]);
+  assert.deepEqual(required("Quasar \\d+"), ["Quasar "], "smart case: upper case kept");
+  assert.deepEqual(required("QUASAR \\d+", false), ["quasar "], "case-insensitive: folded");
+  assert.deepEqual(required("abc(def)?ghi"), ["abc", "ghi"]);
+  assert.deepEqual(required("gol+f|zulu"), [], "an OR narrows nothing: the scan reads everything");
+  assert.deepEqual(required("\\w+"), []);
+});
+
 /** UTF-8 bytes behind a Proxy that counts every read the engine makes of them. */
 function countedBytes(text: string): { bytes: number[]; reads: () => number } {
   let reads = 0;

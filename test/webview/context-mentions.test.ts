@@ -196,7 +196,7 @@ test("rules chips: the files that apply, with what the budget cut; a click opens
 
 test("the menu keeps up with typing: kinds show before the host's file search answers, and Enter picks for the token as typed", { skip: skipReason }, async () => {
   const chat = await openChat(browserOf(), (host) => {
-    helloWith(snapshot([userEv(1, "hi")]))(host).on("searchMentions", () => ["src/app.ts"]);
+    helloWith(snapshot([userEv(1, "hi")]))(host).on("searchMentions", () => ["src/app.ts"]).on("resolveMention", ({ mention }) => resolveFake(mention));
     host.hold.add("searchMentions");
   });
   const { page, host } = chat;
@@ -209,6 +209,18 @@ test("the menu keeps up with typing: kinds show before the host's file search an
     await page.keyboard.press("Enter");
     assert.equal(await box.inputValue(), "see @file:");
     await host.release("searchMentions");
+    await page.getByRole("option", { name: "src/app.ts" }).waitFor();
+    // Enter while the search for what was typed is on its way picks from its answer, not from the options shown.
+    host.hold.add("searchMentions");
+    await page.keyboard.type("lib");
+    await page.keyboard.press("Enter");
+    await host.frames();
+    assert.equal(host.count("resolveMention"), 0, "nothing picked from the stale list");
+    await host.release("searchMentions");
+    await host.waitFor("resolveMention");
+    await page.getByRole("button", { name: "Remove src/app.ts" }).waitFor();
+    assert.equal(await box.inputValue(), "see");
+    await page.keyboard.type(" @file:");
     await page.getByRole("option", { name: "src/app.ts" }).waitFor();
     // Escape closes it; an answer arriving late does not reopen it.
     host.hold.add("searchMentions");

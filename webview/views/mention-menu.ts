@@ -64,7 +64,19 @@ export class MentionMenu {
    * The kinds show at once; the host's file matches join them when they arrive (a stale
    * answer, overtaken by more typing, is dropped).
    */
-  async update(textBeforeCaret: string): Promise<void> {
+  update(textBeforeCaret: string): Promise<void> {
+    const run = this.run(textBeforeCaret);
+    this.inFlight = run;
+    void run.finally(() => {
+      if (this.inFlight === run) this.inFlight = undefined;
+    });
+    return run;
+  }
+
+  /** The latest update, while its search is on its way: Enter waits for it rather than pick a stale option. */
+  private inFlight: Promise<void> | undefined;
+
+  private async run(textBeforeCaret: string): Promise<void> {
     const token = TOKEN.exec(textBeforeCaret)?.[1];
     const seq = ++searchSeq;
     if (!token) {
@@ -110,7 +122,15 @@ export class MentionMenu {
     }
     if ((e.key === "Enter" && !e.shiftKey && !e.isComposing) || e.key === "Tab") {
       e.preventDefault();
-      void this.pick(s.options[s.active]!, textarea);
+      // Options for an older token (the search for what was typed is on its way): pick from its answer instead.
+      const typed = TOKEN.exec(textarea.value.slice(0, textarea.selectionStart))?.[1];
+      const pending = s.token === typed ? undefined : this.inFlight;
+      if (!pending) void this.pick(s.options[s.active]!, textarea);
+      else
+        void pending.then(() => {
+          const now = this.state;
+          if (now?.options.length) void this.pick(now.options[now.active]!, textarea);
+        });
       return true;
     }
     if (e.key === "Escape") {
