@@ -7,7 +7,7 @@ import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./config/status-bar";
 import { createWorkspaceRuntime, type RuntimeFactory } from "../core/runtime";
 import { offerGitignore } from "./runtime/gitignore";
-import { Runtimes, type RuntimeHooks } from "./runtime/runtimes";
+import { FolderRegistry, type FolderHooks } from "./runtime/runtimes";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
 import { SHOW_MORE_COMMAND } from "./sessions/items";
@@ -21,7 +21,7 @@ import { registerMcp } from "./mcp";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
-  runtimes: Runtimes;
+  runtimes: FolderRegistry;
   tree: SessionsTree;
   /** The Sessions view (its visibility shows where a reveal went). */
   view: vscode.TreeView<SessionTreeNode>;
@@ -33,7 +33,7 @@ export interface DowncityHost {
 
 export interface ActivateOptions {
   factory?: RuntimeFactory;
-  hooks?: RuntimeHooks;
+  hooks?: FolderHooks;
   env?: NodeJS.ProcessEnv;
   /** The tree's coalescing window (benchmarks measure every event on its own). */
   coalesceMs?: number;
@@ -64,7 +64,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const storage = context.storageUri ?? context.globalStorageUri;
   const mcp = registerMcp(context);
   const hooks = { ...(options.hooks ?? folderTools?.hooks), mcpTools: (folder: vscode.WorkspaceFolder) => mcp.servers.tools(folder) };
-  const runtimes = new Runtimes(options.factory ?? createWorkspaceRuntime, config, hooks, log, storage && join(storage.fsPath, "search"));
+  const runtimes = new FolderRegistry(options.factory ?? createWorkspaceRuntime, config, hooks, log, storage && join(storage.fsPath, "search"));
   const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));

@@ -38,7 +38,10 @@ export interface AgentProfile {
 export type { ApprovalSettings } from "../agent/approval";
 
 /** The loop's approval request, with the session it comes from. */
-export interface RuntimeApprovalRequest extends ApprovalRequest {
+/** @deprecated since issue 22: `SessionApprovalRequest`. */
+export type RuntimeApprovalRequest = SessionApprovalRequest;
+
+export interface SessionApprovalRequest extends ApprovalRequest {
   sessionId: string;
   agentId: string;
 }
@@ -57,7 +60,7 @@ export interface WorkspaceRuntimeOptions {
   model: () => ModelChoice | undefined;
   approval: () => ApprovalSettings;
   /** Asks the user; without it, anything not auto-approved is refused (by policy). */
-  approve?: (request: RuntimeApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+  approve?: (request: SessionApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
   /** The host's tools (Node tools for the CLI, editor-backed ones in VS Code). */
   tools: () => readonly Tool[];
   /**

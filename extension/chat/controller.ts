@@ -19,7 +19,7 @@ import { SessionNotFoundError } from "../../core/runtime";
 import { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { LiveState } from "./live-state";
-import type { ChatConnection, ChatFolder, ChatRuntimes, Disposable } from "./runtimes";
+import type { ChatConnection, ChatFolder, ChatFolders, Disposable } from "./runtimes";
 
 /** An error the RPC layer reports with its code. */
 export class ChatError extends Error {
@@ -66,7 +66,7 @@ export class ChatController implements Disposable {
   private configStale = false;
 
   constructor(
-    private readonly runtimes: ChatRuntimes,
+    private readonly runtimes: ChatFolders,
     decisions: PendingDecisions = new PendingDecisions(),
   ) {
     this.approvals = { decisions, shows: (ref) => [...this.watchers].some((w) => w.visible() && sameRef(w.ref, ref)) };

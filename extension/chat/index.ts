@@ -3,7 +3,7 @@ import { SessionRef, type RevealTarget } from "../../core/protocol";
 import type { PendingDecisions } from "../approval/decisions";
 import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "../approval/chat-sink";
-import type { ChatRuntimes } from "./runtimes";
+import type { ChatFolders } from "./runtimes";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
 import { EditorChats } from "./editor-panel";
 import { workspaceShownMemory } from "./shown-memory";
@@ -12,7 +12,7 @@ import { registerAddToChat } from "../mentions/add-to-chat";
 import { VscodeMentions } from "../mentions/resolve";
 import { TerminalOutputs } from "../mentions/terminal-output";
 
-export type { ChatFolder, ChatRuntimes } from "./runtimes";
+export type { ChatFolder, ChatFolders, ChatRuntimes } from "./runtimes";
 export { ChatController } from "./controller";
 
 export interface ChatRegistration extends vscode.Disposable {
@@ -35,7 +35,7 @@ export interface ChatRegistration extends vscode.Disposable {
  * (`downcity.openChatInEditor`, editor-panel.ts, restored across reloads by a panel serializer) and the
  * diff documents the tool cards open. The view and command are declared in package.json.
  */
-export function registerChat(context: vscode.ExtensionContext, runtimes: ChatRuntimes, decisions?: PendingDecisions): ChatRegistration {
+export function registerChat(context: vscode.ExtensionContext, runtimes: ChatFolders, decisions?: PendingDecisions): ChatRegistration {
   const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
   const terminals = new TerminalOutputs();

@@ -17,7 +17,10 @@ export interface Disposable {
  * runtimes, a change event, and the provider facts the view shows. Kept narrow so the
  * chat is tested without VS Code and the extension wires it with a few lines.
  */
-export interface ChatRuntimes {
+/** @deprecated since issue 22: `ChatFolders`. */
+export type ChatRuntimes = ChatFolders;
+
+export interface ChatFolders {
   folders(): readonly ChatFolder[];
   /** Folders added or removed. */
   onDidChange(listener: () => void): Disposable;

@@ -4,7 +4,7 @@ import type { LocalSessionRef } from "../../core/protocol";
 import type { TranscriptFormat } from "../../core/runtime";
 import { RestrictedModeError } from "../../core/runtime/errors";
 import type { CompactNowResult } from "../../core/runtime/types";
-import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
 import { damagedFolderUri, isDamagedFolderNode, type DamagedFolderNode } from "../sessions/damaged";
 import { sessionLabel } from "../sessions/items";
 import type { SessionNode } from "../sessions/nodes";
@@ -13,7 +13,7 @@ import { Answers, isTreeNode, parseArgs, sessionArgs, titleProblem, toUri } from
 import { folderEntry, refOf, resolveSession, type SessionArg } from "./target";
 
 export interface SessionCommandDeps {
-  runtimes: Runtimes;
+  runtimes: FolderRegistry;
   tree: SessionsTree;
   /** Shows the session in the chat (the chat feature supplies it). */
   openInChat: (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => Promise<void>;
@@ -40,7 +40,7 @@ export function sessionCommands(deps: SessionCommandDeps) {
   const { runtimes, tree, openInChat, output } = deps;
   const pick = (arg: SessionArg, placeHolder: string, filter: { archived?: boolean; running?: boolean } = {}) => resolveSession(arg, tree, runtimes, filter, placeHolder);
 
-  const pickFolder = async (arg: unknown, folder: vscode.Uri | string | undefined): Promise<FolderRuntime | undefined> => {
+  const pickFolder = async (arg: unknown, folder: vscode.Uri | string | undefined): Promise<OpenFolder | undefined> => {
     if (folder !== undefined) return folderEntry(runtimes, folder);
     if (isTreeNode(arg)) return runtimes.get(arg.entry.folder);
     const all = runtimes.all();

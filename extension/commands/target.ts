@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { LocalSessionRef } from "../../core/protocol";
-import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
 import { relativeTime } from "../sessions/format";
 import { sessionLabel } from "../sessions/items";
 import type { SessionNode, SessionTreeNode } from "../sessions/nodes";
@@ -20,7 +20,7 @@ interface SessionPick extends vscode.QuickPickItem {
 }
 
 /** A quick pick of sessions, newest first, searchable by title (and folder, agent). */
-export async function pickSession(tree: SessionsTree, runtimes: Runtimes, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
+export async function pickSession(tree: SessionsTree, runtimes: FolderRegistry, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
   await tree.ready;
   const rows = tree.sessions(filter);
   if (rows.length === 0) {
@@ -40,7 +40,7 @@ export async function pickSession(tree: SessionsTree, runtimes: Runtimes, filter
 }
 
 /** The session a command was invoked on, or the one the user picks. */
-export async function resolveSession(arg: SessionArg, tree: SessionsTree, runtimes: Runtimes, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
+export async function resolveSession(arg: SessionArg, tree: SessionsTree, runtimes: FolderRegistry, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
   if (arg && "kind" in arg) return arg.kind === "session" ? arg : pickSession(tree, runtimes, filter, placeHolder);
   if (arg && "sessionId" in arg) {
     const entry = folderEntry(runtimes, arg.folder ?? arg.folderKey!);
@@ -53,7 +53,7 @@ export async function resolveSession(arg: SessionArg, tree: SessionsTree, runtim
 }
 
 /** The open workspace folder a caller named (its URI, URI string or path), or a clear error. */
-export function folderEntry(runtimes: Runtimes, location: vscode.Uri | string): FolderRuntime {
+export function folderEntry(runtimes: FolderRegistry, location: vscode.Uri | string): OpenFolder {
   const uri = toUri(location);
   const entry = runtimes.get(uri) ?? runtimes.all().find((e) => e.runtime.root === uri.fsPath || e.folder.uri.fsPath === uri.fsPath);
   if (!entry) throw new Error(`no workspace folder ${uri.scheme === "file" ? uri.fsPath : uri.toString()} is open`);

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { contextShare, contextTokens, type AgentEventOf } from "../../core/protocol";
-import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
 import type { ProviderConfig } from "./providers";
 
 /**
@@ -10,17 +10,17 @@ import type { ProviderConfig } from "./providers";
 export class ModelStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("downcity.model", vscode.StatusBarAlignment.Right, 100);
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly offs = new Map<FolderRuntime, () => void>();
+  private readonly offs = new Map<OpenFolder, () => void>();
   private active: { root: string; agentId: string; sessionId: string } | undefined;
   private usage: AgentEventOf<"usage"> | undefined;
 
   constructor(
     private readonly config: ProviderConfig,
-    runtimes: Runtimes,
+    runtimes: FolderRegistry,
   ) {
     this.item.name = "Downcity Model";
     this.item.command = "downcity.selectModel";
-    const watch = (entry: FolderRuntime) => this.offs.set(entry, entry.runtime.onEvent((e) => e.type === "usage" && this.onUsage(entry, e)));
+    const watch = (entry: OpenFolder) => this.offs.set(entry, entry.runtime.onEvent((e) => e.type === "usage" && this.onUsage(entry, e)));
     runtimes.all().forEach(watch);
     this.subscriptions.push(
       config.onDidChange(() => this.render()),
@@ -45,7 +45,7 @@ export class ModelStatus implements vscode.Disposable {
     this.render();
   }
 
-  private onUsage(entry: FolderRuntime, event: AgentEventOf<"usage">): void {
+  private onUsage(entry: OpenFolder, event: AgentEventOf<"usage">): void {
     // The session that last used the model becomes the active one when the chat named none.
     this.active ??= { root: entry.runtime.root, agentId: event.agentId, sessionId: event.sessionId };
     if (this.active.root !== entry.runtime.root || this.active.agentId !== event.agentId || this.active.sessionId !== event.sessionId) return;

@@ -1,11 +1,11 @@
 import * as vscode from "vscode";
 import type { ModelChoice } from "../../core/protocol";
-import type { ChatConnection, ChatRuntimes } from "../chat/runtimes";
+import type { ChatConnection, ChatFolders } from "../chat/runtimes";
 import type { ProviderConfig } from "../config/providers";
-import type { Runtimes } from "./runtimes";
+import type { FolderRegistry } from "./runtimes";
 
 /** The chat's narrow view of the folder runtimes and the provider settings. */
-export function chatRuntimes(runtimes: Runtimes, config: ProviderConfig, connection?: ChatConnection): ChatRuntimes {
+export function chatRuntimes(runtimes: FolderRegistry, config: ProviderConfig, connection?: ChatConnection): ChatFolders {
   return {
     ...(connection ? { connection } : {}),
     folders: () => runtimes.all().map(({ folder, runtime }) => ({ key: folder.uri.toString(), name: folder.name, runtime })),

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { FolderRuntime, Runtimes } from "./runtimes";
+import type { OpenFolder, FolderRegistry } from "./runtimes";
 
 const ANSWER_KEY = (folder: vscode.WorkspaceFolder) => `downcity.gitignore.${folder.uri.toString()}`;
 const ADD = "Add to .gitignore";
@@ -17,9 +17,9 @@ export function ignoresStore(gitignore: string): boolean {
  * Offers once per git folder to add `.downcity/` to its `.gitignore`, when the folder
  * first has a store; the answer (either) is remembered in workspaceState.
  */
-export function offerGitignore(runtimes: Runtimes, state: vscode.Memento): vscode.Disposable {
-  const watching = new Map<FolderRuntime, () => void>();
-  const consider = async (entry: FolderRuntime): Promise<void> => {
+export function offerGitignore(runtimes: FolderRegistry, state: vscode.Memento): vscode.Disposable {
+  const watching = new Map<OpenFolder, () => void>();
+  const consider = async (entry: OpenFolder): Promise<void> => {
     const { folder, runtime } = entry;
     if (state.get(ANSWER_KEY(folder)) !== undefined) return stop(entry);
     if (!existsSync(join(runtime.root, ".git")) || !existsSync(join(runtime.root, ".downcity"))) return;
@@ -36,11 +36,11 @@ export function offerGitignore(runtimes: Runtimes, state: vscode.Memento): vscod
     await state.update(ANSWER_KEY(folder), answer === ADD ? "added" : "declined");
     if (answer === ADD) await appendFile(path, `${current === "" || current.endsWith("\n") ? "" : "\n"}.downcity/\n`);
   };
-  const stop = (entry: FolderRuntime) => {
+  const stop = (entry: OpenFolder) => {
     watching.get(entry)?.();
     watching.delete(entry);
   };
-  const watch = (entry: FolderRuntime) => {
+  const watch = (entry: OpenFolder) => {
     if (state.get(ANSWER_KEY(entry.folder)) !== undefined) return;
     // The first change of the folder's store is when `.downcity/` may have appeared.
     watching.set(entry, entry.runtime.onChange(() => void consider(entry)));

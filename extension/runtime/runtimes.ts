@@ -4,24 +4,29 @@ import * as vscode from "vscode";
 import { filesExcluded } from "../restore/files-exclude";
 import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
-import type { LiveOptions, RuntimeApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
+import type { LiveOptions, SessionApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
 import { ENV_PROFILE_ID, type ProviderConfig } from "../config/providers";
 import type { RuntimeFactory, WorkspaceRuntimeApi } from "../../core/runtime";
 
 /** One workspace folder and the core runtime that owns its `.downcity/` store. */
-export interface FolderRuntime {
+export interface OpenFolder {
   readonly folder: vscode.WorkspaceFolder;
   readonly runtime: WorkspaceRuntimeApi;
 }
 
 /** What other features plug into every runtime (the editor-backed tools and their approval UI). */
-export interface RuntimeHooks {
+export interface FolderHooks {
   tools?: (folder: vscode.WorkspaceFolder) => readonly Tool[];
-  approve?: (folder: vscode.WorkspaceFolder, request: RuntimeApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+  approve?: (folder: vscode.WorkspaceFolder, request: SessionApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
   /** The folder's MCP servers' tools (extension/mcp), started at the first run that needs them. */
   mcpTools?: (folder: vscode.WorkspaceFolder) => ReturnType<NonNullable<WorkspaceRuntimeOptions["mcpTools"]>>;
 }
+
+/** @deprecated since issue 22: `OpenFolder`, `FolderHooks`, `FolderRegistry`; kept for branches still naming them, removed at the end of the round. */
+export type FolderRuntime = OpenFolder;
+/** @deprecated `FolderHooks`. */
+export type RuntimeHooks = FolderHooks;
 
 /** Why nothing runs while the workspace is untrusted (the runtime's RestrictedModeError wraps it). */
 export const RESTRICTED_REASON = "this workspace is not trusted, so sessions can be listed and read but no model call, edit or command runs";
@@ -34,9 +39,9 @@ const CLOSE_BUDGET_MS = 4000;
  * cancelled, sessions flushed, locks released) when it is removed or the extension
  * deactivates.
  */
-export class Runtimes implements vscode.Disposable {
-  private readonly byUri = new Map<string, FolderRuntime>();
-  private readonly changed = new vscode.EventEmitter<{ added: FolderRuntime[]; removed: FolderRuntime[] }>();
+export class FolderRegistry implements vscode.Disposable {
+  private readonly byUri = new Map<string, OpenFolder>();
+  private readonly changed = new vscode.EventEmitter<{ added: OpenFolder[]; removed: OpenFolder[] }>();
   readonly onDidChange = this.changed.event;
   private readonly applied = new vscode.EventEmitter<void>();
   /** Settings, keys or the selected model changed, and every folder's runtime has the new settings. */
@@ -47,7 +52,7 @@ export class Runtimes implements vscode.Disposable {
   constructor(
     private readonly factory: RuntimeFactory,
     private readonly config: ProviderConfig,
-    private readonly hooks: RuntimeHooks = {},
+    private readonly hooks: FolderHooks = {},
     private readonly log: (line: string) => void = () => {},
     /** The session search index's directory, outside every workspace (VS Code's storageUri). */
     private readonly searchIndexDir?: string,
@@ -70,16 +75,16 @@ export class Runtimes implements vscode.Disposable {
     return vscode.workspace.isTrusted ? undefined : RESTRICTED_REASON;
   }
 
-  all(): FolderRuntime[] {
+  all(): OpenFolder[] {
     return [...this.byUri.values()].sort((a, b) => a.folder.index - b.folder.index);
   }
 
-  get(folder: vscode.WorkspaceFolder | vscode.Uri): FolderRuntime | undefined {
+  get(folder: vscode.WorkspaceFolder | vscode.Uri): OpenFolder | undefined {
     return this.byUri.get(("uri" in folder ? folder.uri : folder).toString());
   }
 
   private update(added: readonly vscode.WorkspaceFolder[], removed: readonly vscode.WorkspaceFolder[]): void {
-    const gone: FolderRuntime[] = [];
+    const gone: OpenFolder[] = [];
     for (const folder of removed) {
       const entry = this.byUri.get(folder.uri.toString());
       if (!entry) continue;
@@ -87,7 +92,7 @@ export class Runtimes implements vscode.Disposable {
       gone.push(entry);
       this.track(entry.runtime.close().catch((e) => this.log(`closing ${folder.name}: ${(e as Error).message}`)));
     }
-    const made: FolderRuntime[] = [];
+    const made: OpenFolder[] = [];
     for (const folder of added) {
       // The store lives on disk beside the files; virtual folders have none.
       if (folder.uri.scheme !== "file" || this.byUri.has(folder.uri.toString())) continue;
@@ -98,7 +103,7 @@ export class Runtimes implements vscode.Disposable {
         this.log(`folder ${folder.name} is not readable: ${(error as Error).message}`);
         continue;
       }
-      const entry: FolderRuntime = { folder, runtime: this.create(folder, root) };
+      const entry: OpenFolder = { folder, runtime: this.create(folder, root) };
       this.byUri.set(folder.uri.toString(), entry);
       made.push(entry);
     }
@@ -155,3 +160,8 @@ export class Runtimes implements vscode.Disposable {
     void this.close();
   }
 }
+
+/** @deprecated since issue 22: `FolderRegistry` (the window's folders, each with its runtime). */
+export const Runtimes = FolderRegistry;
+/** @deprecated `FolderRegistry`. */
+export type Runtimes = FolderRegistry;

@@ -1,13 +1,13 @@
 import * as vscode from "vscode";
 import type { SearchHit } from "../../core/runtime/types";
 import { guarded } from "../commands/errors";
-import type { Runtimes } from "../runtime/runtimes";
+import type { FolderRegistry } from "../runtime/runtimes";
 import { searchSessionsPicker } from "./search-picker";
 
 export const SEARCH_COMMAND = "downcity.searchSessions";
 
 /** Registers "Downcity: Search Sessions…" over every folder's runtime. */
-export function registerSearch(runtimes: Runtimes, reveal: (folder: vscode.WorkspaceFolder, hit: SearchHit, query: string) => Promise<void>): vscode.Disposable {
+export function registerSearch(runtimes: FolderRegistry, reveal: (folder: vscode.WorkspaceFolder, hit: SearchHit, query: string) => Promise<void>): vscode.Disposable {
   return vscode.commands.registerCommand(
     SEARCH_COMMAND,
     guarded("Search Sessions", async () => {

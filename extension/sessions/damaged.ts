@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { DamagedFolder } from "../../core/runtime";
-import type { FolderRuntime } from "../runtime/runtimes";
+import type { OpenFolder } from "../runtime/runtimes";
 
 // The "Damaged" group at the bottom of the Sessions tree (issue 21): the folders a list
 // left out because they are not sessions it can show. Each row is named by its folder
@@ -8,11 +8,11 @@ import type { FolderRuntime } from "../runtime/runtimes";
 
 export interface DamagedGroupNode {
   kind: "damagedGroup";
-  entry: FolderRuntime;
+  entry: OpenFolder;
 }
 export interface DamagedFolderNode {
   kind: "damagedFolder";
-  entry: FolderRuntime;
+  entry: OpenFolder;
   folder: DamagedFolder;
 }
 export type DamagedTreeNode = DamagedGroupNode | DamagedFolderNode;
@@ -24,7 +24,7 @@ export class DamagedFolders {
   readonly group: DamagedGroupNode;
   private readonly nodes = new Map<string, DamagedFolderNode>();
 
-  constructor(readonly entry: FolderRuntime) {
+  constructor(readonly entry: OpenFolder) {
     this.group = { kind: "damagedGroup", entry };
   }
 

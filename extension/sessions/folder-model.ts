@@ -1,6 +1,6 @@
 import { sessionKey } from "../../core/protocol";
 import type { SessionChange, SessionListItem } from "../../core/runtime";
-import type { FolderRuntime } from "../runtime/runtimes";
+import type { OpenFolder } from "../runtime/runtimes";
 import { dateBucket, dateRanges } from "./date-groups";
 import { type AgentNode, type ArchivedNode, type DateNode, type FolderNode, type MoreNode, type PagedGroup, type SessionNode } from "./nodes";
 
@@ -34,7 +34,7 @@ export class FolderModel {
   private readonly limits = new Map<PagedGroup, number>();
 
   constructor(
-    readonly entry: FolderRuntime,
+    readonly entry: OpenFolder,
     private readonly now: () => number = Date.now,
   ) {
     this.folderNode = { kind: "folder", entry };

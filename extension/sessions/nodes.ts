@@ -1,5 +1,5 @@
 import type { SessionListItem } from "../../core/runtime";
-import type { FolderRuntime } from "../runtime/runtimes";
+import type { OpenFolder } from "../runtime/runtimes";
 import type { DamagedTreeNode } from "./damaged";
 
 /** The elements of the Sessions tree. Each is one stable object, so a refresh can name it. */
@@ -7,23 +7,23 @@ export type SessionTreeNode = FolderNode | AgentNode | ArchivedNode | DateNode |
 
 export interface FolderNode {
   kind: "folder";
-  entry: FolderRuntime;
+  entry: OpenFolder;
 }
 export interface AgentNode {
   kind: "agent";
-  entry: FolderRuntime;
+  entry: OpenFolder;
   agentId: string;
 }
 export interface ArchivedNode {
   kind: "archived";
-  entry: FolderRuntime;
+  entry: OpenFolder;
   agentId: string;
 }
 
 /** A last-activity group of one agent's live sessions (Today, Yesterday, Previous 7 days, a month). */
 export interface DateNode {
   kind: "date";
-  entry: FolderRuntime;
+  entry: OpenFolder;
   agentId: string;
   /** "today", "yesterday", "week" or "YYYY-MM" (see date-groups.ts). */
   key: string;
@@ -33,7 +33,7 @@ export interface DateNode {
 /** The "Show more" row at the end of a group that holds more sessions than it shows. */
 export interface MoreNode {
   kind: "more";
-  entry: FolderRuntime;
+  entry: OpenFolder;
   group: DateNode | ArchivedNode;
 }
 
@@ -51,7 +51,7 @@ export interface SessionActivity {
 
 export interface SessionNode {
   kind: "session";
-  entry: FolderRuntime;
+  entry: OpenFolder;
   item: SessionListItem;
   activity: SessionActivity;
   /** Position in its group's sorted order (valid while the group's order is cached). */

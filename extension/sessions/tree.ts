@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import type { DamagedFolder, SessionChange } from "../../core/runtime";
-import type { FolderRuntime, Runtimes } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { untilMidnight } from "./date-groups";
 import { FolderModel, type Stale } from "./folder-model";
@@ -27,21 +27,21 @@ export interface SessionsTreeOptions {
  * `onDidChangeTreeData` naming only the stale elements.
  */
 export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
-  private readonly models = new Map<FolderRuntime, FolderModel>();
-  private readonly damaged = new Map<FolderRuntime, DamagedFolders>();
-  private readonly perFolder = new Map<FolderRuntime, vscode.Disposable[]>();
-  private readonly loads = new Map<FolderRuntime, Promise<void>>();
+  private readonly models = new Map<OpenFolder, FolderModel>();
+  private readonly damaged = new Map<OpenFolder, DamagedFolders>();
+  private readonly perFolder = new Map<OpenFolder, vscode.Disposable[]>();
+  private readonly loads = new Map<OpenFolder, Promise<void>>();
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly pendingNodes = new Set<SessionTreeNode>();
   private pendingRoot = false;
-  private readonly pendingPaths = new Map<FolderRuntime, Set<string>>();
+  private readonly pendingPaths = new Map<OpenFolder, Set<string>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private midnight: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
   private readonly now: () => number;
-  private readonly sessionChanged = new vscode.EventEmitter<{ entry: FolderRuntime; change: SessionChange }>();
+  private readonly sessionChanged = new vscode.EventEmitter<{ entry: OpenFolder; change: SessionChange }>();
   /**
    * Every change the tree applies to a session, from this window's store or another
    * process's meta.json: the chat views follow the session they show through it.
@@ -49,7 +49,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   readonly onDidChangeSession = this.sessionChanged.event;
 
   constructor(
-    private readonly runtimes: Runtimes,
+    private readonly runtimes: FolderRegistry,
     private readonly options: SessionsTreeOptions = {},
   ) {
     this.coalesceMs = options.coalesceMs ?? COALESCE_MS;
@@ -147,7 +147,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     return rows.sort((a, b) => b.item.updatedAt - a.item.updatedAt);
   }
 
-  find(entry: FolderRuntime, agentId: string, sessionId: string): SessionNode | undefined {
+  find(entry: OpenFolder, agentId: string, sessionId: string): SessionNode | undefined {
     return this.models.get(entry)?.get(agentId, sessionId);
   }
 
@@ -178,7 +178,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     return model.sessions(agentId, true).length > 0 ? [...groups, model.archivedNode(agentId)] : groups;
   }
 
-  private attach(entry: FolderRuntime): void {
+  private attach(entry: OpenFolder): void {
     const model = new FolderModel(entry, this.now);
     this.models.set(entry, model);
     const { runtime, folder } = entry;
@@ -208,7 +208,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.loads.set(entry, load);
   }
 
-  private detach(entry: FolderRuntime): void {
+  private detach(entry: OpenFolder): void {
     this.perFolder.get(entry)?.forEach((d) => d.dispose());
     this.perFolder.delete(entry);
     this.models.delete(entry);
@@ -253,7 +253,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   }
 
   /** A meta.json another process wrote: read that one file when the burst settles. */
-  private queuePath(entry: FolderRuntime, path: string): void {
+  private queuePath(entry: OpenFolder, path: string): void {
     let paths = this.pendingPaths.get(entry);
     if (!paths) this.pendingPaths.set(entry, (paths = new Set()));
     paths.add(path);

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { ApprovalDecision } from "../../core/protocol/tool-details";
-import type { RuntimeApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
+import type { SessionApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
 import { PendingDecisions, type PendingDecision } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { untilAborted } from "./cancellation";
@@ -28,7 +28,7 @@ export const ALLOW_SESSION = "Allow for this Session";
 export const DENY = "Deny";
 
 /** "edit src/a.ts (+3 −1)", "create src/b.ts (+12)", "run `npm test` in ./pkg". */
-export function approvalSummary(req: Pick<RuntimeApprovalRequest, "summary" | "preview">): string {
+export function approvalSummary(req: Pick<SessionApprovalRequest, "summary" | "preview">): string {
   const p = req.preview;
   if (p?.kind === "edit") return p.newFile ? `create ${p.path} (+${p.added})` : `edit ${p.path} (+${p.added} −${p.removed})`;
   if (p?.kind === "command") return `run \`${p.command}\`${p.cwd === "." ? "" : ` in ./${p.cwd}`}`;

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
 import type { Tool } from "../../core/tools/types";
-import type { RuntimeHooks } from "../runtime/runtimes";
+import type { FolderHooks } from "../runtime/runtimes";
 import type { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { createApprover } from "./approvals";
@@ -43,7 +43,7 @@ export class FolderTools implements vscode.Disposable {
     ];
   }
 
-  readonly hooks: RuntimeHooks = {
+  readonly hooks: FolderHooks = {
     tools: (folder) => this.forFolder(folder).tools as readonly Tool[],
     approve: (folder, request, signal) => {
       const tools = this.forFolder(folder);

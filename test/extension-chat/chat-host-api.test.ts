@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { ApprovalDecision } from "../../core/protocol";
-import type { RuntimeApprovalRequest } from "../../core/runtime/types";
+import type { SessionApprovalRequest } from "../../core/runtime/types";
 import { startHarness } from "../agent/harness";
 import { wire } from "../support/provider-server";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";
@@ -79,7 +79,7 @@ test("open sends the Active page once; a run streams only deltas of the shown se
 
 test("an approval shown in a visible chat waits for Approve; an invisible chat declines to ask", async (t) => {
   let controller: ChatController | undefined;
-  const asked: RuntimeApprovalRequest[] = [];
+  const asked: SessionApprovalRequest[] = [];
   let n = 0;
   const h = await startHarness(
     t,
@@ -90,7 +90,7 @@ test("an approval shown in a visible chat waits for Approve; an invisible chat d
     {
       agent: {
         policy: "reads",
-        approve: (req: RuntimeApprovalRequest, signal: AbortSignal) => {
+        approve: (req: SessionApprovalRequest, signal: AbortSignal) => {
           asked.push(req);
           if (!controller!.approvals.shows({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId })) return Promise.resolve<ApprovalDecision>({ approved: false, reason: "no chat" });
           return controller!.approvals.decisions.ask({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId }, signal).decision;

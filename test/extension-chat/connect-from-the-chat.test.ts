@@ -8,7 +8,7 @@ import { Connector } from "../../extension/config/connect";
 import { ProviderConfig, secretKey } from "../../extension/config/providers";
 import { chatRuntimes } from "../../extension/runtime/chat-runtimes";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { Runtimes } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/runtime/runtimes";
 import { freePort } from "../../scripts/vscode/code-server";
 import * as fake from "../support/vscode-fake";
 import { startProviderServer, wire } from "../support/provider-server";
@@ -22,7 +22,7 @@ const KEYS = ["downcity.providers", "downcity.defaultProvider"];
 function chatWithConnect(t: { after(fn: () => unknown): void }) {
   const context = fakeContext();
   const config = new ProviderConfig(context.secrets, context.workspaceState, {});
-  const runtimes = new Runtimes(createWorkspaceRuntime, config);
+  const runtimes = new FolderRegistry(createWorkspaceRuntime, config);
   const controller = new ChatController(chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())));
   t.after(async () => {
     controller.dispose();

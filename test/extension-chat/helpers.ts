@@ -3,13 +3,13 @@ import type { WorkspaceRuntimeApi } from "../../core/runtime";
 import { ChatController } from "../../extension/chat/controller";
 import type { HostActions } from "../../extension/chat/host-actions";
 import { ChatRpcServer } from "../../extension/chat/rpc-server";
-import type { ChatRuntimes } from "../../extension/chat/runtimes";
+import type { ChatFolders } from "../../extension/chat/runtimes";
 import type { ShownMemory } from "../../extension/chat/shown-memory";
 
 export const FOLDER = "file:///ws";
 
 /** The narrow runtimes interface over one real WorkspaceRuntime. */
-export function runtimesOf(runtime: WorkspaceRuntimeApi, restricted: () => string | undefined = () => undefined): ChatRuntimes {
+export function runtimesOf(runtime: WorkspaceRuntimeApi, restricted: () => string | undefined = () => undefined): ChatFolders {
   return {
     folders: () => [{ key: FOLDER, name: "ws", runtime }],
     onDidChange: () => ({ dispose() {} }),

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { ProviderConfig } from "../../extension/config/providers";
 import { chatRuntimes } from "../../extension/runtime/chat-runtimes";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { Runtimes } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/runtime/runtimes";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
 import { configure, fakeContext, folder, setFolders } from "../extension/helpers";
@@ -13,7 +13,7 @@ import { ChatController, recordingActions, view } from "./helpers";
 function chatOverSettings(t: { after(fn: () => unknown): void }, env: NodeJS.ProcessEnv) {
   const context = fakeContext();
   const config = new ProviderConfig(context.secrets, context.workspaceState, env);
-  const runtimes = new Runtimes(createWorkspaceRuntime, config);
+  const runtimes = new FolderRegistry(createWorkspaceRuntime, config);
   const controller = new ChatController(chatRuntimes(runtimes, config));
   t.after(async () => {
     controller.dispose();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import type { RuntimeApprovalRequest } from "../../core/runtime/types";
+import type { SessionApprovalRequest } from "../../core/runtime/types";
 import { createApprover, PendingDecisions } from "../../extension/tools";
 import { commands } from "../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
@@ -95,7 +95,7 @@ describe("one decision per approval, whichever surface answers first", () => {
     const ws = editorWorkspace(t);
     const decisions = new PendingDecisions();
     const approve = createApprover({ folderKey: "f", chat: { decisions, shows: () => false } });
-    const req = (id: string): RuntimeApprovalRequest => ({
+    const req = (id: string): SessionApprovalRequest => ({
       sessionId: "s1",
       agentId: "default",
       toolCallId: id,

@@ -101,6 +101,30 @@ test("extension/ and cli/ reach core only through core/runtime, core/protocol an
 });
 
 /**
+ * extension/ in floors, the part that holds so far (issue 22 item 3 is not finished: config ⇄ runtime, config ⇄
+ * commands and chat ⇄ mentions still point both ways): the open decisions (approval/) are the ground floor, and the
+ * editor-backed tools stand on it and on the folder registry only, never on the chat above them.
+ */
+const FLOORS: Record<string, string[]> = {
+  "extension/approval": [],
+  "extension/tools": ["extension/approval", "extension/runtime"],
+};
+
+test("extension/approval and extension/tools import only the floors below them", () => {
+  const bad: string[] = [];
+  for (const [floor, below] of Object.entries(FLOORS)) {
+    for (const file of sources(join(ROOT, floor))) {
+      for (const spec of specifiers(file)) {
+        const to = target(file, spec);
+        if (!to?.startsWith("extension/") || to.startsWith(`${floor}/`)) continue;
+        if (!below.some((b) => to.startsWith(`${b}/`))) bad.push(`${relative(ROOT, file)} imports ${spec}`);
+      }
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
+/**
  * Shared test helpers have one home, test/support/ (the loopback provider, fakes, temp folders, the CLI runner, the
  * host tests' workspace): scripts/ (which npm start and the packaging run) take only from there, and test/ folders
  * share only through it, so no two folders import each other.

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { ProviderConfig } from "../../extension/config/providers";
-import { RESTRICTED_REASON, Runtimes } from "../../extension/runtime/runtimes";
+import { RESTRICTED_REASON, FolderRegistry } from "../../extension/runtime/runtimes";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders } from "./helpers";
 
@@ -13,7 +13,7 @@ function runtimesFor(folders: vscode.WorkspaceFolder[]) {
   const { factory, made } = countingFactory();
   const context = fakeContext();
   const config = new ProviderConfig(context.secrets, context.workspaceState, {});
-  const runtimes = new Runtimes(factory, config);
+  const runtimes = new FolderRegistry(factory, config);
   return { runtimes, made, config };
 }
 
@@ -83,7 +83,7 @@ test("a second window's runtime on the same folder gets the session read-only", 
 
   const { factory } = countingFactory();
   const context = fakeContext();
-  const second = new Runtimes(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+  const second = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
   const reader = second.all()[0]!.runtime;
   const { session: view, report } = await reader.open({ agentId: "code", sessionId: session.id });
   assert.match(report.readOnly ?? "", /elsewhere/);

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import * as vscode from "vscode";
 import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { Runtimes } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/runtime/runtimes";
 import type { SessionNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
 import { seedSessions } from "../../scripts/vscode/seed";
@@ -29,7 +29,7 @@ test("a fork's row says it is one: its title, a fork icon, and its origin by tit
   await seedSessions(root, [{ id: "src", title: "Release plan", agentId: "code", turns: ["How?", "Tag it."] }]);
   setFolders([folder(root)]);
   const context = fakeContext();
-  const runtimes = new Runtimes(countingFactory(createWorkspaceRuntime).factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+  const runtimes = new FolderRegistry(countingFactory(createWorkspaceRuntime).factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
   const tree = new SessionsTree(runtimes, { coalesceMs: 5 });
   t.after(async () => {
     tree.dispose();

@@ -7,14 +7,14 @@ import type { SessionChange } from "../../core/session";
 import { Emitter } from "../../core/util/emitter";
 import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { Runtimes } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/runtime/runtimes";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
 
-/** Runtimes whose change feed and agent events a test can also drive by hand. */
+/** FolderRegistry whose change feed and agent events a test can also drive by hand. */
 function setup(folders: vscode.WorkspaceFolder[], coalesceMs = 100) {
   setFolders(folders);
   const feeds: { change: Emitter<{ c: [SessionChange] }>; event: Emitter<{ e: [AgentEvent] }> }[] = [];
@@ -35,7 +35,7 @@ function setup(folders: vscode.WorkspaceFolder[], coalesceMs = 100) {
     return runtime;
   });
   const context = fakeContext();
-  const runtimes = new Runtimes(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+  const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
   const tree = new SessionsTree(runtimes, { coalesceMs });
   const fired: (SessionTreeNode | SessionTreeNode[] | undefined)[] = [];
   tree.onDidChangeTreeData((e) => fired.push(e));

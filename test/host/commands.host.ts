@@ -12,7 +12,7 @@ import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import type { DowncityHost } from "../../extension/activate";
 import type { CommandSessionRef } from "../../extension/commands/session-commands";
-import type { FolderRuntime } from "../../extension/runtime/runtimes";
+import type { OpenFolder } from "../../extension/runtime/runtimes";
 import { startProviderServer, wire, type ProviderServer } from "../support/provider-server";
 import { withTimeout } from "../support/with-timeout";
 import { whenEvent } from "./events";
@@ -28,7 +28,7 @@ suite("Downcity commands (answers as arguments)", function () {
   this.timeout(60_000);
   let host: DowncityHost;
   let provider: ProviderServer;
-  let entry: FolderRuntime;
+  let entry: OpenFolder;
   let providersBefore: unknown;
   const { folders } = hostWorkspace();
   const beta = folders[1]!;
