@@ -6,7 +6,7 @@ import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./config/status-bar";
 import { createWorkspaceRuntime, type RuntimeFactory } from "../core/runtime";
-import { offerGitignore } from "./runtime/gitignore";
+import { offerGitignore } from "./runtime/gitignore-offer";
 import { FolderRegistry, type FolderHooks } from "./runtime/runtimes";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";

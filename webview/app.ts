@@ -6,7 +6,7 @@ import { pendingTokens } from "./views/mention-chips";
 import { rulesChips } from "./views/rules-chips";
 import { answerApproval, undoEdit, type CardHost } from "./card-actions";
 import { VirtualList } from "./list";
-import { Conversation, type Item } from "./model";
+import { Conversation, type Item } from "./conversation";
 import { RpcClient, type VsCodeApi } from "./rpc";
 import { renderItem, type RowContext } from "./views/message";
 import { composer, type ComposerState } from "./views/composer";

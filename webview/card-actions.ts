@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ChatMethod, ChatParams, SessionRef, ChatResult } from "../core/protocol";
-import type { Conversation } from "./model";
+import type { Conversation } from "./conversation";
 
 /** What a tool card's answers need of the app: the shown session, its conversation and the RPC. */
 export interface CardHost {

@@ -2,7 +2,7 @@ import type { ChatMethod, ChatPage, ChatParams, SessionRef, ChatResult, RevealTa
 import { findMatches, matcher, rowKeyAt, type FindMatch } from "./find";
 import { clearHighlights, highlightRows } from "./highlight";
 import type { VirtualList } from "./list";
-import type { Conversation, Item } from "./model";
+import type { Conversation, Item } from "./conversation";
 
 /** Counted so tests assert the find bar's cost: recounts happen when rows change, marks cover only rows on screen. */
 export const findStats = { recounts: 0, rowsMarked: 0 };

@@ -1,4 +1,4 @@
-import type { Item } from "./model";
+import type { Item } from "./conversation";
 
 /**
  * Matching for the chat's find bar, over the rows the view holds (the DOM has only the

@@ -1,5 +1,5 @@
 import type { ContentBlock, ToolCallBlock } from "../core/protocol";
-import type { Conversation, Item, ToolState, ToolStatus } from "./model";
+import type { Conversation, Item, ToolState, ToolStatus } from "./conversation";
 
 /** What a tool card shows, derived from its call and state: the card renders exactly this. */
 export interface ToolView {

@@ -18,10 +18,6 @@ import { SessionRef } from "./refs";
  */
 
 const Id = z.string().min(1).max(200);
-/** @deprecated since issue 22: `SessionRef` (./refs). Kept while other branches still name it; removed at the end of the round. */
-export const ChatRef = SessionRef;
-/** @deprecated `SessionRef`. */
-export type ChatRef = SessionRef;
 
 export const ModelChoice = z.object({
   provider: z.string().min(1).max(200),
@@ -163,8 +159,8 @@ export const ChatMethods = {
   /** A picked (or dropped) mention as the text that will be sent, so the chip and the meter show it first. */
   resolveMention: { params: z.object({ folderKey: z.string().min(1).optional(), mention: Mention }).strict(), result: ResolvedAttachment },
   /** The rules files the session's next request uses (its chips), and opening one in the editor. */
-  sessionRules: { params: z.object({ ref: ChatRef }).strict(), result: SessionRules },
-  openRulesFile: { params: z.object({ ref: ChatRef, path: z.string().min(1).max(4096) }).strict(), result: Empty },
+  sessionRules: { params: z.object({ ref: SessionRef }).strict(), result: SessionRules },
+  openRulesFile: { params: z.object({ ref: SessionRef, path: z.string().min(1).max(4096) }).strict(), result: Empty },
   /** A link in model output: confirmed and opened externally, or a workspace path opened in the editor. */
   openLink: { params: z.object({ folderKey: z.string().min(1), href: z.string().min(1).max(8192) }).strict(), result: z.object({ opened: z.boolean() }) },
   openDiff: { params: z.object({ ref: SessionRef, toolCallId: Id }).strict(), result: Empty },

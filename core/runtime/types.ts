@@ -38,9 +38,6 @@ export interface AgentProfile {
 export type { ApprovalSettings } from "../agent/approval";
 
 /** The loop's approval request, with the session it comes from. */
-/** @deprecated since issue 22: `SessionApprovalRequest`. */
-export type RuntimeApprovalRequest = SessionApprovalRequest;
-
 export interface SessionApprovalRequest extends ApprovalRequest {
   sessionId: string;
   agentId: string;

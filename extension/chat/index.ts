@@ -12,7 +12,7 @@ import { registerAddToChat } from "../mentions/add-to-chat";
 import { VscodeMentions } from "../mentions/resolve";
 import { TerminalOutputs } from "../mentions/terminal-output";
 
-export type { ChatFolder, ChatFolders, ChatRuntimes } from "./runtimes";
+export type { ChatFolder, ChatFolders } from "./runtimes";
 export { ChatController } from "./controller";
 
 export interface ChatRegistration extends vscode.Disposable {

@@ -17,9 +17,6 @@ export interface Disposable {
  * runtimes, a change event, and the provider facts the view shows. Kept narrow so the
  * chat is tested without VS Code and the extension wires it with a few lines.
  */
-/** @deprecated since issue 22: `ChatFolders`. */
-export type ChatRuntimes = ChatFolders;
-
 export interface ChatFolders {
   folders(): readonly ChatFolder[];
   /** Folders added or removed. */

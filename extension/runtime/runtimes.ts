@@ -23,11 +23,6 @@ export interface FolderHooks {
   mcpTools?: (folder: vscode.WorkspaceFolder) => ReturnType<NonNullable<WorkspaceRuntimeOptions["mcpTools"]>>;
 }
 
-/** @deprecated since issue 22: `OpenFolder`, `FolderHooks`, `FolderRegistry`; kept for branches still naming them, removed at the end of the round. */
-export type FolderRuntime = OpenFolder;
-/** @deprecated `FolderHooks`. */
-export type RuntimeHooks = FolderHooks;
-
 /** Why nothing runs while the workspace is untrusted (the runtime's RestrictedModeError wraps it). */
 export const RESTRICTED_REASON = "this workspace is not trusted, so sessions can be listed and read but no model call, edit or command runs";
 
@@ -160,8 +155,3 @@ export class FolderRegistry implements vscode.Disposable {
     void this.close();
   }
 }
-
-/** @deprecated since issue 22: `FolderRegistry` (the window's folders, each with its runtime). */
-export const Runtimes = FolderRegistry;
-/** @deprecated `FolderRegistry`. */
-export type Runtimes = FolderRegistry;

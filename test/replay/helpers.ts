@@ -3,7 +3,7 @@ import { existsSync, readFileSync, watch } from "node:fs";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import type { AgentEvent, CatchUp, ChatHostMessage, SessionRef, ChatSnapshot, SessionEvent } from "../../core/protocol";
-import { Conversation } from "../../webview/model";
+import { Conversation } from "../../webview/conversation";
 import { renderedModel } from "../../webview/rendered";
 
 const REPO = join(import.meta.dirname, "../..");

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { AgentEvent, SessionRef, ChatSnapshot } from "../../core/protocol";
-import type { ProblemItem } from "../../webview/model";
+import type { ProblemItem } from "../../webview/conversation";
 import type { RenderedItem } from "../../webview/rendered";
 import { isSummaryRequest } from "../compaction/helpers";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";

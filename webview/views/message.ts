@@ -3,7 +3,7 @@ import { repeat } from "lit-html/directives/repeat.js";
 import { unsafeHTML } from "lit-html/directives/unsafe-html.js";
 import type { ContentBlock, ToolCallBlock } from "../../core/protocol";
 import { MarkdownStream, renderMarkdown } from "../markdown";
-import type { Conversation, Item, ItemOf, ProblemItem } from "../model";
+import type { Conversation, Item, ItemOf, ProblemItem } from "../conversation";
 import { toolCard, type ToolActions } from "./tool-card";
 import { restoreButtons, type RestoreActions } from "./restore-buttons";
 import { sentAttachment } from "./mention-chips";

@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { ApprovalDecision, ToolCallBlock } from "../../core/protocol";
-import type { ToolState } from "../model";
+import type { ToolState } from "../conversation";
 import { toolView } from "../rendered";
 
 export interface ToolActions {
