@@ -15,25 +15,59 @@ const nodeExternal = ["@mongodb-js/zstd"];
 const CLI_SPLITS = [
   { importer: "cli/main.ts", path: "./commands/run", entry: "cli/commands/run.ts", out: "cli-run.js" },
   { importer: "cli/main.ts", path: "./commands/sessions", entry: "cli/commands/sessions.ts", out: "cli-sessions.js" },
-  { importer: "cli/commands/sessions.ts", path: "./sessions-search", entry: "cli/commands/sessions-search.ts", out: "cli-sessions-search.js" },
-  { importer: "cli/commands/sessions.ts", path: "./sessions-manage", entry: "cli/commands/sessions-manage.ts", out: "cli-sessions-manage.js" },
-  { importer: "cli/commands/sessions-manage.ts", path: "../../core/runtime/create", entry: "core/runtime/create.ts", out: "cli-runtime.js" },
+  {
+    importer: "cli/commands/sessions.ts",
+    path: "./sessions-search",
+    entry: "cli/commands/sessions-search.ts",
+    out: "cli-sessions-search.js",
+  },
+  {
+    importer: "cli/commands/sessions.ts",
+    path: "./sessions-manage",
+    entry: "cli/commands/sessions-manage.ts",
+    out: "cli-sessions-manage.js",
+  },
+  {
+    importer: "cli/commands/sessions-manage.ts",
+    path: "../../core/runtime/create",
+    entry: "core/runtime/create.ts",
+    out: "cli-runtime.js",
+  },
   // Only out of the list's bundle: the others hold the log parser already.
-  { importer: "core/storage/list.ts", path: "./list-rebuild", entry: "core/storage/list-rebuild.ts", out: "cli-list-rebuild.js", within: "cli-sessions.js" },
+  {
+    importer: "core/storage/list.ts",
+    path: "./list-rebuild",
+    entry: "core/storage/list-rebuild.ts",
+    out: "cli-list-rebuild.js",
+    within: "cli-sessions.js",
+  },
 ];
 const cliSplits = (bundle) => ({
   name: "cli-splits",
   setup(b) {
     b.onResolve({ filter: /^\./ }, (args) => {
-      const split = CLI_SPLITS.find((s) => s.path === args.path && resolve(s.importer) === args.importer && (s.within ?? bundle) === bundle);
+      const split = CLI_SPLITS.find(
+        (s) => s.path === args.path && resolve(s.importer) === args.importer && (s.within ?? bundle) === bundle,
+      );
       return split ? { path: `./${split.out}`, external: true } : undefined;
     });
   },
 });
-const cliOptions = (bundle) => ({ platform: "node", format: "cjs", target: "node20", external: nodeExternal, plugins: [cliSplits(bundle)] });
+const cliOptions = (bundle) => ({
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  external: nodeExternal,
+  plugins: [cliSplits(bundle)],
+});
 
 const bundles = [
-  { entryPoints: ["cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, ...cliOptions("cli.js") },
+  {
+    entryPoints: ["cli/main.ts"],
+    outfile: "dist/cli.js",
+    banner: { js: "#!/usr/bin/env node" },
+    ...cliOptions("cli.js"),
+  },
   ...CLI_SPLITS.map(({ entry, out }) => ({ entryPoints: [entry], outfile: `dist/${out}`, ...cliOptions(out) })),
   {
     entryPoints: ["extension/activate.ts"],

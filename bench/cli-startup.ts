@@ -23,7 +23,11 @@ async function seed(): Promise<void> {
   const sessions = new Sessions({ root });
   const template = sessions.create({ agentId: "code", id: "session-template" });
   template.append("user/message", { content: [{ type: "text", text: "Explain the build." }] }, { surface: "append" });
-  template.append("assistant/message", { content: [{ type: "text", text: "It uses esbuild." }] }, { surface: "append" });
+  template.append(
+    "assistant/message",
+    { content: [{ type: "text", text: "It uses esbuild." }] },
+    { surface: "append" },
+  );
   await sessions.close();
   const area = join(root, ".downcity", "agents", "code", "sessions");
   const from = join(area, encodeId("session-template"));
@@ -72,15 +76,31 @@ function measure(commands: string[][]): Figure[] {
 
 async function main(): Promise<void> {
   await seed();
-  const builds = other ? [["", cli], [" (other build)", other]] : [["", cli]];
+  const builds = other
+    ? [
+        ["", cli],
+        [" (other build)", other],
+      ]
+    : [["", cli]];
   const rows: [string, string[]][] = [
     ["node -e 0", ["-e", "0"]],
-    [`floor: readdir + open/read/close + JSON.parse per meta.json (${SESSIONS.toLocaleString("en-US")})`, ["-e", FLOOR, join(root, ".downcity", "agents", "code", "sessions")]],
+    [
+      `floor: readdir + open/read/close + JSON.parse per meta.json (${SESSIONS.toLocaleString("en-US")})`,
+      ["-e", FLOOR, join(root, ".downcity", "agents", "code", "sessions")],
+    ],
   ];
   for (const [tag, file] of builds) {
     rows.push([`downcity --help${tag}`, [file!, "--help"]]);
-    rows.push([`downcity sessions list --json (${SESSIONS.toLocaleString("en-US")} sessions)${tag}`, [file!, "sessions", "list", "--json", "--cwd", root]]);
-    const listed = JSON.parse(execFileSync(process.execPath, [file!, "sessions", "list", "--json", "--cwd", root], { encoding: "utf8", maxBuffer: 1 << 28 })).length;
+    rows.push([
+      `downcity sessions list --json (${SESSIONS.toLocaleString("en-US")} sessions)${tag}`,
+      [file!, "sessions", "list", "--json", "--cwd", root],
+    ]);
+    const listed = JSON.parse(
+      execFileSync(process.execPath, [file!, "sessions", "list", "--json", "--cwd", root], {
+        encoding: "utf8",
+        maxBuffer: 1 << 28,
+      }),
+    ).length;
     if (listed !== SESSIONS) throw new Error(`${file}: listed ${listed} of ${SESSIONS}`);
   }
   const figures = measure(rows.map(([, args]) => args));
@@ -89,7 +109,9 @@ async function main(): Promise<void> {
   console.log("| command | time | × node -e 0 | peak RSS |\n|---|---|---|---|");
   rows.forEach(([name], i) => {
     const m = figures[i]!;
-    console.log(`| ${name} | ${fmt(m.ms / 1000, 3)} s | ${fmt(m.ms / node.ms)} | ${hasTime ? `${fmt(m.rssMiB, 0)} MiB` : "n/a"} |`);
+    console.log(
+      `| ${name} | ${fmt(m.ms / 1000, 3)} s | ${fmt(m.ms / node.ms)} | ${hasTime ? `${fmt(m.rssMiB, 0)} MiB` : "n/a"} |`,
+    );
   });
   const floor = figures[1]!;
   rows.forEach(([name], i) => {

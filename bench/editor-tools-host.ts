@@ -65,13 +65,19 @@ async function main() {
         if (type === "error") console.error("[exthost]", JSON.stringify(args));
       });
       const started = Date.now();
-      await page.goto(workbenchUrl(server, ws, [["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)], ["extensionTestsPath", remoteUri(server, payload)]]));
+      await page.goto(
+        workbenchUrl(server, ws, [
+          ["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)],
+          ["extensionTestsPath", remoteUri(server, payload)],
+        ]),
+      );
       code = await withTimeout(exited, RUN_TIMEOUT_MS, "the benchmark payload to finish (window.codeAutomationExit)");
       console.error(`payload ran in ${((Date.now() - started) / 1000).toFixed(0)} s (workbench start included)`);
     } finally {
       await workbench.close();
     }
-    if (code !== 0 || !existsSync(resultsFile)) throw new Error(`the payload failed (exit code ${code}); logs: ${join(base, "out", "run")}`);
+    if (code !== 0 || !existsSync(resultsFile))
+      throw new Error(`the payload failed (exit code ${code}); logs: ${join(base, "out", "run")}`);
     report(JSON.parse(readFileSync(resultsFile, "utf8")) as HostBenchResults, loadBefore, loadavg()[0]!);
   } finally {
     rmSync(base, { recursive: true, force: true });
@@ -79,21 +85,32 @@ async function main() {
 }
 
 function report(r: HostBenchResults, loadBefore: number, loadAfter: number) {
-  const wall = (k: string) => (r.samples[k]?.length ? median(r.samples[k]!.map((x: HostBenchSample) => x.wallMs)) : undefined);
-  const cpu = (k: string) => (r.samples[k]?.length ? median(r.samples[k]!.map((x: HostBenchSample) => x.childCpuMs)) : undefined);
+  const wall = (k: string) =>
+    r.samples[k]?.length ? median(r.samples[k]!.map((x: HostBenchSample) => x.wallMs)) : undefined;
+  const cpu = (k: string) =>
+    r.samples[k]?.length ? median(r.samples[k]!.map((x: HostBenchSample) => x.childCpuMs)) : undefined;
   const ms = (v: number | undefined, d = 0) => (v === undefined ? "not measured" : `${v.toFixed(d)} ms`);
   const ratio = (a?: number, b?: number) => (a && b ? (a / b).toFixed(2) : "n/a");
   const n = (k: string) => r.samples[k]?.length ?? 0;
   const rows: (string | number)[][] = [
-    [`grep, editor path (VS Code's rg, in the extension host), ${r.grepHits} hits, median of ${n("grepEditor")}`, `${ms(wall("grepEditor"))} (rg CPU ${ms(cpu("grepEditor"))})`],
+    [
+      `grep, editor path (VS Code's rg, in the extension host), ${r.grepHits} hits, median of ${n("grepEditor")}`,
+      `${ms(wall("grepEditor"))} (rg CPU ${ms(cpu("grepEditor"))})`,
+    ],
     [`grep, core path (rg on PATH)`, `${ms(wall("grepCoreRg"))} (rg CPU ${ms(cpu("grepCoreRg"))})`],
     [`grep, core path (JavaScript scan), median of ${n("grepCoreJs")}`, ms(wall("grepCoreJs"))],
     ["  ratio JS scan ÷ editor path", ratio(wall("grepCoreJs"), wall("grepEditor"))],
     ["  ratio editor path ÷ rg on PATH", ratio(wall("grepEditor"), wall("grepCoreRg"))],
-    [`glob \`**/f4999*.ts\` (${r.globHits} files, a full traversal), editor path (workspace.findFiles + exact check)`, ms(wall("globEditor"))],
+    [
+      `glob \`**/f4999*.ts\` (${r.globHits} files, a full traversal), editor path (workspace.findFiles + exact check)`,
+      ms(wall("globEditor")),
+    ],
     ["glob, core path (walk honouring .gitignore)", ms(wall("globCore"))],
     ["  ratio core ÷ editor path", ratio(wall("globCore"), wall("globEditor"))],
-    [`accepted diff → saved file, editor path (real WorkspaceEdit + save), 2,000 lines, median of ${n("acceptToSaved")}`, ms(wall("acceptToSaved"), 1)],
+    [
+      `accepted diff → saved file, editor path (real WorkspaceEdit + save), 2,000 lines, median of ${n("acceptToSaved")}`,
+      ms(wall("acceptToSaved"), 1),
+    ],
     ["  preview + accept + save, editor path", ms(wall("previewAcceptSave"), 1)],
     ["edit → saved file, core path (atomic write + fsync)", ms(wall("coreEdit"), 1)],
     ["  ratio editor ÷ core", ratio(wall("acceptToSaved"), wall("coreEdit"))],

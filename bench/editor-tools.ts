@@ -31,7 +31,11 @@ async function time(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
 }
 
 function appRoot(): string | undefined {
-  const candidates = [process.env.DOWNCITY_VSCODE_APPROOT, path.join(__dirname, "..", "..", "harness", ".e2e", "code-server", "node_modules", "code-server", "lib", "vscode"), path.join(__dirname, "..", ".e2e", "code-server", "node_modules", "code-server", "lib", "vscode")];
+  const candidates = [
+    process.env.DOWNCITY_VSCODE_APPROOT,
+    path.join(__dirname, "..", "..", "harness", ".e2e", "code-server", "node_modules", "code-server", "lib", "vscode"),
+    path.join(__dirname, "..", ".e2e", "code-server", "node_modules", "code-server", "lib", "vscode"),
+  ];
   return candidates.find((c) => c && existsSync(c));
 }
 
@@ -45,7 +49,8 @@ async function main() {
     makeTree(root);
     console.error(`tree of ${FILES} files in ${Date.now() - t0} ms`);
     const ctx: ToolContext = { root, signal: new AbortController().signal };
-    const hits = (out: { content: { type: string; text?: string }[] }) => (out.content[0]?.text ?? "").split("\n").length;
+    const hits = (out: { content: { type: string; text?: string }[] }) =>
+      (out.content[0]?.text ?? "").split("\n").length;
 
     const vsRoot = appRoot();
     const editorGrep = createEditorGrepTool(vsRoot);
@@ -54,7 +59,10 @@ async function main() {
     const results: Record<string, number> = {};
     if (vsRoot && editorGrep.engine !== "PATH or JavaScript") {
       results.editor = await time(() => editorGrep.execute(grepArgs, ctx));
-      rows.push([`grep, editor path (VS Code's bundled rg), ${hits(await editorGrep.execute(grepArgs, ctx))} hits`, `${results.editor.toFixed(0)} ms`]);
+      rows.push([
+        `grep, editor path (VS Code's bundled rg), ${hits(await editorGrep.execute(grepArgs, ctx))} hits`,
+        `${results.editor.toFixed(0)} ms`,
+      ]);
     } else rows.push(["grep, editor path (VS Code's bundled rg)", "no VS Code app root found"]);
     if (pathRg) {
       const core = createGrepTool({ ripgrep: pathRg });
@@ -64,8 +72,10 @@ async function main() {
     const js = createGrepTool({ ripgrep: false });
     results.js = await time(() => js.execute(grepArgs, ctx), 3);
     rows.push(["grep, core path (JavaScript scan)", `${results.js.toFixed(0)} ms`]);
-    if (results.editor && results.js) rows.push(["  ratio JS scan ÷ editor path", (results.js / results.editor).toFixed(1)]);
-    if (results.editor && results.rg) rows.push(["  ratio editor path ÷ rg on PATH (same engine ≈ 1)", (results.editor / results.rg).toFixed(2)]);
+    if (results.editor && results.js)
+      rows.push(["  ratio JS scan ÷ editor path", (results.js / results.editor).toFixed(1)]);
+    if (results.editor && results.rg)
+      rows.push(["  ratio editor path ÷ rg on PATH (same engine ≈ 1)", (results.editor / results.rg).toFixed(2)]);
 
     const glob = createGlobTool();
     const globAll = await time(() => glob.execute({ pattern: "**/f1*.ts", path: "." }, ctx), 3);
@@ -77,7 +87,13 @@ async function main() {
     mkdirSync(editRoot);
     const file = path.join(editRoot, "big.ts");
     const editor = installEditor(editRoot);
-    const tools = createEditorTools({ folder: vscode.workspace.workspaceFolders![0]!, root: editRoot, diagnosticsWaitMs: 0, diagnosticsQuietMs: 0, appRoot: "" });
+    const tools = createEditorTools({
+      folder: vscode.workspace.workspaceFolders![0]!,
+      root: editRoot,
+      diagnosticsWaitMs: 0,
+      diagnosticsQuietMs: 0,
+      appRoot: "",
+    });
     const edit = tools.tools.find((t) => t.name === "edit_file")!;
     let n = 0;
     const editorSave = await time(async () => {
@@ -96,9 +112,15 @@ async function main() {
     const core = createEditFileTool();
     const coreSave = await time(async () => {
       writeFileSync(file, bigFileText());
-      await core.execute({ path: "big.ts", edits: [{ oldText: "v1000 = 1000;", newText: "v1000 = 1;" }] }, { root: editRoot, signal: ctx.signal });
+      await core.execute(
+        { path: "big.ts", edits: [{ oldText: "v1000 = 1000;", newText: "v1000 = 1;" }] },
+        { root: editRoot, signal: ctx.signal },
+      );
     }, 9);
-    rows.push(["accepted diff → saved file, editor path (checks, WorkspaceEdit, save; fake editor, no fsync)", `${median(samplesAccept).toFixed(2)} ms`]);
+    rows.push([
+      "accepted diff → saved file, editor path (checks, WorkspaceEdit, save; fake editor, no fsync)",
+      `${median(samplesAccept).toFixed(2)} ms`,
+    ]);
     rows.push(["  preview + accept + save, editor path", `${editorSave.toFixed(2)} ms`]);
     rows.push(["edit → saved file, core path (atomic write + fsync)", `${coreSave.toFixed(2)} ms`]);
     await tools.dispose();

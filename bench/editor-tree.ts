@@ -16,4 +16,5 @@ export function makeTree(root: string, files = TREE_FILES): void {
 }
 
 /** The 2,000-line file the accepted-diff timing edits. */
-export const bigFileText = (): string => Array.from({ length: 2_000 }, (_, i) => `export const v${i} = ${i};`).join("\n") + "\n";
+export const bigFileText = (): string =>
+  Array.from({ length: 2_000 }, (_, i) => `export const v${i} = ${i};`).join("\n") + "\n";

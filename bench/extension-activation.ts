@@ -21,7 +21,11 @@ async function makeStore(root: string, count: number): Promise<void> {
   const sessions = new Sessions({ root, metaIntervalMs: 0 });
   const s = sessions.create({ agentId: "code", id: "template" });
   s.append("user/message", { content: [{ type: "text", text: "explain the build" }] }, { surface: "append" });
-  s.append("assistant/message", { content: [{ type: "text", text: "It bundles with esbuild. ".repeat(40) }], model: "m1" }, { surface: "append" });
+  s.append(
+    "assistant/message",
+    { content: [{ type: "text", text: "It bundles with esbuild. ".repeat(40) }], model: "m1" },
+    { surface: "append" },
+  );
   s.append("session/title", { title: "Explain the build", messageSeqs: [1], source: { kind: "fallback" } });
   await sessions.flush(s);
   await sessions.store.dispose(s);
@@ -32,7 +36,10 @@ async function makeStore(root: string, count: number): Promise<void> {
   const meta = JSON.parse(readFileSync(join(template, "meta.json"), "utf8"));
   const files = (readdirSync(template, { recursive: true, withFileTypes: true }) as Dirent[])
     .filter((e) => e.isFile() && e.name !== "meta.json")
-    .map((e) => ({ rel: relative(template, join(e.parentPath, e.name)), data: readFileSync(join(e.parentPath, e.name)) }));
+    .map((e) => ({
+      rel: relative(template, join(e.parentPath, e.name)),
+      data: readFileSync(join(e.parentPath, e.name)),
+    }));
   for (let i = 0; i < count; i++) {
     const id = `session-${i}`;
     const dir = join(base, encodeId(id));
@@ -40,7 +47,10 @@ async function makeStore(root: string, count: number): Promise<void> {
       mkdirSync(dirname(join(dir, f.rel)), { recursive: true });
       writeFileSync(join(dir, f.rel), f.data);
     }
-    writeFileSync(join(dir, "meta.json"), JSON.stringify({ ...meta, sessionId: id, title: `Session ${i}`, updatedAt: meta.updatedAt + i }));
+    writeFileSync(
+      join(dir, "meta.json"),
+      JSON.stringify({ ...meta, sessionId: id, title: `Session ${i}`, updatedAt: meta.updatedAt + i }),
+    );
   }
   rmSync(template, { recursive: true });
 }
@@ -83,12 +93,20 @@ async function perEvent(root: string, events: number): Promise<{ us: number; row
   const row = top[0] as SessionNode;
   let rendered = 0;
   let time = row.item.updatedAt;
-  const refreshed = () => new Promise<SessionTreeNode[] | SessionTreeNode | undefined>((r) => { const d = host.tree.onDidChangeTreeData((e) => (d.dispose(), r(e))); });
+  const refreshed = () =>
+    new Promise<SessionTreeNode[] | SessionTreeNode | undefined>((r) => {
+      const d = host.tree.onDidChangeTreeData((e) => (d.dispose(), r(e)));
+    });
   // CPU time, not wall time: the wait for the refresh timer is idle, not cost.
   const cpu = process.cpuUsage();
   for (let i = 0; i < events; i++) {
     const next = refreshed();
-    feed.emit("c", { kind: "updated", agentId: "code", sessionId: row.item.sessionId, item: { ...row.item, updatedAt: ++time, messageCount: i } });
+    feed.emit("c", {
+      kind: "updated",
+      agentId: "code",
+      sessionId: row.item.sessionId,
+      item: { ...row.item, updatedAt: ++time, messageCount: i },
+    });
     const fired = await next;
     const nodes = fired === undefined ? await host.tree.getChildren() : Array.isArray(fired) ? fired : [fired];
     for (const node of nodes) host.tree.getTreeItem(node);
@@ -119,7 +137,11 @@ async function main() {
         if (i > 0) listRuns.push(Number(process.hrtime.bigint() - t0) / 1e6);
         await sessions.close();
       }
-      rows.push([`Sessions.list() alone, ${n.toLocaleString("en-US")} sessions`, `${fmt(median(listRuns) / 1000, 3)} s`, "the store's merged list: the floor of the row below"]);
+      rows.push([
+        `Sessions.list() alone, ${n.toLocaleString("en-US")} sessions`,
+        `${fmt(median(listRuns) / 1000, 3)} s`,
+        "the store's merged list: the floor of the row below",
+      ]);
       const runs: number[] = [];
       for (let i = 0; i < 6; i++) {
         const { ms, top, close } = await activation(roots[n]!);
@@ -127,16 +149,28 @@ async function main() {
         if (top.length !== n) throw new Error(`tree shows ${top.length} of ${n}`);
         await close();
       }
-      rows.push([`activate() → tree ready, ${n.toLocaleString("en-US")} sessions`, `${fmt(median(runs) / 1000, 3)} s`, `min ${fmt(Math.min(...runs) / 1000, 3)} · max ${fmt(Math.max(...runs) / 1000, 3)} s (5 runs)`]);
+      rows.push([
+        `activate() → tree ready, ${n.toLocaleString("en-US")} sessions`,
+        `${fmt(median(runs) / 1000, 3)} s`,
+        `min ${fmt(Math.min(...runs) / 1000, 3)} · max ${fmt(Math.max(...runs) / 1000, 3)} s (5 runs)`,
+      ]);
     }
     const cost: Record<number, { us: number; rows: number }> = {};
     for (const n of [100, 1_000, 10_000]) {
       const samples = [];
       for (let i = 0; i < 3; i++) samples.push(await perEvent(roots[n]!, 2_000));
       cost[n] = { us: median(samples.map((s) => s.us)), rows: samples[0]!.rows };
-      rows.push([`per streamed event, ${n.toLocaleString("en-US")} sessions`, `${fmt(cost[n]!.us, 1)} µs CPU`, `${cost[n]!.rows} row(s) refreshed per event`]);
+      rows.push([
+        `per streamed event, ${n.toLocaleString("en-US")} sessions`,
+        `${fmt(cost[n]!.us, 1)} µs CPU`,
+        `${cost[n]!.rows} row(s) refreshed per event`,
+      ]);
     }
-    rows.push(["per-event cost, 10,000 ÷ 100 sessions", `${fmt(cost[10_000]!.us / cost[100]!.us, 2)}×`, "≈ 1 means independent of the session count"]);
+    rows.push([
+      "per-event cost, 10,000 ÷ 100 sessions",
+      `${fmt(cost[10_000]!.us / cost[100]!.us, 2)}×`,
+      "≈ 1 means independent of the session count",
+    ]);
     console.log(`Node ${process.version}, ${process.platform} ${process.arch}`);
     table(["measure", "result", "notes"], rows);
   } finally {

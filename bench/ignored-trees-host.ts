@@ -43,7 +43,10 @@ async function main() {
     }
     // The file watcher would crawl the tree each time the payload moves it in: keep that out of the timings.
     mkdirSync(join(ws, ".vscode"), { recursive: true });
-    writeFileSync(join(ws, ".vscode", "settings.json"), JSON.stringify({ "files.watcherExclude": { "**/node_modules/**": true, "**/vendor/**": true } }));
+    writeFileSync(
+      join(ws, ".vscode", "settings.json"),
+      JSON.stringify({ "files.watcherExclude": { "**/node_modules/**": true, "**/vendor/**": true } }),
+    );
     const payload = join(base, "payload");
     await build({
       entryPoints: [join(PROJECT_ROOT, "bench", "host", "ignored-trees.payload.ts")],
@@ -57,7 +60,9 @@ async function main() {
     });
     const resultsFile = join(base, "results.json");
     const loadBefore = loadavg()[0]!;
-    const workbench = await openWorkbench(join(base, "out"), { env: { DOWNCITY_BENCH_RESULTS: resultsFile, DOWNCITY_BENCH_PARKED: parked } });
+    const workbench = await openWorkbench(join(base, "out"), {
+      env: { DOWNCITY_BENCH_RESULTS: resultsFile, DOWNCITY_BENCH_PARKED: parked },
+    });
     let code: number;
     try {
       const { page, server } = workbench;
@@ -67,12 +72,18 @@ async function main() {
       await page.exposeFunction("codeAutomationLog", (type: string, args: unknown) => {
         if (type === "error") console.error("[exthost]", JSON.stringify(args));
       });
-      await page.goto(workbenchUrl(server, ws, [["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)], ["extensionTestsPath", remoteUri(server, join(payload, "ignored-trees.payload.js"))]]));
+      await page.goto(
+        workbenchUrl(server, ws, [
+          ["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)],
+          ["extensionTestsPath", remoteUri(server, join(payload, "ignored-trees.payload.js"))],
+        ]),
+      );
       code = await withTimeout(exited, RUN_TIMEOUT_MS, "the benchmark payload to finish (window.codeAutomationExit)");
     } finally {
       await workbench.close();
     }
-    if (code !== 0 || !existsSync(resultsFile)) throw new Error(`the payload failed (exit code ${code}); logs: ${join(base, "out", "run")}`);
+    if (code !== 0 || !existsSync(resultsFile))
+      throw new Error(`the payload failed (exit code ${code}); logs: ${join(base, "out", "run")}`);
     report(JSON.parse(readFileSync(resultsFile, "utf8")) as IgnoredTreesResults, loadBefore, loadavg()[0]!);
   } finally {
     rmSync(base, { recursive: true, force: true });
@@ -90,13 +101,32 @@ function report(r: IgnoredTreesResults, loadBefore: number, loadAfter: number) {
   for (const name of Object.keys(r.samples[alone!]!)) {
     for (const phase of phases) {
       const [w, c] = [wall(phase, name), cpu(phase, name)];
-      rows.push([`${name}, ${phase}`, `${w.toFixed(0)} ms`, ratio(w, wall(alone!, name)), `${c.toFixed(0)} ms`, ratio(c, cpu(alone!, name)), r.answers[phase]![name]!.lines]);
+      rows.push([
+        `${name}, ${phase}`,
+        `${w.toFixed(0)} ms`,
+        ratio(w, wall(alone!, name)),
+        `${c.toFixed(0)} ms`,
+        ratio(c, cpu(alone!, name)),
+        r.answers[phase]![name]!.lines,
+      ]);
     }
   }
   rows.push(["extension host RSS after", `${r.rssMiB} MiB`, "", "", "", ""]);
-  rows.push(["load average (1 min) before / after", `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`, "", "", "", ""]);
-  table([`measurement (median of ${n})`, "wall", "÷ source only", "ripgrep CPU", "÷ source only", "answer lines"], rows);
-  for (const phase of phases) for (const [name, a] of Object.entries(r.answers[phase]!)) console.log(`${phase} / ${name}: last line: ${a.last.slice(0, 300)}`);
+  rows.push([
+    "load average (1 min) before / after",
+    `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`,
+    "",
+    "",
+    "",
+    "",
+  ]);
+  table(
+    [`measurement (median of ${n})`, "wall", "÷ source only", "ripgrep CPU", "÷ source only", "answer lines"],
+    rows,
+  );
+  for (const phase of phases)
+    for (const [name, a] of Object.entries(r.answers[phase]!))
+      console.log(`${phase} / ${name}: last line: ${a.last.slice(0, 300)}`);
 }
 
 main().catch((err) => {

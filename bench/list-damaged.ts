@@ -36,12 +36,20 @@ async function seed(root: string, damaged: number): Promise<void> {
 
 function counting(): { fs: FsSeam; calls: Record<string, number> } {
   const calls: Record<string, number> = {};
-  const fs = Object.fromEntries(Object.entries(nodeFs).map(([k, fn]) => [k, (...a: unknown[]) => ((calls[k] = (calls[k] ?? 0) + 1), (fn as (...x: unknown[]) => unknown)(...a))])) as unknown as FsSeam;
+  const fs = Object.fromEntries(
+    Object.entries(nodeFs).map(([k, fn]) => [
+      k,
+      (...a: unknown[]) => ((calls[k] = (calls[k] ?? 0) + 1), (fn as (...x: unknown[]) => unknown)(...a)),
+    ]),
+  ) as unknown as FsSeam;
   return { fs, calls };
 }
 
 async function main() {
-  const roots = { healthy: mkdtempSync(join(tmpdir(), "downcity-listdmg-")), damaged: mkdtempSync(join(tmpdir(), "downcity-listdmg-")) };
+  const roots = {
+    healthy: mkdtempSync(join(tmpdir(), "downcity-listdmg-")),
+    damaged: mkdtempSync(join(tmpdir(), "downcity-listdmg-")),
+  };
   try {
     await seed(roots.healthy, 0);
     await seed(roots.damaged, SESSIONS / 100);
@@ -58,7 +66,11 @@ async function main() {
         const ctx = createStorageContext({ root: kind.root, fs });
         let damaged = 0;
         let items = 0;
-        ms[k]!.push(await timeMsAsync(async () => (items = (await listStored(ctx, { ...kind.filter, onDamaged: () => damaged++ })).length)));
+        ms[k]!.push(
+          await timeMsAsync(
+            async () => (items = (await listStored(ctx, { ...kind.filter, onDamaged: () => damaged++ })).length),
+          ),
+        );
         found[k] = { items, damaged, calls };
       }
     }
@@ -66,7 +78,14 @@ async function main() {
     console.log(`## list of ${SESSIONS} sessions, median of ${ROUNDS} interleaved rounds\n`);
     table(
       ["list", "median", "× plain", "listed", "damaged", "fs calls"],
-      kinds.map((kind, k) => [kind.name, `${fmt(median(ms[k]!), 1)} ms`, fmt(median(ms[k]!) / base), found[k]!.items, found[k]!.damaged, JSON.stringify(found[k]!.calls)]),
+      kinds.map((kind, k) => [
+        kind.name,
+        `${fmt(median(ms[k]!), 1)} ms`,
+        fmt(median(ms[k]!) / base),
+        found[k]!.items,
+        found[k]!.damaged,
+        JSON.stringify(found[k]!.calls),
+      ]),
     );
   } finally {
     for (const root of Object.values(roots)) rmSync(root, { recursive: true, force: true });

@@ -30,7 +30,10 @@ const script: wire.WireScript = {
 function recorded(frames: string[]): unknown[] {
   const events: unknown[] = [];
   for (const frame of frames) {
-    const data = frame.split("\n").find((l) => l.startsWith("data: "))?.slice(6);
+    const data = frame
+      .split("\n")
+      .find((l) => l.startsWith("data: "))
+      ?.slice(6);
     if (!data || data === "[DONE]" || frame.startsWith("event: ping")) continue;
     events.push(JSON.parse(data));
   }
@@ -88,6 +91,8 @@ for (const { name, events, make } of adapters) {
   const perSecond = chunks / (ms / 1000);
   // A provider streaming 100 chunks/s takes chunks/100 seconds for this stream.
   const share = (ms / 1000 / (chunks / 100)) * 100;
-  console.log(`| ${name} | ${events.length} | ${chunks} | ${ms.toFixed(2)} | ${Math.round(perSecond).toLocaleString("en-US")} | ${share.toFixed(4)} % |`);
+  console.log(
+    `| ${name} | ${events.length} | ${chunks} | ${ms.toFixed(2)} | ${Math.round(perSecond).toLocaleString("en-US")} | ${share.toFixed(4)} % |`,
+  );
 }
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);

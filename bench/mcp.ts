@@ -26,7 +26,12 @@ writeFileSync(join(root, "small.txt"), "one line of text\n".repeat(5));
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 const manager = (_servers: Record<string, unknown>) =>
-  new McpManager({ root, log: { stderr: () => {}, info: () => {} }, consent: async () => true, input: async () => undefined });
+  new McpManager({
+    root,
+    log: { stderr: () => {}, info: () => {} },
+    consent: async () => true,
+    input: async () => undefined,
+  });
 const stdio = { command: process.execPath, args: [EVERYTHING, "stdio"] };
 
 async function startToListed(config: Record<string, unknown>): Promise<number[]> {
@@ -34,10 +39,12 @@ async function startToListed(config: Record<string, unknown>): Promise<number[]>
   for (let i = 0; i < STARTS; i++) {
     const m = manager({});
     m.setConfig(parseMcpConfig({ servers: { s: config } }, { kind: "user", label: "bench" }));
-    times.push(await timeMsAsync(async () => {
-      const { tools } = await m.tools();
-      if (tools.length === 0) throw new Error("no tools listed");
-    }));
+    times.push(
+      await timeMsAsync(async () => {
+        const { tools } = await m.tools();
+        if (tools.length === 0) throw new Error("no tools listed");
+      }),
+    );
     await m.close();
   }
   return times;
@@ -48,15 +55,24 @@ async function httpServer(): Promise<{ url: string; stop(): void }> {
   await once(probe, "listening");
   const port = (probe.address() as { port: number }).port;
   probe.close();
-  const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
-  await new Promise<void>((done) => createInterface({ input: child.stderr! }).on("line", (l) => /listening on port/i.test(l) && done()));
+  const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((done) =>
+    createInterface({ input: child.stderr! }).on("line", (l) => /listening on port/i.test(l) && done()),
+  );
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
 }
 
 const ctx = () => ({ root, signal: new AbortController().signal });
 
 /** Interleaved calls (built-in, MCP, built-in, …) so the machine's load hits both alike. */
-async function callLatency(tools: readonly Tool[], mcpName: string, mcpArgs: unknown): Promise<{ builtin: number[]; mcp: number[] }> {
+async function callLatency(
+  tools: readonly Tool[],
+  mcpName: string,
+  mcpArgs: unknown,
+): Promise<{ builtin: number[]; mcp: number[] }> {
   const registry = new ToolRegistry([...createNodeTools(), ...tools]);
   const builtin: number[] = [];
   const mcp: number[] = [];
@@ -66,10 +82,12 @@ async function callLatency(tools: readonly Tool[], mcpName: string, mcpArgs: unk
   }
   for (let i = 0; i < CALLS; i++) {
     builtin.push(await timeMsAsync(() => registry.run("read_file", { path: "small.txt" }, ctx())));
-    mcp.push(await timeMsAsync(async () => {
-      const out = await registry.run(mcpName, mcpArgs, ctx());
-      if (out.isError) throw new Error(JSON.stringify(out.content));
-    }));
+    mcp.push(
+      await timeMsAsync(async () => {
+        const out = await registry.run(mcpName, mcpArgs, ctx());
+        if (out.isError) throw new Error(JSON.stringify(out.content));
+      }),
+    );
   }
   return { builtin, mcp };
 }
@@ -87,13 +105,25 @@ function childRssKiB(): number {
 }
 
 async function main() {
-  console.log(`MCP bench: ${CALLS} calls, ${STARTS} starts, ${CONNECTIONS} connections; node ${process.version}; load ${(await import("node:os")).loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `MCP bench: ${CALLS} calls, ${STARTS} starts, ${CONNECTIONS} connections; node ${process.version}; load ${(
+      await import("node:os")
+    )
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   const stdioStarts = await startToListed(stdio);
   const http = await httpServer();
   const httpStarts = await startToListed({ type: "http", url: http.url });
 
   const m = manager({});
-  m.setConfig(parseMcpConfig({ servers: { everything: stdio, web: { type: "http", url: http.url } } }, { kind: "user", label: "bench" }));
+  m.setConfig(
+    parseMcpConfig(
+      { servers: { everything: stdio, web: { type: "http", url: http.url } } },
+      { kind: "user", label: "bench" },
+    ),
+  );
   const { tools } = await m.tools();
   const stdioCalls = await callLatency(tools, "mcp__everything__echo", { message: "hi" });
   const httpCalls = await callLatency(tools, "mcp__web__echo", { message: "hi" });
@@ -102,12 +132,48 @@ async function main() {
   table(
     ["measurement", "median", "min", "max", "notes"],
     [
-      ["stdio: start → tools listed", `${fmt(median(stdioStarts), 1)} ms`, `${fmt(Math.min(...stdioStarts), 1)} ms`, `${fmt(Math.max(...stdioStarts), 1)} ms`, `${STARTS} cold starts (spawn node + initialize + tools/list)`],
-      ["Streamable HTTP: connect → tools listed", `${fmt(median(httpStarts), 1)} ms`, `${fmt(Math.min(...httpStarts), 1)} ms`, `${fmt(Math.max(...httpStarts), 1)} ms`, "server already listening on 127.0.0.1"],
-      ["built-in read_file call (registry.run)", `${fmt(median(stdioCalls.builtin), 3)} ms`, `${fmt(Math.min(...stdioCalls.builtin), 3)} ms`, "", `${CALLS} calls, interleaved`],
-      ["MCP echo over stdio (registry.run)", `${fmt(median(stdioCalls.mcp), 3)} ms`, `${fmt(Math.min(...stdioCalls.mcp), 3)} ms`, "", `added ${fmt(median(stdioCalls.mcp) - median(stdioCalls.builtin), 3)} ms; ×${fmt(median(stdioCalls.mcp) / median(stdioCalls.builtin), 1)} the built-in`],
-      ["built-in read_file call (second run)", `${fmt(median(httpCalls.builtin), 3)} ms`, `${fmt(Math.min(...httpCalls.builtin), 3)} ms`, "", "interleaved with the HTTP calls"],
-      ["MCP echo over Streamable HTTP", `${fmt(median(httpCalls.mcp), 3)} ms`, `${fmt(Math.min(...httpCalls.mcp), 3)} ms`, "", `added ${fmt(median(httpCalls.mcp) - median(httpCalls.builtin), 3)} ms; ×${fmt(median(httpCalls.mcp) / median(httpCalls.builtin), 1)} the built-in`],
+      [
+        "stdio: start → tools listed",
+        `${fmt(median(stdioStarts), 1)} ms`,
+        `${fmt(Math.min(...stdioStarts), 1)} ms`,
+        `${fmt(Math.max(...stdioStarts), 1)} ms`,
+        `${STARTS} cold starts (spawn node + initialize + tools/list)`,
+      ],
+      [
+        "Streamable HTTP: connect → tools listed",
+        `${fmt(median(httpStarts), 1)} ms`,
+        `${fmt(Math.min(...httpStarts), 1)} ms`,
+        `${fmt(Math.max(...httpStarts), 1)} ms`,
+        "server already listening on 127.0.0.1",
+      ],
+      [
+        "built-in read_file call (registry.run)",
+        `${fmt(median(stdioCalls.builtin), 3)} ms`,
+        `${fmt(Math.min(...stdioCalls.builtin), 3)} ms`,
+        "",
+        `${CALLS} calls, interleaved`,
+      ],
+      [
+        "MCP echo over stdio (registry.run)",
+        `${fmt(median(stdioCalls.mcp), 3)} ms`,
+        `${fmt(Math.min(...stdioCalls.mcp), 3)} ms`,
+        "",
+        `added ${fmt(median(stdioCalls.mcp) - median(stdioCalls.builtin), 3)} ms; ×${fmt(median(stdioCalls.mcp) / median(stdioCalls.builtin), 1)} the built-in`,
+      ],
+      [
+        "built-in read_file call (second run)",
+        `${fmt(median(httpCalls.builtin), 3)} ms`,
+        `${fmt(Math.min(...httpCalls.builtin), 3)} ms`,
+        "",
+        "interleaved with the HTTP calls",
+      ],
+      [
+        "MCP echo over Streamable HTTP",
+        `${fmt(median(httpCalls.mcp), 3)} ms`,
+        `${fmt(Math.min(...httpCalls.mcp), 3)} ms`,
+        "",
+        `added ${fmt(median(httpCalls.mcp) - median(httpCalls.builtin), 3)} ms; ×${fmt(median(httpCalls.mcp) / median(httpCalls.builtin), 1)} the built-in`,
+      ],
     ],
   );
   http.stop();

@@ -21,14 +21,22 @@ function folder(name: string): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `downcity-bench-restore-${name}-`)));
   for (let d = 0; d < FILES / 100; d++) {
     mkdirSync(join(root, `pkg${d}`));
-    for (let f = 0; f < 100; f++) writeFileSync(join(root, `pkg${d}`, `file${f}.ts`), `// file ${d}/${f}\n${"export const value = 1;\n".repeat(40)}`);
+    for (let f = 0; f < 100; f++)
+      writeFileSync(
+        join(root, `pkg${d}`, `file${f}.ts`),
+        `// file ${d}/${f}\n${"export const value = 1;\n".repeat(40)}`,
+      );
   }
   writeFileSync(join(root, ".gitignore"), ".downcity/\n");
   return root;
 }
 
 const git = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  execFileSync("git", ["-c", "user.email=b@example.com", "-c", "user.name=b", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], { cwd, env: { PATH: process.env.PATH!, HOME: cwd, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync(
+    "git",
+    ["-c", "user.email=b@example.com", "-c", "user.name=b", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args],
+    { cwd, env: { PATH: process.env.PATH!, HOME: cwd, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
 
 async function main(): Promise<void> {
   const rows: (string | number)[][] = [];
@@ -58,11 +66,17 @@ async function main(): Promise<void> {
     }
     const overhead = median(recorded) - median(bare);
     rows.push(["edit: atomic write alone", `${fmt(median(bare))} ms`, "", ""]);
-    rows.push(["edit: recorded (before + after blob)", `${fmt(median(recorded))} ms`, `overhead ${fmt(overhead)} ms (2 blob writes: ${fmt(2 * median(blobOnly))} ms)`, "≤ 1 ms + blob write"]);
+    rows.push([
+      "edit: recorded (before + after blob)",
+      `${fmt(median(recorded))} ms`,
+      `overhead ${fmt(overhead)} ms (2 blob writes: ${fmt(2 * median(blobOnly))} ms)`,
+      "≤ 1 ms + blob write",
+    ]);
 
     // 2. Per command, no git: two manifests and the diff around a command that changes nothing.
     const noGit: number[] = [];
-    for (let i = 0; i < RUNS; i++) noGit.push(await timeMsAsync(async () => (await rec.before("command", {}))!.finish()));
+    for (let i = 0; i < RUNS; i++)
+      noGit.push(await timeMsAsync(async () => (await rec.before("command", {}))!.finish()));
     rows.push([`command, ${FILES} files, no git (2 manifests + diff)`, `${fmt(median(noGit))} ms`, "", "≤ 50 ms"]);
 
     // 3. Per command, git: manifests + the private-index snapshot, vs a shadow-git commit per step.
@@ -90,8 +104,18 @@ async function main(): Promise<void> {
       );
     }
     rmSync(shadow, { recursive: true, force: true });
-    rows.push([`command, ${FILES} files, git (manifests + private-index tree)`, `${fmt(median(inGit))} ms`, `${fmt(median(inGit) / median(shadowSteps))} × a shadow-git step, ${fmt(median(inGit) / first)} × its first commit`, "≤ 10 % of a shadow-git commit"]);
-    rows.push([`shadow-git commit per step (Cline), steady state`, `${fmt(median(shadowSteps))} ms`, `first commit ${fmt(first)} ms`, ""]);
+    rows.push([
+      `command, ${FILES} files, git (manifests + private-index tree)`,
+      `${fmt(median(inGit))} ms`,
+      `${fmt(median(inGit) / median(shadowSteps))} × a shadow-git step, ${fmt(median(inGit) / first)} × its first commit`,
+      "≤ 10 % of a shadow-git commit",
+    ]);
+    rows.push([
+      `shadow-git commit per step (Cline), steady state`,
+      `${fmt(median(shadowSteps))} ms`,
+      `first commit ${fmt(first)} ms`,
+      "",
+    ]);
 
     // 4. Restore of 100 files, preview included, and 5. disk used.
     const sessions = new Sessions({ root: plain, batchWindowMs: 1 });
@@ -109,7 +133,11 @@ async function main(): Promise<void> {
       await atomicWriteFile(join(plain, rel), text);
       const checkpoint = await pending!.finish();
       changedBytes += Buffer.byteLength(text) + 1006; // the new content and the original it replaced
-      session.append("tool/result", { toolCallId: `c${i}`, toolName: "write_file", content: [], checkpoint }, { surface: "append" });
+      session.append(
+        "tool/result",
+        { toolCallId: `c${i}`, toolName: "write_file", content: [], checkpoint },
+        { surface: "append" },
+      );
     }
     await sessions.flush(session);
     const source = new ContentSource(plain, sessionDir);
@@ -118,12 +146,18 @@ async function main(): Promise<void> {
       const start = process.hrtime.bigint();
       const plan = await planRestore(session.events(), mark, plain, source);
       planMs = Number(process.hrtime.bigint() - start) / 1e6;
-      if (plan.files.length !== 100 || plan.files.some((f) => f.status !== "restore")) throw new Error(`unexpected plan: ${JSON.stringify(plan.files.slice(0, 3))}`);
+      if (plan.files.length !== 100 || plan.files.some((f) => f.status !== "restore"))
+        throw new Error(`unexpected plan: ${JSON.stringify(plan.files.slice(0, 3))}`);
       await applyRestore(plan, source, { session, flush: () => sessions.flush(session), scope: "files" });
     });
     rows.push(["restore of 100 files, preview included", `${fmt(totalMs)} ms`, `preview ${fmt(planMs)} ms`, "≤ 1 s"]);
     const disk = await source.blobs.diskBytes();
-    rows.push(["disk used by the 100 edits' blobs (+ the restore's)", `${fmt(mib(disk), 3)} MiB`, `${fmt(disk / changedBytes, 3)} × the changed bytes (${fmt(mib(changedBytes), 3)} MiB raw)`, "≤ 1.5× the changed bytes, compressed"]);
+    rows.push([
+      "disk used by the 100 edits' blobs (+ the restore's)",
+      `${fmt(mib(disk), 3)} MiB`,
+      `${fmt(disk / changedBytes, 3)} × the changed bytes (${fmt(mib(changedBytes), 3)} MiB raw)`,
+      "≤ 1.5× the changed bytes, compressed",
+    ]);
     await sessions.close();
   } finally {
     rmSync(plain, { recursive: true, force: true });

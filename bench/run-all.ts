@@ -37,17 +37,30 @@ const ROOT = join(__dirname, "..");
 
 function run(bench: Bench): Promise<{ code: number; ms: number }> {
   const start = process.hrtime.bigint();
-  const argv = ["--import", "tsx", ...(bench.fake ? ["--require", "./test/support/vscode-fake/register.cjs"] : []), join("bench", `${bench.name}.ts`), ...bench.args];
+  const argv = [
+    "--import",
+    "tsx",
+    ...(bench.fake ? ["--require", "./test/support/vscode-fake/register.cjs"] : []),
+    join("bench", `${bench.name}.ts`),
+    ...bench.args,
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), ms: Number(process.hrtime.bigint() - start) / 1e6 }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : 1), ms: Number(process.hrtime.bigint() - start) / 1e6 }),
+    );
   });
 }
 
 async function main(): Promise<void> {
-  const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = process.env.BENCH_ONLY?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const chosen = only ? QUICK.filter((b) => only.includes(b.name)) : QUICK;
-  if (only && chosen.length !== only.length) throw new Error(`BENCH_ONLY names no such quick bench: ${only.filter((n) => !QUICK.some((b) => b.name === n)).join(", ")}`);
+  if (only && chosen.length !== only.length)
+    throw new Error(
+      `BENCH_ONLY names no such quick bench: ${only.filter((n) => !QUICK.some((b) => b.name === n)).join(", ")}`,
+    );
   const rows: Array<[string, string, string, string]> = [];
   for (const bench of chosen) {
     console.log(`\n=== bench/${bench.name}.ts ${bench.args.join(" ")}`);

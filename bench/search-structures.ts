@@ -45,7 +45,10 @@ interface Candidate {
 async function loadUnits(): Promise<string[]> {
   const ctx = createStorageContext({ root });
   const units: string[] = [];
-  const ids = [...Array.from({ length: count }, (_, i) => `session-${String(from + i).padStart(5, "0")}`), "session-long"];
+  const ids = [
+    ...Array.from({ length: count }, (_, i) => `session-${String(from + i).padStart(5, "0")}`),
+    "session-long",
+  ];
   for (const sessionId of ids) {
     const paths = sessionPaths(root, "default", sessionId);
     const segments = segmentUnits(paths);
@@ -166,7 +169,13 @@ async function libraries(): Promise<Candidate[]> {
     query: (q) => ms!.search(q, { combineWith: "AND" }).map((r) => r.id),
   });
 
-  let fx: { add(id: number, t: string): void; search(q: string, o: object): number[]; export(fn: (k: string, d: string) => void): unknown } | undefined;
+  let fx:
+    | {
+        add(id: number, t: string): void;
+        search(q: string, o: object): number[];
+        export(fn: (k: string, d: string) => void): unknown;
+      }
+    | undefined;
   out.push({
     name: "flexsearch 0.8.212 Index (tokenize: strict)",
     semantics: "whole words, any case",
@@ -185,15 +194,25 @@ async function libraries(): Promise<Candidate[]> {
   });
 
   for (const tokenizer of ["trigram", "unicode61"] as const) {
-    let db: { exec(sql: string): void; selectValues(sql: string, bind?: unknown[]): number[]; prepare(sql: string): { bind(v: unknown[]): { stepReset(): void }; finalize(): void }; close(): void } | undefined;
+    let db:
+      | {
+          exec(sql: string): void;
+          selectValues(sql: string, bind?: unknown[]): number[];
+          prepare(sql: string): { bind(v: unknown[]): { stepReset(): void }; finalize(): void };
+          close(): void;
+        }
+      | undefined;
     out.push({
       // A trigram substring query is a phrase of trigrams: it needs positions (detail=full).
       name: `SQLite ${sqlite3.version.libVersion} FTS5 (${tokenizer}, contentless, detail=${tokenizer === "trigram" ? "full" : "none"}) via @sqlite.org/sqlite-wasm`,
-      semantics: tokenizer === "trigram" ? "substring of 3+ characters, any case" : "whole words (prefix with *), any case",
+      semantics:
+        tokenizer === "trigram" ? "substring of 3+ characters, any case" : "whole words (prefix with *), any case",
       build(units) {
         db?.close();
         db = new sqlite3.oo1.DB(":memory:");
-        db!.exec(`CREATE VIRTUAL TABLE u USING fts5(t, tokenize='${tokenizer}', content='', detail='${tokenizer === "trigram" ? "full" : "none"}')`);
+        db!.exec(
+          `CREATE VIRTUAL TABLE u USING fts5(t, tokenize='${tokenizer}', content='', detail='${tokenizer === "trigram" ? "full" : "none"}')`,
+        );
         db!.exec("BEGIN");
         const insert = db!.prepare("INSERT INTO u(rowid, t) VALUES (?, ?)");
         units.forEach((t, id) => insert.bind([id + 1, t]).stepReset());
@@ -201,7 +220,10 @@ async function libraries(): Promise<Candidate[]> {
         db!.exec("COMMIT");
       },
       bytes: () => sqlite3.capi.sqlite3_js_db_export(db).length,
-      query: (q) => db!.selectValues("SELECT rowid - 1 FROM u WHERE u MATCH ?", [tokenizer === "trigram" ? `"${q.replace(/"/g, '""')}"` : q.replace(/[^\p{L}\p{N}_]+/gu, " ")]),
+      query: (q) =>
+        db!.selectValues("SELECT rowid - 1 FROM u WHERE u MATCH ?", [
+          tokenizer === "trigram" ? `"${q.replace(/"/g, '""')}"` : q.replace(/[^\p{L}\p{N}_]+/gu, " "),
+        ]),
     });
   }
   return out;
@@ -211,7 +233,9 @@ async function main(): Promise<void> {
   let t = now();
   const units = await loadUnits();
   const text = units.reduce((n, u) => n + Buffer.byteLength(u), 0);
-  console.log(`${count} sessions (session-${from}…) + the 50,000-event session: ${units.length} units, ${mib(text)} of folded text, decoded in ${(now() - t).toFixed(0)} ms (not counted below)`);
+  console.log(
+    `${count} sessions (session-${from}…) + the 50,000-event session: ${units.length} units, ${mib(text)} of folded text, decoded in ${(now() - t).toFixed(0)} ms (not counted below)`,
+  );
   const truth = new Map(QUERIES.map((q) => [q, units.filter((u) => u.includes(q)).length]));
   console.log(`units that hold each query (substring): ${QUERIES.map((q) => `${q} ${truth.get(q)}`).join(", ")}\n`);
   const rows: string[] = [];
@@ -235,11 +259,16 @@ async function main(): Promise<void> {
       }
       cells.push(`${median(runs).toFixed(2)} ms (${got.length})`);
     }
-    const memory = heap1.heapUsed + heap1.arrayBuffers + heap1.external - heap0.heapUsed - heap0.arrayBuffers - heap0.external;
-    rows.push(`| ${c.name} | ${c.semantics} | ${buildMs.toFixed(0)} ms | ${mib(bytes)} (${(bytes / text).toFixed(3)}) | ${mib(memory)} | ${cells.join(" | ")} |`);
+    const memory =
+      heap1.heapUsed + heap1.arrayBuffers + heap1.external - heap0.heapUsed - heap0.arrayBuffers - heap0.external;
+    rows.push(
+      `| ${c.name} | ${c.semantics} | ${buildMs.toFixed(0)} ms | ${mib(bytes)} (${(bytes / text).toFixed(3)}) | ${mib(memory)} | ${cells.join(" | ")} |`,
+    );
     console.log(rows.at(-1));
   }
-  console.log(`\n| structure | a query matches | build | size (÷ text) | memory after build | ${QUERIES.join(" | ")} |`);
+  console.log(
+    `\n| structure | a query matches | build | size (÷ text) | memory after build | ${QUERIES.join(" | ")} |`,
+  );
   console.log(`|---|---|---|---|---|${QUERIES.map(() => "---|").join("")}`);
   console.log(rows.join("\n"));
   console.log(`\nwarm query: median of 5, the candidate units (in brackets: how many); node ${process.version}`);

@@ -34,7 +34,7 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 // ---------------------------------------------------------------- corpus
 let seed = 11;
-const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 const SYL = ["ka", "lo", "mi", "ren", "sa", "to", "vu", "zen", "qi", "dor", "pel", "an", "ix", "ul", "mar", "tes"];
 const VOCAB = Array.from({ length: 20_000 }, (_, i) => {
   let w = "";
@@ -87,7 +87,8 @@ async function bruteForce(root: string, query: string): Promise<{ ms: number; hi
   let hits = 0;
   const ctx = createStorageContext({ root });
   for (const item of await listStored(ctx, {})) {
-    for (const e of await sessionEvents(root, item.agentId, item.sessionId)) for (const f of eventFields(e, false)) if (fold(f.text).includes(needle)) hits++;
+    for (const e of await sessionEvents(root, item.agentId, item.sessionId))
+      for (const f of eventFields(e, false)) if (fold(f.text).includes(needle)) hits++;
   }
   return { ms: now() - t0, hits };
 }
@@ -97,7 +98,8 @@ async function exportPlain(root: string, dir: string): Promise<number> {
   let bytes = 0;
   for (const item of await listStored(createStorageContext({ root }), {})) {
     const parts: string[] = [];
-    for (const e of await sessionEvents(root, item.agentId, item.sessionId)) for (const f of eventFields(e, true)) parts.push(f.text);
+    for (const e of await sessionEvents(root, item.agentId, item.sessionId))
+      for (const f of eventFields(e, true)) parts.push(f.text);
     const body = parts.join("\n");
     bytes += Buffer.byteLength(body);
     writeFileSync(join(dir, `${item.sessionId}.txt`), body);
@@ -108,7 +110,10 @@ async function exportPlain(root: string, dir: string): Promise<number> {
 function rg(dir: string, word: string): number {
   const t0 = now();
   try {
-    execFileSync("rg", ["-i", "-l", "--no-messages", word, dir], { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 26 });
+    execFileSync("rg", ["-i", "-l", "--no-messages", word, dir], {
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 1 << 26,
+    });
   } catch {
     /* exit 1: no match */
   }
@@ -195,7 +200,9 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
     await generate(root);
     writeFileSync(ready, "");
-    console.log(`generated ${count} sessions + one of ${longEvents} events (scale ${scale}) in ${((now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated ${count} sessions + one of ${longEvents} events (scale ${scale}) in ${((now() - t0) / 1000).toFixed(1)} s`,
+    );
   }
   const plainDir = join(base, "plain");
   rmSync(plainDir, { recursive: true, force: true });
@@ -211,7 +218,12 @@ async function main(): Promise<void> {
   for (let i = 0; i < 3; i++) brute.push(await bruteForce(root, "xylophonic"));
   const bruteMs = median(brute.map((b) => b.ms));
   const rgMs = median([0, 1, 2].map(() => rg(plainDir, "xylophonic")));
-  row("brute-force decode-and-scan (every log, one word)", `${bruteMs.toFixed(0)} ms`, "1.00", `${brute[0]!.hits} hits`);
+  row(
+    "brute-force decode-and-scan (every log, one word)",
+    `${bruteMs.toFixed(0)} ms`,
+    "1.00",
+    `${brute[0]!.hits} hits`,
+  );
   row("rg -i -l over plain exports (floor)", `${rgMs.toFixed(0)} ms`, (rgMs / bruteMs).toFixed(3), "");
 
   // What a cold first result waits for at least: every session's updatedAt (its meta.json), to go newest first.
@@ -221,19 +233,36 @@ async function main(): Promise<void> {
     await listStored(createStorageContext({ root }), {});
     lists[i] = now() - t1;
   }
-  row("list every session (meta.json of each), newest-first order's floor", `${median(lists).toFixed(0)} ms`, (median(lists) / bruteMs).toFixed(3), `${count + 1} sessions`);
+  row(
+    "list every session (meta.json of each), newest-first order's floor",
+    `${median(lists).toFixed(0)} ms`,
+    (median(lists) / bruteMs).toFixed(3),
+    `${count + 1} sessions`,
+  );
 
   // Cold: no index at all (the scan), first and complete.
   for (const q of QUERIES) {
     unitCache.clear();
     const r = await timed(searchWorkspace({ root }, q.options));
-    row(`cold (no index) — ${q.name}`, `first ${Number.isNaN(r.first) ? "–" : r.first.toFixed(0)} ms, all ${r.all.toFixed(0)} ms`, (r.all / bruteMs).toFixed(3), `${r.n} hits`);
+    row(
+      `cold (no index) — ${q.name}`,
+      `first ${Number.isNaN(r.first) ? "–" : r.first.toFixed(0)} ms, all ${r.all.toFixed(0)} ms`,
+      (r.all / bruteMs).toFixed(3),
+      `${r.n} hits`,
+    );
   }
 
   // Build: where its time goes, then the real one.
   const phases = await buildBreakdown(root);
   const phaseTotal = Object.values(phases).reduce((a, b) => a + b, 0);
-  row("index build, phase by phase (replayed)", Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ") + " ms", (phaseTotal / bruteMs).toFixed(3), `total ${phaseTotal.toFixed(0)} ms`);
+  row(
+    "index build, phase by phase (replayed)",
+    Object.entries(phases)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(", ") + " ms",
+    (phaseTotal / bruteMs).toFixed(3),
+    `total ${phaseTotal.toFixed(0)} ms`,
+  );
   const indexDir = join(base, "index");
   rmSync(indexDir, { recursive: true, force: true });
   const ctx = createStorageContext({ root });
@@ -245,7 +274,12 @@ async function main(): Promise<void> {
   await index.refresh();
   const buildMs = now() - t;
   const indexBytes = await index.diskBytes();
-  row("whole index build (refresh from nothing, written to disk)", `${buildMs.toFixed(0)} ms`, (buildMs / bruteMs).toFixed(3), `${index.stats.segmentsIndexed} segments, ${mib(index.stats.activeBytesIndexed)} of Active`);
+  row(
+    "whole index build (refresh from nothing, written to disk)",
+    `${buildMs.toFixed(0)} ms`,
+    (buildMs / bruteMs).toFixed(3),
+    `${index.stats.segmentsIndexed} segments, ${mib(index.stats.activeBytesIndexed)} of Active`,
+  );
   row("index size on disk", mib(indexBytes), (indexBytes / plainBytes).toFixed(3), `÷ plain text ${mib(plainBytes)}`);
 
   // Warm: the same index in memory. As the runtime runs it (its own writes reported,
@@ -266,7 +300,12 @@ async function main(): Promise<void> {
       }
       const first = median(runs.map((r) => r.first));
       const all = median(runs.map((r) => r.all));
-      row(`${mode} — ${q.name}`, `first ${Number.isNaN(first) ? "–" : first.toFixed(1)} ms, all ${all.toFixed(1)} ms`, (all / bruteMs).toFixed(4), `${runs[0]!.n} hits`);
+      row(
+        `${mode} — ${q.name}`,
+        `first ${Number.isNaN(first) ? "–" : first.toFixed(1)} ms, all ${all.toFixed(1)} ms`,
+        (all / bruteMs).toFixed(4),
+        `${runs[0]!.n} hits`,
+      );
     }
   }
   global.gc?.();
@@ -277,7 +316,12 @@ async function main(): Promise<void> {
   const heap2 = process.memoryUsage();
   const held = (h: NodeJS.MemoryUsage) => h.heapUsed + h.arrayBuffers - heap0.heapUsed - heap0.arrayBuffers;
   row("memory of the warm index (heap + buffers after gc)", mib(held(heap2)), "", `RSS now ${mib(heap2.rss)}`);
-  row("memory of the index + the decoded-unit cache after the warm queries", mib(held(heap1)), "", `cache: ${(cached / 1e6).toFixed(1)} M characters (bound 16.8 M)`);
+  row(
+    "memory of the index + the decoded-unit cache after the warm queries",
+    mib(held(heap1)),
+    "",
+    `cache: ${(cached / 1e6).toFixed(1)} M characters (bound 16.8 M)`,
+  );
 
   // Incremental: one turn appended to one session, then that session's update (median of 5 turns).
   const store = new Sessions({ root, batchWindowMs: 60_000 });
@@ -285,8 +329,16 @@ async function main(): Promise<void> {
   const updates: number[] = [];
   const before = index.stats.activeBytesIndexed;
   for (let i = 0; i < 5; i++) {
-    session.append("user/message", { content: [{ type: "text", text: text(Math.round(200 * scale) + 20) }] }, { surface: "append" });
-    session.append("assistant/message", { content: [{ type: "text", text: text(Math.round(2500 * scale) + 20) }] }, { surface: "append" });
+    session.append(
+      "user/message",
+      { content: [{ type: "text", text: text(Math.round(200 * scale) + 20) }] },
+      { surface: "append" },
+    );
+    session.append(
+      "assistant/message",
+      { content: [{ type: "text", text: text(Math.round(2500 * scale) + 20) }] },
+      { surface: "append" },
+    );
     await store.flush(session);
     t = now();
     await index.update("default", "session-00042");
@@ -294,21 +346,43 @@ async function main(): Promise<void> {
   }
   await store.close();
   const updateMs = median(updates);
-  row("incremental update after one turn (that session; median of 5 turns)", `${updateMs.toFixed(2)} ms`, (updateMs / bruteMs).toFixed(5), `${((index.stats.activeBytesIndexed - before) / 5).toFixed(0)} bytes indexed per turn`);
+  row(
+    "incremental update after one turn (that session; median of 5 turns)",
+    `${updateMs.toFixed(2)} ms`,
+    (updateMs / bruteMs).toFixed(5),
+    `${((index.stats.activeBytesIndexed - before) / 5).toFixed(0)} bytes indexed per turn`,
+  );
   t = now();
   await index.refresh();
-  row("refresh with nothing changed (stamps of every session checked)", `${(now() - t).toFixed(0)} ms`, ((now() - t) / bruteMs).toFixed(4), `${count + 1} sessions`);
+  row(
+    "refresh with nothing changed (stamps of every session checked)",
+    `${(now() - t).toFixed(0)} ms`,
+    ((now() - t) / bruteMs).toFixed(4),
+    `${count + 1} sessions`,
+  );
 
   // Cold start of a new process' index: load the snapshot.
   const reloaded = openSearchIndex(ctx, indexDir);
   t = now();
   await reloaded.refresh();
-  row("load the index from disk + refresh (a new process)", `${(now() - t).toFixed(0)} ms`, ((now() - t) / bruteMs).toFixed(4), "");
+  row(
+    "load the index from disk + refresh (a new process)",
+    `${(now() - t).toFixed(0)} ms`,
+    ((now() - t) / bruteMs).toFixed(4),
+    "",
+  );
   unitCache.clear();
   const r = await timed(searchSessions(catalog, QUERIES[0]!.options, indexPrefilter(reloaded)));
-  row("first query after that load — rare word", `first ${r.first.toFixed(1)} ms, all ${r.all.toFixed(1)} ms`, (r.all / bruteMs).toFixed(4), `${r.n} hits`);
+  row(
+    "first query after that load — rare word",
+    `first ${r.first.toFixed(1)} ms, all ${r.all.toFixed(1)} ms`,
+    (r.all / bruteMs).toFixed(4),
+    `${r.n} hits`,
+  );
 
-  console.log(`\nscale ${scale}, ${count} sessions × ~20 events + 1 × ${longEvents} events; ${readdirSync(plainDir).length} exports; node ${process.version}\n`);
+  console.log(
+    `\nscale ${scale}, ${count} sessions × ~20 events + 1 × ${longEvents} events; ${readdirSync(plainDir).length} exports; node ${process.version}\n`,
+  );
   console.log("| measurement | time / size | ÷ brute force | notes |\n|---|---|---|---|");
   console.log(rows.join("\n"));
   if (!process.env.BENCH_SEARCH_DIR) rmSync(base, { recursive: true, force: true });

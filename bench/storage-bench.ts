@@ -43,11 +43,23 @@ async function measure(kind: string, root: string, arg: string): Promise<void> {
 // not through tsx: its on-the-fly compiler would add ~50 MiB and its start-up to every row.
 const BUNDLE = join(__dirname, ".out", "storage-bench.cjs");
 function bundleSelf(): void {
-  buildSync({ entryPoints: [__filename], outfile: BUNDLE, bundle: true, platform: "node", format: "cjs", target: "node20", external: ["@mongodb-js/zstd", "esbuild"], logLevel: "warning" });
+  buildSync({
+    entryPoints: [__filename],
+    outfile: BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["@mongodb-js/zstd", "esbuild"],
+    logLevel: "warning",
+  });
 }
 
 function runChild(kind: string, root: string, arg = ""): { ms: number; rss: number; [k: string]: number } {
-  const out = execFileSync(process.execPath, [BUNDLE, "measure", kind, root, arg], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [BUNDLE, "measure", kind, root, arg], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out);
 }
 
@@ -74,7 +86,9 @@ async function main() {
   const base = mkdtempSync(join(tmpdir(), "downcity-bench-"));
   try {
     const floor = series("baseline", base);
-    rows.push(`| baseline: Node process with the bundled store loaded, doing nothing | – | ${floor.rss.toFixed(0)} MiB | RSS floor of every row below |`);
+    rows.push(
+      `| baseline: Node process with the bundled store loaded, doing nothing | – | ${floor.rss.toFixed(0)} MiB | RSS floor of every row below |`,
+    );
     // 1. Lists
     const l1 = join(base, "list-10k");
     let t = now();
@@ -86,8 +100,12 @@ async function main() {
     await makeMany(l2, 1_000, 2_000, 0.05);
     console.error(`generated 1,000 x 2,000 in ${((now() - t) / 1000).toFixed(1)} s`);
     const b = series("list", l2);
-    rows.push(`| list 10,000 sessions × 20 events | ${(a.ms / 1000).toFixed(3)} s | ${a.rss.toFixed(0)} MiB | ≤ 0.25 s, ≤ 100 MiB |`);
-    rows.push(`| list 1,000 sessions × 2,000 events | ${(b.ms / 1000).toFixed(3)} s | ${b.rss.toFixed(0)} MiB | per session ${((b.ms / 1000) / (a.ms / 10_000)).toFixed(2)}× the 10k list (≤ 1) |`);
+    rows.push(
+      `| list 10,000 sessions × 20 events | ${(a.ms / 1000).toFixed(3)} s | ${a.rss.toFixed(0)} MiB | ≤ 0.25 s, ≤ 100 MiB |`,
+    );
+    rows.push(
+      `| list 1,000 sessions × 2,000 events | ${(b.ms / 1000).toFixed(3)} s | ${b.rss.toFixed(0)} MiB | per session ${(b.ms / 1000 / (a.ms / 10_000)).toFixed(2)}× the 10k list (≤ 1) |`,
+    );
 
     // 2. Open + model context at 2k / 10k / 50k
     const o = join(base, "open");
@@ -105,7 +123,9 @@ async function main() {
     for (const n of [2_000, 10_000, 50_000]) opens[n] = series("open", o, `h${n}`);
     for (const n of [2_000, 10_000, 50_000]) {
       const r = opens[n]!;
-      rows.push(`| open ${n.toLocaleString("en")}-event session + build model context | ${(r.ms * 1000 / 1000).toFixed(1)} ms | ${r.rss.toFixed(0)} MiB | resident ${(r.last.resident! / 1024).toFixed(0)} KiB, ${r.last.messages} messages${n === 50_000 ? `; ratio 50k/2k ${(r.ms / opens[2_000]!.ms).toFixed(2)} (≤ 1.3); target ≤ 150 ms, ≤ 100 MiB` : ""} |`);
+      rows.push(
+        `| open ${n.toLocaleString("en")}-event session + build model context | ${((r.ms * 1000) / 1000).toFixed(1)} ms | ${r.rss.toFixed(0)} MiB | resident ${(r.last.resident! / 1024).toFixed(0)} KiB, ${r.last.messages} messages${n === 50_000 ? `; ratio 50k/2k ${(r.ms / opens[2_000]!.ms).toFixed(2)} (≤ 1.3); target ≤ 150 ms, ≤ 100 MiB` : ""} |`,
+      );
     }
 
     // 3. 1,000 appends then flush
@@ -116,26 +136,42 @@ async function main() {
       const s = store.create({ id: "w" });
       let recordBytes = 0;
       s.on("event", (e) => (recordBytes += Buffer.byteLength(JSON.stringify(e)) + 1));
-      for (let i = 0; i < 1_000; i++) s.append("user/message", { content: [{ type: "text", text: `message ${i} `.repeat(20) }] }, { surface: "append" });
+      for (let i = 0; i < 1_000; i++)
+        s.append(
+          "user/message",
+          { content: [{ type: "text", text: `message ${i} `.repeat(20) }] },
+          { surface: "append" },
+        );
       const syncs0 = fs.syncs;
       const t0 = now();
       await store.flush(s);
       const ms = now() - t0;
       const activeBytes = statSync(sessionPaths(root, "default", "w").active).size;
-      rows.push(`| 1,000 appends then flush | ${ms.toFixed(1)} ms | – | Active bytes ÷ record bytes ${(activeBytes / recordBytes).toFixed(3)} (≤ 1.05); all bytes written incl. meta/lock ÷ record bytes ${(fs.written / recordBytes).toFixed(3)}; fsyncs ${fs.syncs - syncs0} (first publish: lock, Active, 3 dirs, meta) |`);
+      rows.push(
+        `| 1,000 appends then flush | ${ms.toFixed(1)} ms | – | Active bytes ÷ record bytes ${(activeBytes / recordBytes).toFixed(3)} (≤ 1.05); all bytes written incl. meta/lock ÷ record bytes ${(fs.written / recordBytes).toFixed(3)}; fsyncs ${fs.syncs - syncs0} (first publish: lock, Active, 3 dirs, meta) |`,
+      );
       const more = fs.syncs;
       const w0 = fs.written;
       recordBytes = 0;
-      for (let i = 0; i < 1_000; i++) s.append("user/message", { content: [{ type: "text", text: `again ${i} `.repeat(20) }] }, { surface: "append" });
+      for (let i = 0; i < 1_000; i++)
+        s.append(
+          "user/message",
+          { content: [{ type: "text", text: `again ${i} `.repeat(20) }] },
+          { surface: "append" },
+        );
       await store.flush(s);
       const rb = recordBytes;
-      rows.push(`| 1,000 more appends then flush (steady state) | – | – | bytes written ÷ record bytes ${((fs.written - w0) / rb).toFixed(3)}; fsyncs ${fs.syncs - more} |`);
+      rows.push(
+        `| 1,000 more appends then flush (steady state) | – | – | bytes written ÷ record bytes ${((fs.written - w0) / rb).toFixed(3)}; fsyncs ${fs.syncs - more} |`,
+      );
       await store.close();
     }
 
     // 4. Fork a 50k-event session
     const f = series("fork", o, "h50000");
-    rows.push(`| fork a 50,000-event session (${readdirSync(sessionPaths(o, "default", "h50000").segments).length} segments hard-linked) | ${f.ms.toFixed(1)} ms | ${f.rss.toFixed(0)} MiB | ≤ 200 ms |`);
+    rows.push(
+      `| fork a 50,000-event session (${readdirSync(sessionPaths(o, "default", "h50000").segments).length} segments hard-linked) | ${f.ms.toFixed(1)} ms | ${f.rss.toFixed(0)} MiB | ≤ 200 ms |`,
+    );
 
     // 5. Segment compression and decode
     {
@@ -152,7 +188,9 @@ async function main() {
         plain += out.length;
         packed += data.length;
       }
-      rows.push(`| segment (~130 events, ${(plain / 50 / 1024).toFixed(0)} KiB plain) | decode ${median(times).toFixed(2)} ms | – | compression ratio ${(plain / packed).toFixed(2)}× (zstd level 3) |`);
+      rows.push(
+        `| segment (~130 events, ${(plain / 50 / 1024).toFixed(0)} KiB plain) | decode ${median(times).toFixed(2)} ms | – | compression ratio ${(plain / packed).toFixed(2)}× (zstd level 3) |`,
+      );
     }
   } finally {
     rmSync(base, { recursive: true, force: true });

@@ -13,7 +13,10 @@ async function main() {
     parallel,
     onResult: (r) => {
       running[r.outcome] = (running[r.outcome] ?? 0) + 1;
-      if (++done % 500 === 0) process.stderr.write(`${done} cases ${JSON.stringify(running)} ${Math.round((performance.now() - t0) / 1000)} s\n`);
+      if (++done % 500 === 0)
+        process.stderr.write(
+          `${done} cases ${JSON.stringify(running)} ${Math.round((performance.now() - t0) / 1000)} s\n`,
+        );
       if (r.outcome === "defect") process.stderr.write(`${JSON.stringify(r)}\n`);
     },
   });

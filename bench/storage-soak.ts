@@ -8,7 +8,9 @@ async function main() {
   const t0 = performance.now();
   try {
     const { failures, stats } = await crashTrials(bundle.file, trials, parallel, 400, 100_000);
-    console.log(JSON.stringify({ ...stats, failures: failures.length, seconds: Math.round((performance.now() - t0) / 1000) }));
+    console.log(
+      JSON.stringify({ ...stats, failures: failures.length, seconds: Math.round((performance.now() - t0) / 1000) }),
+    );
     for (const f of failures.slice(0, 10)) console.log(JSON.stringify(f));
     if (failures.length) process.exitCode = 1;
   } finally {

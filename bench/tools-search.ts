@@ -74,7 +74,10 @@ async function main() {
     const ctx: ToolContext = { root, signal: new AbortController().signal };
     const small = await time(() => registry.run("read_file", { path: "small.txt", startLine: 1, endLine: 100 }, ctx));
     const bigHead = await time(() => registry.run("read_file", { path: "big.txt", startLine: 1, endLine: 100 }, ctx));
-    const bigTail = await time(() => registry.run("read_file", { path: "big.txt", startLine: 840_000, endLine: 840_100 }, ctx), 3);
+    const bigTail = await time(
+      () => registry.run("read_file", { path: "big.txt", startLine: 840_000, endLine: 840_100 }, ctx),
+      3,
+    );
     const deep = await registry.run("read_file", { path: "big.txt", startLine: 840_000, endLine: 840_100 }, ctx);
     if (deep.isError) throw new Error(`bench setup: ${JSON.stringify(deep.content)}`);
     rows.push(["read_file lines 1-100, 15 KiB file", `${small.toFixed(2)} ms`]);

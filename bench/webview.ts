@@ -29,18 +29,40 @@ interface Run {
   violations: number;
 }
 
-async function run(browser: Awaited<ReturnType<typeof launch>>["browser"], messages: number, deltas: number): Promise<Run> {
+async function run(
+  browser: Awaited<ReturnType<typeof launch>>["browser"],
+  messages: number,
+  deltas: number,
+): Promise<Run> {
   const segments = messages > 200 ? 10 : 0;
   const perSegment = segments ? (messages - 200) / segments : 0;
   const activeFirst = segments * perSegment + 1;
   const pages = new Map<number, ChatPage>();
   for (let s = 0; s < segments; s++) {
     const first = s * perSegment + 1;
-    pages.set(first + perSegment, { events: conversation(first, perSegment), firstSeq: first, lastSeq: first + perSegment - 1, hasOlder: s > 0, summary: `Summary through ${first - 1}` });
+    pages.set(first + perSegment, {
+      events: conversation(first, perSegment),
+      firstSeq: first,
+      lastSeq: first + perSegment - 1,
+      hasOlder: s > 0,
+      summary: `Summary through ${first - 1}`,
+    });
   }
   const active = conversation(activeFirst, 200);
-  const snap = snapshot(active, { page: { events: active, firstSeq: activeFirst, lastSeq: activeFirst + 199, hasOlder: segments > 0, ...(segments ? { summary: `Summary through ${activeFirst - 1}` } : {}) } });
-  const chat = await openChat(browser, (host) => helloWith(snap)(host).on("loadEarlier", ({ beforeSeq }) => pages.get(beforeSeq)!), { viewport: { width: 480, height: 900 } });
+  const snap = snapshot(active, {
+    page: {
+      events: active,
+      firstSeq: activeFirst,
+      lastSeq: activeFirst + 199,
+      hasOlder: segments > 0,
+      ...(segments ? { summary: `Summary through ${activeFirst - 1}` } : {}),
+    },
+  });
+  const chat = await openChat(
+    browser,
+    (host) => helloWith(snap)(host).on("loadEarlier", ({ beforeSeq }) => pages.get(beforeSeq)!),
+    { viewport: { width: 480, height: 900 } },
+  );
   const { page, host } = chat;
   await page.getByText(`Question ${activeFirst + 198}`).waitFor();
   const paint = await page.evaluate(() => ({
@@ -58,7 +80,8 @@ async function run(browser: Awaited<ReturnType<typeof launch>>["browser"], messa
   const segmentsMs = Date.now() - start;
   const loaded = await page.evaluate(() => (window as any).__downcityChat.conversation.items.length as number);
   if (loaded < messages) throw new Error(`only ${loaded} rows loaded`);
-  const heap = () => page.evaluate(() => ((window as any).gc?.(), (performance as any).memory.usedJSHeapSize as number));
+  const heap = () =>
+    page.evaluate(() => ((window as any).gc?.(), (performance as any).memory.usedJSHeapSize as number));
   // Follow the stream as a user would: at the bottom of the conversation.
   await page.evaluate(() => (window as any).__downcityChat.list?.scrollToEnd());
   await host.frames();
@@ -69,7 +92,22 @@ async function run(browser: Awaited<ReturnType<typeof launch>>["browser"], messa
   const timings = await page.evaluate(
     ({ deltas, rate, ref }) =>
       new Promise<{ work: number[]; intervals: number[] }>((resolve) => {
-        const words = ["The ", "change ", "keeps ", "**state** ", "in ", "`one` ", "place; ", "then ", "it ", "streams.\n\n", "```ts\nconst x = 1;\n", "const y = x + 1;\n```\n\n", "- item\n", "- item two\n\n"];
+        const words = [
+          "The ",
+          "change ",
+          "keeps ",
+          "**state** ",
+          "in ",
+          "`one` ",
+          "place; ",
+          "then ",
+          "it ",
+          "streams.\n\n",
+          "```ts\nconst x = 1;\n",
+          "const y = x + 1;\n```\n\n",
+          "- item\n",
+          "- item two\n\n",
+        ];
         let text = "";
         let sent = 0;
         const work: number[] = [];
@@ -100,7 +138,17 @@ async function run(browser: Awaited<ReturnType<typeof launch>>["browser"], messa
           while (sent < due) {
             text += words[sent % words.length];
             sent++;
-            window.postMessage({ kind: "event", event: { type: "agent", folderKey: ref.folderKey, event: { type: "draft", ...base, draftId: "bench", blocks: [{ type: "text", text }] } } }, "*");
+            window.postMessage(
+              {
+                kind: "event",
+                event: {
+                  type: "agent",
+                  folderKey: ref.folderKey,
+                  event: { type: "draft", ...base, draftId: "bench", blocks: [{ type: "text", text }] },
+                },
+              },
+              "*",
+            );
           }
           if (sent < deltas) setTimeout(tick, 4);
           else
@@ -115,8 +163,13 @@ async function run(browser: Awaited<ReturnType<typeof launch>>["browser"], messa
   );
   await host.frames();
   const heapStream = await heap();
-  const stats = await page.evaluate(() => ({ parsed: (window as any).__downcityStats.markdown.parsedChars, renders: (window as any).__downcityStats.rowRenders }));
-  console.error(`[${messages} messages] markdown chars parsed while streaming: ${stats.parsed}, row renders: ${stats.renders}`);
+  const stats = await page.evaluate(() => ({
+    parsed: (window as any).__downcityStats.markdown.parsedChars,
+    renders: (window as any).__downcityStats.rowRenders,
+  }));
+  console.error(
+    `[${messages} messages] markdown chars parsed while streaming: ${stats.parsed}, row renders: ${stats.renders}`,
+  );
   const violations = (await page.evaluate(() => (window as any).__violations.length)) as number;
   await chat.close();
   return {
@@ -139,7 +192,9 @@ async function main(): Promise<void> {
     return;
   }
   const bundle = readFileSync("dist/webview.js");
-  console.log(`bundle dist/webview.js: ${fmt(bundle.length / 1024, 1)} KiB minified, ${fmt(gzipSync(bundle).length / 1024, 1)} KiB gzip`);
+  console.log(
+    `bundle dist/webview.js: ${fmt(bundle.length / 1024, 1)} KiB minified, ${fmt(gzipSync(bundle).length / 1024, 1)} KiB gzip`,
+  );
   const { browser, close } = await launch();
   try {
     // A discarded warm-up: the first page of a fresh browser pays for compiling the bundle.
@@ -148,7 +203,19 @@ async function main(): Promise<void> {
     for (const n of [200, 2000]) runs.push(await run(browser, n, DELTAS));
     console.log(`\n${DELTAS} deltas at ${RATE}/s (each a full draft, as the runtime posts them), viewport 480×900`);
     table(
-      ["messages", "FCP ms", "snapshot→rows ms", "10 segments ms", "DOM rows", "heap load MiB", "heap after stream MiB", "frame work p95 / max ms", "rAF interval p95 / max ms", "frames", "CSP violations"],
+      [
+        "messages",
+        "FCP ms",
+        "snapshot→rows ms",
+        "10 segments ms",
+        "DOM rows",
+        "heap load MiB",
+        "heap after stream MiB",
+        "frame work p95 / max ms",
+        "rAF interval p95 / max ms",
+        "frames",
+        "CSP violations",
+      ],
       runs.map((r) => [
         r.messages,
         fmt(r.fcpMs, 0),
@@ -164,7 +231,9 @@ async function main(): Promise<void> {
       ]),
     );
     const [small, large] = runs;
-    console.log(`\nheap ratio 2,000 / 200 messages: after load ${fmt(large!.heapLoadMiB / small!.heapLoadMiB)}, after streaming ${fmt(large!.heapStreamMiB / small!.heapStreamMiB)}`);
+    console.log(
+      `\nheap ratio 2,000 / 200 messages: after load ${fmt(large!.heapLoadMiB / small!.heapLoadMiB)}, after streaming ${fmt(large!.heapStreamMiB / small!.heapStreamMiB)}`,
+    );
   } finally {
     await close();
   }

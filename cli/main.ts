@@ -44,7 +44,10 @@ async function main(argv: string[], output: Output): Promise<number> {
 const output = createOutput();
 // --verbose (anywhere) shows the stack of an unexpected failure; without it the message is enough.
 const verbose = process.argv.includes("--verbose");
-main(process.argv.slice(2).filter((a) => a !== "--verbose"), output).then(
+main(
+  process.argv.slice(2).filter((a) => a !== "--verbose"),
+  output,
+).then(
   (code) => {
     process.exitCode = code;
   },

@@ -17,7 +17,8 @@ export interface CliMcpOptions {
 
 /** `$XDG_CONFIG_HOME/downcity/mcp.json` (default `~/.config`): the user's own servers, trusted. */
 export function userMcpFile(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
+  const base =
+    env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
   return join(base, "downcity", "mcp.json");
 }
 
@@ -30,12 +31,19 @@ export const inputEnvName = (id: string) => `DOWNCITY_MCP_INPUT_${id.toUpperCase
  * --mcp-trust; consent is not remembered between runs. Inputs come from the environment
  * (never asked on the terminal, where a secret would echo); server stderr goes to stderr, dimmed.
  */
-export async function cliMcp(root: string, output: Output, options: CliMcpOptions, env: NodeJS.ProcessEnv = process.env, stdin: NodeJS.ReadStream = process.stdin): Promise<McpManager | undefined> {
+export async function cliMcp(
+  root: string,
+  output: Output,
+  options: CliMcpOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  stdin: NodeJS.ReadStream = process.stdin,
+): Promise<McpManager | undefined> {
   if (options.off) return undefined;
   const user = await readMcpFile(userMcpFile(env), { kind: "user", label: userMcpFile(env) });
   const workspace = await readMcpFile(join(root, WORKSPACE_MCP_FILE), { kind: "workspace", label: WORKSPACE_MCP_FILE });
   const config = mergeMcpConfigs([user, workspace]);
-  for (const p of config.problems) output.err(output.yellow(`mcp: ${p.source.label}${p.server ? ` (${p.server})` : ""}: ${p.message}\n`));
+  for (const p of config.problems)
+    output.err(output.yellow(`mcp: ${p.source.label}${p.server ? ` (${p.server})` : ""}: ${p.message}\n`));
   if (config.servers.length === 0) return undefined;
   const allowed = new Set(options.allow);
   const manager = new McpManager({
@@ -48,12 +56,18 @@ export async function cliMcp(root: string, output: Output, options: CliMcpOption
     consent: async (req) => {
       if (options.trust) return true;
       if (!stdin.isTTY) {
-        output.err(output.yellow(`mcp: not starting "${req.server}" from ${req.source.label} (${req.launch}): pass --mcp-trust to allow the folder's servers\n`));
+        output.err(
+          output.yellow(
+            `mcp: not starting "${req.server}" from ${req.source.label} (${req.launch}): pass --mcp-trust to allow the folder's servers\n`,
+          ),
+        );
         return false;
       }
       const rl = createInterface({ input: stdin, output: process.stderr });
       try {
-        const answer = await rl.question(`\n${output.yellow("?")} Start the MCP server ${output.bold(req.server)} from ${req.source.label}?\n  ${req.launch}\n  [y]es / [N]o › `);
+        const answer = await rl.question(
+          `\n${output.yellow("?")} Start the MCP server ${output.bold(req.server)} from ${req.source.label}?\n  ${req.launch}\n  [y]es / [N]o › `,
+        );
         return /^y(es)?$/i.test(answer.trim());
       } finally {
         rl.close();

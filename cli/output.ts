@@ -10,7 +10,11 @@ export interface Output {
   yellow(text: string): string;
 }
 
-export function createOutput(stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr, env = process.env): Output {
+export function createOutput(
+  stdout: NodeJS.WriteStream = process.stdout,
+  stderr: NodeJS.WriteStream = process.stderr,
+  env = process.env,
+): Output {
   const color = Boolean(stdout.isTTY) && env.NO_COLOR === undefined && env.TERM !== "dumb";
   const wrap = (code: string) => (text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   // A reader that stops early (`… | head`) closes the pipe: that ends the output, it is not a failure.

@@ -1,12 +1,20 @@
 import type { AgentEvent, AssistantMessageData, ContentBlock, RequestErrorData, ToolDetails } from "../core/protocol";
 import type { Output } from "./output";
 
-const BY: Record<string, string> = { policy: "the approval policy", user: "the user", "restricted-mode": "Restricted Mode" };
+const BY: Record<string, string> = {
+  policy: "the approval policy",
+  user: "the user",
+  "restricted-mode": "Restricted Mode",
+};
 
 function detailsNote(details: ToolDetails | undefined): string {
   if (!details) return "";
   if (details.kind === "edit") return ` ${details.path} (+${details.added} −${details.removed})`;
-  return details.exitCode !== undefined && details.exitCode !== null ? ` (exit code ${details.exitCode})` : details.signal ? ` (${details.signal})` : "";
+  return details.exitCode !== undefined && details.exitCode !== null
+    ? ` (exit code ${details.exitCode})`
+    : details.signal
+      ? ` (${details.signal})`
+      : "";
 }
 
 /**
@@ -81,7 +89,11 @@ export function createPrinter(output: Output): (event: AgentEvent) => void {
           printed = [];
           const data = event.event.data as RequestErrorData;
           if (data.retryInMs !== undefined && data.retryInMs > 0) {
-            line(output.yellow(`! ${data.kind} error (${data.message}${data.server ? `, ${data.server}` : ""}); retrying in ${Math.round(data.retryInMs / 100) / 10} s\n`));
+            line(
+              output.yellow(
+                `! ${data.kind} error (${data.message}${data.server ? `, ${data.server}` : ""}); retrying in ${Math.round(data.retryInMs / 100) / 10} s\n`,
+              ),
+            );
           }
         }
         break;
@@ -95,7 +107,12 @@ export function createPrinter(output: Output): (event: AgentEvent) => void {
         const reason = reasons.get(event.toolCallId);
         reasons.delete(event.toolCallId);
         if (event.outcome === "done") line(output.dim(`  ✓ ${event.name} done${detailsNote(event.details)}\n`));
-        else if (event.outcome === "refused") line(output.yellow(`  ✗ ${event.name} refused by ${BY[event.refusedBy ?? "policy"]}${reason ? `: ${reason}` : ""}\n`));
+        else if (event.outcome === "refused")
+          line(
+            output.yellow(
+              `  ✗ ${event.name} refused by ${BY[event.refusedBy ?? "policy"]}${reason ? `: ${reason}` : ""}\n`,
+            ),
+          );
         else if (event.outcome === "cancelled") line(output.yellow(`  ✗ ${event.name} cancelled\n`));
         else line(output.red(`  ✗ ${event.name} failed${event.message ? `: ${event.message}` : ""}\n`));
         break;

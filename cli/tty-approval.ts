@@ -12,7 +12,14 @@ export function ttyApproval(output: Output, input: NodeJS.ReadStream = process.s
   return async (request, signal) => {
     const rl = createInterface({ input, output: process.stderr });
     try {
-      const answer = (await rl.question(`\n${output.yellow("?")} Allow ${output.bold(request.toolName)}: ${request.summary}  [y]es / [N]o / [s]ession › `, { signal })).trim().toLowerCase();
+      const answer = (
+        await rl.question(
+          `\n${output.yellow("?")} Allow ${output.bold(request.toolName)}: ${request.summary}  [y]es / [N]o / [s]ession › `,
+          { signal },
+        )
+      )
+        .trim()
+        .toLowerCase();
       if (answer === "s" || answer === "session") return { approved: true, scope: "session" };
       if (answer === "y" || answer === "yes") return { approved: true, scope: "once" };
       return { approved: false, reason: "denied at the terminal" };

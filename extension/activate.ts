@@ -53,7 +53,9 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     if (!text || text === shownProblems) return;
     shownProblems = text;
     problems.forEach((p) => log(`settings: ${p}`));
-    void vscode.window.showWarningMessage(`Downcity: ${problems.length === 1 ? problems[0] : `${problems.length} settings are invalid (see the Downcity output)`}.`);
+    void vscode.window.showWarningMessage(
+      `Downcity: ${problems.length === 1 ? problems[0] : `${problems.length} settings are invalid (see the Downcity output)`}.`,
+    );
   });
   // Tests pass their own hooks; VS Code gets the editor-backed tools, asking the chat first.
   let chat: ChatRegistration | undefined;
@@ -63,17 +65,38 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
   const storage = context.storageUri ?? context.globalStorageUri;
   const mcp = registerMcp(context);
-  const hooks = { ...(options.hooks ?? folderTools?.hooks), mcpTools: (folder: vscode.WorkspaceFolder) => mcp.servers.tools(folder) };
-  const runtimes = new FolderRegistry(options.factory ?? createWorkspaceRuntime, config, hooks, log, storage && join(storage.fsPath, "search"));
-  const tree = new SessionsTree(runtimes, { log, ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }) });
+  const hooks = {
+    ...(options.hooks ?? folderTools?.hooks),
+    mcpTools: (folder: vscode.WorkspaceFolder) => mcp.servers.tools(folder),
+  };
+  const runtimes = new FolderRegistry(
+    options.factory ?? createWorkspaceRuntime,
+    config,
+    hooks,
+    log,
+    storage && join(storage.fsPath, "search"),
+  );
+  const tree = new SessionsTree(runtimes, {
+    log,
+    ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }),
+  });
   const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
   const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));
   const status = new ModelStatus(config, runtimes);
-  chat = registerChat(context, chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())), decisions);
+  chat = registerChat(
+    context,
+    chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())),
+    decisions,
+  );
   const registered = chat;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.
-  const followSessions = tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.folder.uri.toString(), change));
-  const show = options.openInChat ?? ((folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
+  const followSessions = tree.onDidChangeSession(({ entry, change }) =>
+    registered.controller.sessionChanged(entry.folder.uri.toString(), change),
+  );
+  const show =
+    options.openInChat ??
+    ((folder: vscode.WorkspaceFolder, ref: LocalSessionRef) =>
+      registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => {
     status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
     await show(folder, ref);
@@ -94,7 +117,10 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
     offerGitignore(runtimes, context.workspaceState),
     registerRestore({ runtime: (key) => registered.controller.folder(key).runtime, shown: () => registered.shown() }),
     registerSearch(runtimes, async (folder, hit, query) => {
-      status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, { agentId: hit.agentId, sessionId: hit.sessionId });
+      status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, {
+        agentId: hit.agentId,
+        sessionId: hit.sessionId,
+      });
       await registered.revealInChat(folder.uri.toString(), hit, { seq: hit.seq, query });
     }),
   );

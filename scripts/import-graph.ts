@@ -45,9 +45,13 @@ for (const top of TOP) {
       for (const m of text.matchAll(pattern)) {
         const spec = m[1]!;
         if (!spec.startsWith(".")) continue;
-        const target = relative(ROOT, resolve(dirname(file), spec)).split(sep).join("/");
+        const target = relative(ROOT, resolve(dirname(file), spec))
+          .split(sep)
+          .join("/");
         if (target.startsWith("node_modules") || target.startsWith("..")) continue;
-        const to = room(existsSync(join(ROOT, target)) && statSync(join(ROOT, target)).isDirectory() ? `${target}/index.ts` : target);
+        const to = room(
+          existsSync(join(ROOT, target)) && statSync(join(ROOT, target)).isDirectory() ? `${target}/index.ts` : target,
+        );
         if (to === from) continue;
         const out = edges.get(from) ?? new Map<string, number>();
         out.set(to, (out.get(to) ?? 0) + 1);
@@ -106,9 +110,21 @@ console.log(`\n# Cycles involving bench/scripts/test\n`);
 const other = all.filter((c) => !c.every(product));
 console.log(other.length ? other.map((c) => c.join(" ⇄ ")).join("\n") : "none");
 console.log(`\n# Largest source files (product + bench + scripts; lines)\n`);
-for (const { file, lines: n } of lines.filter((l) => !l.file.startsWith("test/")).sort((a, b) => b.lines - a.lines).slice(0, 15)) {
+for (const { file, lines: n } of lines
+  .filter((l) => !l.file.startsWith("test/"))
+  .sort((a, b) => b.lines - a.lines)
+  .slice(0, 15)) {
   console.log(`${String(n).padStart(5)}  ${file}`);
 }
 const over = lines.filter((l) => !l.file.startsWith("test/") && l.lines > 350).length;
-const wide = lines.reduce((max, l) => Math.max(max, ...readFileSync(join(ROOT, l.file), "utf8").split("\n").map((s) => s.length)), 0);
+const wide = lines.reduce(
+  (max, l) =>
+    Math.max(
+      max,
+      ...readFileSync(join(ROOT, l.file), "utf8")
+        .split("\n")
+        .map((s) => s.length),
+    ),
+  0,
+);
 console.log(`\nsource files over 350 lines: ${over}; widest line in the repository's TypeScript: ${wide} characters`);

@@ -26,8 +26,26 @@ const MODEL = "gpt-4.1";
 const CONVERSATION = "Fix restock changing every item";
 
 const SESSIONS: SeededSession[] = [
-  { id: "shot-tests", agentId: "code", title: "Add tests for lowStock", model: MODEL, turns: ["Add tests for lowStock at the threshold", "Added two cases to `src/inventory.spec.ts`: an item exactly at the threshold is low, one above it is not."] },
-  { id: "shot-explain", agentId: "ask", title: "Explain the inventory module", model: MODEL, turns: ["What does src/inventory.ts do?", "It keeps stock levels: `lowStock` lists items at or below a threshold, `restock` adds to one item's quantity."] },
+  {
+    id: "shot-tests",
+    agentId: "code",
+    title: "Add tests for lowStock",
+    model: MODEL,
+    turns: [
+      "Add tests for lowStock at the threshold",
+      "Added two cases to `src/inventory.spec.ts`: an item exactly at the threshold is low, one above it is not.",
+    ],
+  },
+  {
+    id: "shot-explain",
+    agentId: "ask",
+    title: "Explain the inventory module",
+    model: MODEL,
+    turns: [
+      "What does src/inventory.ts do?",
+      "It keeps stock levels: `lowStock` lists items at or below a threshold, `restock` adds to one item's quantity.",
+    ],
+  },
   {
     id: "shot-fix",
     agentId: "code",
@@ -63,7 +81,11 @@ async function shoot(theme: string, file: string, vsix: string): Promise<void> {
   await seedSessions(workspace, SESSIONS);
   // A provider so the status bar names a model; nothing is sent to it.
   const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: "http://127.0.0.1:9/v1", DOWNCITY_MODEL: MODEL };
-  const server = await startCodeServer({ runDir, env, settings: { "workbench.colorTheme": theme, "window.commandCenter": true } });
+  const server = await startCodeServer({
+    runDir,
+    env,
+    settings: { "workbench.colorTheme": theme, "window.commandCenter": true },
+  });
   try {
     const browser = await launchChromium(runDir, server.env);
     try {
@@ -75,21 +97,50 @@ async function shoot(theme: string, file: string, vsix: string): Promise<void> {
       await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 } });
       await page.keyboard.press("F1");
       await page.locator(".quick-input-widget input").fill("inventory.ts");
-      await page.locator(".quick-input-list .monaco-list-row", { hasText: "inventory.ts" }).first().click({ timeout: 15_000 });
+      await page
+        .locator(".quick-input-list .monaco-list-row", { hasText: "inventory.ts" })
+        .first()
+        .click({ timeout: 15_000 });
       await page.locator(".tabs-container .tab", { hasText: "inventory.ts" }).first().waitFor({ timeout: 15_000 });
       await openDowncityView(page);
       await sessionRow(page, CONVERSATION).click({ timeout: 30_000 });
-      await chatFrame(page).locator('article[aria-label="Assistant"]', { hasText: "fails on the old code" }).waitFor({ timeout: 30_000 });
+      await chatFrame(page)
+        .locator('article[aria-label="Assistant"]', { hasText: "fails on the old code" })
+        .waitFor({ timeout: 30_000 });
       // The sidebar wide enough for the chat, and the chat taller than the short Sessions list:
       // drag the sidebar's edge and the sash above the Sessions pane.
       const sidebar = await page.locator(".part.sidebar").boundingBox();
-      if (sidebar) await drag(page, sidebar.x + sidebar.width - 1, sidebar.y + sidebar.height / 2, sidebar.x + 520, sidebar.y + sidebar.height / 2);
-      const header = await page.locator(".pane-header", { hasText: /sessions/i }).first().boundingBox();
-      if (header && sidebar) await drag(page, header.x + header.width / 2, header.y - 1, header.x + header.width / 2, sidebar.y + sidebar.height - 170);
+      if (sidebar)
+        await drag(
+          page,
+          sidebar.x + sidebar.width - 1,
+          sidebar.y + sidebar.height / 2,
+          sidebar.x + 520,
+          sidebar.y + sidebar.height / 2,
+        );
+      const header = await page
+        .locator(".pane-header", { hasText: /sessions/i })
+        .first()
+        .boundingBox();
+      if (header && sidebar)
+        await drag(
+          page,
+          header.x + header.width / 2,
+          header.y - 1,
+          header.x + header.width / 2,
+          sidebar.y + sidebar.height - 170,
+        );
       // TypeScript's start-up message in the status bar goes once the file is analysed.
-      await page.locator(".statusbar-item", { hasText: "Analyzing" }).first().waitFor({ state: "detached", timeout: 30_000 }).catch(() => {});
+      await page
+        .locator(".statusbar-item", { hasText: "Analyzing" })
+        .first()
+        .waitFor({ state: "detached", timeout: 30_000 })
+        .catch(() => {});
       // Focus in the editor and the mouse on nothing: no sash highlight, tooltip or hover.
-      await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 300, y: 320 } });
+      await page
+        .locator(".monaco-editor .view-lines")
+        .first()
+        .click({ position: { x: 300, y: 320 } });
       await page.mouse.move(1000, 700);
       mkdirSync(OUT, { recursive: true });
       const target = join(OUT, file);
@@ -125,17 +176,41 @@ async function shootFirstMinutes(vsix: string): Promise<void> {
   cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
   let chats = 0;
   const provider = await startProviderServer(({ path }) => {
-    if (path.endsWith("/models")) return { json: { object: "list", data: [{ id: "qwen2.5-coder:14b" }, { id: "llama3.1:8b" }] } };
-    const sse = (script: Parameters<typeof wire.openaiChat>[0]) => ({ sse: wire.openaiChat({ model: "qwen2.5-coder:14b", usage: { input: 1900, output: 120 }, ...script }) });
+    if (path.endsWith("/models"))
+      return { json: { object: "list", data: [{ id: "qwen2.5-coder:14b" }, { id: "llama3.1:8b" }] } };
+    const sse = (script: Parameters<typeof wire.openaiChat>[0]) => ({
+      sse: wire.openaiChat({ model: "qwen2.5-coder:14b", usage: { input: 1900, output: 120 }, ...script }),
+    });
     chats++;
     if (chats === 1) return sse({ text: FIRST_ANSWER });
-    if (chats === 2) return sse({ toolCalls: [{ id: "call_fix", name: "edit_file", arguments: { path: "src/inventory.ts", edits: [{ oldText: OLD_LINE, newText: NEW_LINE }] } }] });
+    if (chats === 2)
+      return sse({
+        toolCalls: [
+          {
+            id: "call_fix",
+            name: "edit_file",
+            arguments: { path: "src/inventory.ts", edits: [{ oldText: OLD_LINE, newText: NEW_LINE }] },
+          },
+        ],
+      });
     return sse({ text: "Fixed: only the matching SKU is restocked." });
   });
   // No provider configured: the chat opens on its connect form.
   const env: Record<string, string> = {};
-  for (const k of ["DOWNCITY_PROTOCOL", "DOWNCITY_BASE_URL", "DOWNCITY_MODEL", "DOWNCITY_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) env[k] = "";
-  const server = await startCodeServer({ runDir, env, settings: { "workbench.colorTheme": "Default Light Modern", "window.commandCenter": true } });
+  for (const k of [
+    "DOWNCITY_PROTOCOL",
+    "DOWNCITY_BASE_URL",
+    "DOWNCITY_MODEL",
+    "DOWNCITY_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+  ])
+    env[k] = "";
+  const server = await startCodeServer({
+    runDir,
+    env,
+    settings: { "workbench.colorTheme": "Default Light Modern", "window.commandCenter": true },
+  });
   try {
     const browser = await launchChromium(runDir, server.env);
     try {
@@ -147,7 +222,14 @@ async function shootFirstMinutes(vsix: string): Promise<void> {
       await openDowncityView(page);
       const chat = () => chatFrame(page);
       const sidebar = await page.locator(".part.sidebar").boundingBox();
-      if (sidebar) await drag(page, sidebar.x + sidebar.width - 1, sidebar.y + sidebar.height / 2, sidebar.x + 460, sidebar.y + sidebar.height / 2);
+      if (sidebar)
+        await drag(
+          page,
+          sidebar.x + sidebar.width - 1,
+          sidebar.y + sidebar.height / 2,
+          sidebar.x + 460,
+          sidebar.y + sidebar.height / 2,
+        );
 
       const baseURL = chat().getByRole("textbox", { name: "Base URL", exact: true });
       await baseURL.fill(provider.baseURL, { timeout: 60_000 });
@@ -163,15 +245,26 @@ async function shootFirstMinutes(vsix: string): Promise<void> {
       const box = chat().getByRole("textbox", { name: "Message", exact: true });
       await box.fill(FIRST_PROMPT);
       await box.press("Enter");
-      await chat().locator('article[aria-label="Assistant"]', { hasText: "Shall I fix it?" }).waitFor({ timeout: 60_000 });
+      await chat()
+        .locator('article[aria-label="Assistant"]', { hasText: "Shall I fix it?" })
+        .waitFor({ timeout: 60_000 });
       await page.mouse.move(1000, 700);
       await still(page, "first-message.png");
 
       await box.fill("Yes, fix it.");
       await box.press("Enter");
-      await page.locator(".tabs-container .tab.active", { hasText: "Proposed by Downcity" }).waitFor({ timeout: 60_000 });
-      await page.locator('.editor-actions .action-label[aria-label^="Accept"]').filter({ visible: true }).first().waitFor({ timeout: 60_000 });
-      await chat().getByRole("group", { name: "Tool edit_file: waiting for approval", exact: true }).getByRole("button", { name: "Approve", exact: true }).waitFor({ timeout: 60_000 });
+      await page
+        .locator(".tabs-container .tab.active", { hasText: "Proposed by Downcity" })
+        .waitFor({ timeout: 60_000 });
+      await page
+        .locator('.editor-actions .action-label[aria-label^="Accept"]')
+        .filter({ visible: true })
+        .first()
+        .waitFor({ timeout: 60_000 });
+      await chat()
+        .getByRole("group", { name: "Tool edit_file: waiting for approval", exact: true })
+        .getByRole("button", { name: "Approve", exact: true })
+        .waitFor({ timeout: 60_000 });
       await page.mouse.move(1000, 700);
       await still(page, "approval.png");
     } finally {
@@ -190,7 +283,13 @@ async function still(page: import("playwright-core").Page, file: string): Promis
   console.log(`${target}: ${Math.round(statSync(target).size / 1024)} KB`);
 }
 
-async function drag(page: import("playwright-core").Page, fromX: number, fromY: number, toX: number, toY: number): Promise<void> {
+async function drag(
+  page: import("playwright-core").Page,
+  fromX: number,
+  fromY: number,
+  toX: number,
+  toY: number,
+): Promise<void> {
   await page.mouse.move(fromX, fromY);
   await page.mouse.down();
   await page.mouse.move(toX, toY, { steps: 5 });
@@ -199,7 +298,10 @@ async function drag(page: import("playwright-core").Page, fromX: number, fromY: 
 
 async function main(): Promise<void> {
   execFileSync(process.execPath, ["esbuild.config.mjs"], { cwd: PROJECT_ROOT, stdio: "inherit" });
-  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
+    cwd: PROJECT_ROOT,
+    stdio: "inherit",
+  });
   const vsix = join(PROJECT_ROOT, "dist", "downcity.vsix");
   await shootFirstMinutes(vsix);
   for (const { theme, file } of THEMES) await shoot(theme, file, vsix);

@@ -45,7 +45,10 @@ function packageFrom(stage: string): void {
 
   const out = join(PROJECT_ROOT, "dist", "downcity.vsix");
   const vsce = join(PROJECT_ROOT, "node_modules", ".bin", "vsce");
-  execFileSync(vsce, ["package", "--no-yarn", "--readme-path", "MARKETPLACE.md", "--out", out], { cwd: stage, stdio: "inherit" });
+  execFileSync(vsce, ["package", "--no-yarn", "--readme-path", "MARKETPLACE.md", "--out", out], {
+    cwd: stage,
+    stdio: "inherit",
+  });
 }
 
 main();

@@ -1,5 +1,19 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
-import { sameRef, type ApprovalDecision, type ChatConfig, type ChatHostEvent, type ChatMethod, type ChatParams, type SessionRef, type ChatResult, type ChatSnapshot, type ModelChoice, type MovedChat, type SessionEvent, type ChatSessionItem } from "../core/protocol";
+import {
+  sameRef,
+  type ApprovalDecision,
+  type ChatConfig,
+  type ChatHostEvent,
+  type ChatMethod,
+  type ChatParams,
+  type SessionRef,
+  type ChatResult,
+  type ChatSnapshot,
+  type ModelChoice,
+  type MovedChat,
+  type SessionEvent,
+  type ChatSessionItem,
+} from "../core/protocol";
 import type { ResolvedAttachment, SessionRules } from "../core/protocol";
 import { MentionMenu } from "./views/mention-menu";
 import { pendingTokens } from "./views/mention-chips";
@@ -133,7 +147,9 @@ export class ChatApp {
       if (hello?.moved) return this.close(undefined, hello.moved);
       if (hello && !hello.snapshot) {
         // The saved session no longer opens (deleted while this view was away).
-        this.close("This session was deleted or can no longer be opened. Start a new session, or open another one from the Sessions view.");
+        this.close(
+          "This session was deleted or can no longer be opened. Start a new session, or open another one from the Sessions view.",
+        );
         return;
       }
       if (outside) {
@@ -251,7 +267,12 @@ export class ChatApp {
         return;
       case "agent": {
         const e = event.event;
-        if (!this.snapshot || e.sessionId !== this.snapshot.ref.sessionId || event.folderKey !== this.snapshot.ref.folderKey) return;
+        if (
+          !this.snapshot ||
+          e.sessionId !== this.snapshot.ref.sessionId ||
+          event.folderKey !== this.snapshot.ref.folderKey
+        )
+          return;
         if (e.type === "draft") {
           // Coalesced: a burst of deltas costs one render per animation frame.
           this.pendingDraft = () => this.conversation.setDraft(e.draftId, e.blocks);
@@ -268,7 +289,8 @@ export class ChatApp {
             void this.loadRules();
           }
           if (e.type === "usage") this.usage = e;
-          if (e.type === "compaction-started" && this.usage?.ratio !== undefined) this.conversation.compactedAt = this.usage.ratio;
+          if (e.type === "compaction-started" && this.usage?.ratio !== undefined)
+            this.conversation.compactedAt = this.usage.ratio;
           this.conversation.applyAgent(e);
         }
         this.schedule();
@@ -319,7 +341,12 @@ export class ChatApp {
 
   /** What the card actions (approval-answers.ts) need of the app. */
   private cardHost(): CardHost {
-    return { ref: () => this.ref(), conversation: this.conversation, call: (m, p) => this.call(m, p), refresh: () => this.refresh() };
+    return {
+      ref: () => this.ref(),
+      conversation: this.conversation,
+      call: (m, p) => this.call(m, p),
+      refresh: () => this.refresh(),
+    };
   }
 
   /**
@@ -331,9 +358,18 @@ export class ChatApp {
     const ref = this.ref();
     const item = this.conversation.items.find((i) => i.kind === "user" && i.seq === seq);
     if (!ref || item?.kind !== "user") return;
-    const text = item.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+    const text = item.blocks
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join("\n")
+      .trim();
     const at = item.forkAt ?? seq - 1;
-    const snapshot = at >= 1 ? await this.call("fork", { ref, atSeq: at }) : await this.call("newSession", { folderKey: ref.folderKey, ...(this.config?.agents.some((a) => a.id === ref.agentId) ? { agentId: ref.agentId } : {}) });
+    const snapshot =
+      at >= 1
+        ? await this.call("fork", { ref, atSeq: at })
+        : await this.call("newSession", {
+            folderKey: ref.folderKey,
+            ...(this.config?.agents.some((a) => a.id === ref.agentId) ? { agentId: ref.agentId } : {}),
+          });
     if (!snapshot) return;
     this.show(snapshot);
     this.composer.text = text;
@@ -355,7 +391,10 @@ export class ChatApp {
     if (!result?.snapshot) return;
     this.show(result.snapshot);
     if (resend && item?.kind === "user") {
-      this.composer.text = item.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n").trim();
+      this.composer.text = item.blocks
+        .map((b) => (b.type === "text" ? b.text : ""))
+        .join("\n")
+        .trim();
       this.refresh();
       this.root.querySelector<HTMLTextAreaElement>("textarea")?.focus();
     }
@@ -379,7 +418,8 @@ export class ChatApp {
    */
   async send(): Promise<void> {
     const text = this.composer.text.trim();
-    if ((!text && !this.composer.attachments.length) || this.readOnly || this.config?.restricted || this.starting) return;
+    if ((!text && !this.composer.attachments.length) || this.readOnly || this.config?.restricted || this.starting)
+      return;
     const attachments = this.composer.attachments.slice();
     this.composer.text = "";
     this.composer.attachments = [];
@@ -390,7 +430,10 @@ export class ChatApp {
     if (!ref || (agentId && agentId !== ref.agentId)) {
       this.starting = true;
       try {
-        const snapshot = await this.call("newSession", { ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}), ...(agentId ? { agentId } : {}) });
+        const snapshot = await this.call("newSession", {
+          ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}),
+          ...(agentId ? { agentId } : {}),
+        });
         if (!snapshot) return this.giveBack(text, attachments);
         this.show(snapshot);
         ref = snapshot.ref;
@@ -472,7 +515,15 @@ export class ChatApp {
       const events = [...page.events, ...this.liveEvents];
       const state: SavedState = {
         v: 1,
-        snapshot: { ...this.snapshot, title: this.conversation.title, page: { ...page, events, lastSeq: this.conversation.lastSeq }, draft: undefined, pendingApprovals: [], running: this.running, usage: this.usage },
+        snapshot: {
+          ...this.snapshot,
+          title: this.conversation.title,
+          page: { ...page, events, lastSeq: this.conversation.lastSeq },
+          draft: undefined,
+          pendingApprovals: [],
+          running: this.running,
+          usage: this.usage,
+        },
       };
       // A huge Active page is not worth storing: the host resends it on reload.
       if (JSON.stringify(state).length > SAVE_LIMIT) this.api.setState(undefined);
@@ -493,26 +544,86 @@ export class ChatApp {
     const ref = this.ref();
     const title = this.conversation.title ?? "New session";
     const titleView = this.editingTitle
-      ? html`<input class="title-input" aria-label="Session title" .value=${title} @keydown=${(e: KeyboardEvent) => this.titleKey(e)} @blur=${() => ((this.editingTitle = false), this.refresh())} />`
-      : html`<button type="button" class="title" title="Rename" aria-label="Session title: ${title}. Rename" ?disabled=${!ref || !!this.readOnly} @click=${() => this.editTitle()}>${title}</button>`;
+      ? html`<input
+          class="title-input"
+          aria-label="Session title"
+          .value=${title}
+          @keydown=${(e: KeyboardEvent) => this.titleKey(e)}
+          @blur=${() => ((this.editingTitle = false), this.refresh())}
+        />`
+      : html`<button
+          type="button"
+          class="title"
+          title="Rename"
+          aria-label="Session title: ${title}. Rename"
+          ?disabled=${!ref || !!this.readOnly}
+          @click=${() => this.editTitle()}
+        >
+          ${title}
+        </button>`;
     return html`<header class="chat-header">
-      ${titleView}
-      <span class="spacer"></span>
-      <button type="button" class="icon-button" aria-label="Sessions" title="Sessions" aria-expanded=${this.sessions ? "true" : "false"} @click=${() => void this.toggleSessions()}><i aria-hidden="true" class="codicon codicon-list-unordered"></i></button>
-      <button type="button" class="icon-button" aria-label="New session" title="New session" @click=${() => void this.newSession()}><i aria-hidden="true" class="codicon codicon-add"></i></button>
-      <button type="button" class="icon-button" aria-label="Fork session" title="Fork session" ?disabled=${!ref} @click=${() => ref && void this.call("fork", { ref }).then((s) => s && this.show(s))}><i aria-hidden="true" class="codicon codicon-repo-forked"></i></button>
-      <button type="button" class="icon-button" aria-label="Export session" title="Export session" ?disabled=${!ref} @click=${() => ref && void this.call("exportSession", { ref })}><i aria-hidden="true" class="codicon codicon-export"></i></button>
-    </header>
-    ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
+        ${titleView}
+        <span class="spacer"></span>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Sessions"
+          title="Sessions"
+          aria-expanded=${this.sessions ? "true" : "false"}
+          @click=${() => void this.toggleSessions()}
+        >
+          <i aria-hidden="true" class="codicon codicon-list-unordered"></i>
+        </button>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="New session"
+          title="New session"
+          @click=${() => void this.newSession()}
+        >
+          <i aria-hidden="true" class="codicon codicon-add"></i>
+        </button>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Fork session"
+          title="Fork session"
+          ?disabled=${!ref}
+          @click=${() => ref && void this.call("fork", { ref }).then((s) => s && this.show(s))}
+        >
+          <i aria-hidden="true" class="codicon codicon-repo-forked"></i>
+        </button>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Export session"
+          title="Export session"
+          ?disabled=${!ref}
+          @click=${() => ref && void this.call("exportSession", { ref })}
+        >
+          <i aria-hidden="true" class="codicon codicon-export"></i>
+        </button>
+      </header>
+      ${this.sessions ? this.sessionList(this.sessions) : nothing}`;
   }
 
   private sessionList(sessions: ChatSessionItem[]): TemplateResult {
-    return html`<nav class="session-list" aria-label="Sessions"><ul>
-      ${sessions.map(
-        (s) => html`<li><button type="button" class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""} @click=${() => void this.switchTo(s.ref)}>
-          ${s.running ? html`<i aria-hidden="true" class="codicon codicon-loading codicon-modifier-spin"></i>` : nothing}${s.title ?? s.ref.sessionId}</button></li>`,
-      )}
-    </ul></nav>`;
+    return html`<nav class="session-list" aria-label="Sessions">
+      <ul>
+        ${sessions.map(
+          (s) =>
+            html`<li>
+              <button
+                type="button"
+                class=${this.ref() && sameRef(s.ref, this.ref()!) ? "current" : ""}
+                @click=${() => void this.switchTo(s.ref)}
+              >
+                ${s.running ? html`<i aria-hidden="true" class="codicon codicon-loading codicon-modifier-spin"></i>` : nothing}${s.title ?? s.ref.sessionId}
+              </button>
+            </li>`,
+        )}
+      </ul>
+    </nav>`;
   }
 
   private async switchTo(ref: SessionRef): Promise<void> {
@@ -524,7 +635,10 @@ export class ChatApp {
   async newSession(agentId?: string): Promise<void> {
     this.sessions = undefined;
     const agent = agentId ?? this.chosenAgent;
-    const snapshot = await this.call("newSession", { ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}), ...(agent ? { agentId: agent } : {}) });
+    const snapshot = await this.call("newSession", {
+      ...(this.snapshot ? { folderKey: this.snapshot.ref.folderKey } : {}),
+      ...(agent ? { agentId: agent } : {}),
+    });
     if (!snapshot) return;
     this.chosenAgent = undefined;
     this.show(snapshot);
@@ -561,7 +675,14 @@ export class ChatApp {
     return html`<div class="history-bar">
       ${
         c.hasOlder
-          ? html`<button type="button" class="secondary" ?disabled=${this.loadingEarlier} @click=${() => void this.loadEarlier()}><i aria-hidden="true" class="codicon codicon-fold-up"></i> Load earlier</button>`
+          ? html`<button
+              type="button"
+              class="secondary"
+              ?disabled=${this.loadingEarlier}
+              @click=${() => void this.loadEarlier()}
+            >
+              <i aria-hidden="true" class="codicon codicon-fold-up"></i> Load earlier
+            </button>`
           : html`<span class="history-start">Start of session</span>`
       }
     </div>`;
@@ -571,19 +692,35 @@ export class ChatApp {
     if (this.connectShown()) return connectForm(this.connect, !!this.config?.providerConfigured);
     if (!this.snapshot && this.moved) {
       const { ref } = this.moved;
-      return movedChat(this.moved, { bringBack: () => void this.call("bringBack", { ref }), newSession: () => void this.newSession() });
+      return movedChat(this.moved, {
+        bringBack: () => void this.call("bringBack", { ref }),
+        newSession: () => void this.newSession(),
+      });
     }
     if (!this.snapshot && this.closedMessage) {
-      return html`<div class="empty-state" role="status"><i aria-hidden="true" class="codicon codicon-trash"></i><h2>Session deleted</h2>
+      return html`<div class="empty-state" role="status">
+        <i aria-hidden="true" class="codicon codicon-trash"></i>
+        <h2>Session deleted</h2>
         <p>${this.closedMessage}</p>
-        <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
+        <div class="empty-buttons">
+          <button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button>
+        </div>
+      </div>`;
     }
     if (!this.snapshot) {
-      return html`<div class="empty-state"><i aria-hidden="true" class="codicon codicon-comment-discussion"></i><h2>Ask the agent</h2>
+      return html`<div class="empty-state">
+        <i aria-hidden="true" class="codicon codicon-comment-discussion"></i>
+        <h2>Ask the agent</h2>
         <p>Type a message below to start a session, or open one from the Sessions view.</p>
-        <div class="empty-buttons"><button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button></div></div>`;
+        <div class="empty-buttons">
+          <button type="button" class="primary" @click=${() => void this.newSession()}>New Session</button>
+        </div>
+      </div>`;
     }
-    if (this.conversation.items.length === 0) return html`<div class="empty-hint">Ask the agent about this workspace. Type <kbd>@</kbd> to attach a file.</div>`;
+    if (this.conversation.items.length === 0)
+      return html`<div class="empty-hint">
+        Ask the agent about this workspace. Type <kbd>@</kbd> to attach a file.
+      </div>`;
     return nothing;
   }
 
@@ -600,26 +737,33 @@ export class ChatApp {
   refresh(initial = false): void {
     this.rowContext.readOnly = !!this.readOnly;
     // A form asked for over a configured chat replaces the composer (both have a "Model" field).
-    const composerView = this.connect.state.asked && this.connectShown() ? nothing : composer(this, {
-      running: this.running,
-      disabled: !!this.readOnly || !!this.config?.restricted || this.starting,
-      readOnly: this.readOnly ?? this.config?.restricted,
-      // The form has its own "Model" field: no second one beside it.
-      models: this.connectShown() ? [] : (this.config?.models ?? []),
-      model: this.model,
-      agents: this.config?.agents ?? [],
-      agentId: this.agentAsk?.agentId ?? this.chosenAgent ?? this.snapshot?.ref.agentId,
-      meter: this.meter(),
-      ask: this.agentAsk ? agentConfirm(this.agentAsk, (start) => this.answerAgentAsk(start)) : nothing,
-      rules: rulesChips(this.rules, (path) => {
-        const ref = this.ref();
-        if (ref) void this.call("openRulesFile", { ref, path });
-      }),
-    });
+    const composerView =
+      this.connect.state.asked && this.connectShown()
+        ? nothing
+        : composer(this, {
+            running: this.running,
+            disabled: !!this.readOnly || !!this.config?.restricted || this.starting,
+            readOnly: this.readOnly ?? this.config?.restricted,
+            // The form has its own "Model" field: no second one beside it.
+            models: this.connectShown() ? [] : (this.config?.models ?? []),
+            model: this.model,
+            agents: this.config?.agents ?? [],
+            agentId: this.agentAsk?.agentId ?? this.chosenAgent ?? this.snapshot?.ref.agentId,
+            meter: this.meter(),
+            ask: this.agentAsk ? agentConfirm(this.agentAsk, (start) => this.answerAgentAsk(start)) : nothing,
+            rules: rulesChips(this.rules, (path) => {
+              const ref = this.ref();
+              if (ref) void this.call("openRulesFile", { ref, path });
+            }),
+          });
     render(
       html`${this.header()}${findBar(this.find)}${this.historyBar()}
-        <div class="log-area"><div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"><div class="log-inner"></div></div>
-        ${this.list && !this.list.pinned && this.conversation.items.length ? jumpToLatest(() => this.jumpToLatest()) : nothing}</div>
+        <div class="log-area">
+          <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0">
+            <div class="log-inner"></div>
+          </div>
+          ${this.list && !this.list.pinned && this.conversation.items.length ? jumpToLatest(() => this.jumpToLatest()) : nothing}
+        </div>
         ${this.emptyState()}${composerView}`,
       this.root,
     );
@@ -658,7 +802,9 @@ export class ChatApp {
   private async searchMentions(kind: "file" | "folder", query: string): Promise<string[]> {
     return (await this.call("searchMentions", { ...this.folderKey(), kind, query })) ?? [];
   }
-  private async resolveMention(mention: ChatParams<"resolveMention">["mention"]): Promise<ResolvedAttachment | { error: string }> {
+  private async resolveMention(
+    mention: ChatParams<"resolveMention">["mention"],
+  ): Promise<ResolvedAttachment | { error: string }> {
     try {
       return await this.rpc.request("resolveMention", { ...this.folderKey(), mention });
     } catch (error) {
@@ -668,7 +814,8 @@ export class ChatApp {
   /** Adds attachments to the composer; the same one twice (same label and text) is kept once. */
   attach(attachments: ResolvedAttachment[]): void {
     for (const a of attachments) {
-      if (!this.composer.attachments.some((b) => b.info.label === a.info.label && b.text === a.text)) this.composer.attachments.push(a);
+      if (!this.composer.attachments.some((b) => b.info.label === a.info.label && b.text === a.text))
+        this.composer.attachments.push(a);
     }
     if (this.mentions.state?.error) this.mentions.close();
     this.refresh();
@@ -706,7 +853,9 @@ export class ChatApp {
 
 /** "Copied" on the Copy button for a moment (it is re-rendered with the row at the latest). */
 function copied(button: HTMLElement): void {
-  const label = button.querySelector(".copied-text") ?? button.appendChild(Object.assign(document.createElement("span"), { className: "copied-text" }));
+  const label =
+    button.querySelector(".copied-text") ??
+    button.appendChild(Object.assign(document.createElement("span"), { className: "copied-text" }));
   label.textContent = "Copied";
   button.setAttribute("aria-label", "Copied");
   setTimeout(() => {
@@ -714,4 +863,3 @@ function copied(button: HTMLElement): void {
     button.setAttribute("aria-label", "Copy code");
   }, 2000);
 }
-

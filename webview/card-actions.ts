@@ -25,7 +25,8 @@ export async function answerApproval(host: CardHost, toolCallId: string, decisio
   host.conversation.tool(toolCallId, (t) => {
     if (!t.answering) return; // The outcome arrived first.
     t.answering = false;
-    if (result && t.status === "approval") t.message = "Nothing waits for this answer any more: it was answered elsewhere, or its run stopped.";
+    if (result && t.status === "approval")
+      t.message = "Nothing waits for this answer any more: it was answered elsewhere, or its run stopped.";
   });
   host.refresh();
 }

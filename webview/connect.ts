@@ -1,4 +1,12 @@
-import { CONNECT_KINDS, type ConnectField, type ConnectKind, type ConnectParams, type ConnectResult, type ListModelsParams, type ListModelsResult } from "../core/protocol";
+import {
+  CONNECT_KINDS,
+  type ConnectField,
+  type ConnectKind,
+  type ConnectParams,
+  type ConnectResult,
+  type ListModelsParams,
+  type ListModelsResult,
+} from "../core/protocol";
 
 /** What the connect form shows. The API key is not here: it stays in its password field until Connect reads it once. */
 export interface ConnectState {
@@ -65,7 +73,11 @@ export class ConnectForm {
   }
 
   setBaseURL(baseURL: string): void {
-    this.state = { ...this.state, baseURL, error: this.state.error?.field === "baseURL" ? undefined : this.state.error };
+    this.state = {
+      ...this.state,
+      baseURL,
+      error: this.state.error?.field === "baseURL" ? undefined : this.state.error,
+    };
     this.ensureListed();
     this.calls.refresh();
   }
@@ -90,8 +102,17 @@ export class ConnectForm {
     // A newer URL or kind was typed meanwhile: its listing wins.
     if (seq !== this.listSeq) return;
     const models = result?.models.length ? result.models : undefined;
-    const model = models && !this.state.otherModel && !models.includes(this.state.model) ? models[0]! : this.state.model;
-    this.state = { ...this.state, listing: false, models, model, listProblem: models ? undefined : (result?.problem ?? (result ? "The server lists no models: type the model's name." : undefined)) };
+    const model =
+      models && !this.state.otherModel && !models.includes(this.state.model) ? models[0]! : this.state.model;
+    this.state = {
+      ...this.state,
+      listing: false,
+      models,
+      model,
+      listProblem: models
+        ? undefined
+        : (result?.problem ?? (result ? "The server lists no models: type the model's name." : undefined)),
+    };
     this.calls.refresh();
   }
 
@@ -113,7 +134,8 @@ export class ConnectForm {
     const apiKey = keyInput?.value ?? "";
     const result = await this.calls.connect({ kind, baseURL, model, ...(apiKey ? { apiKey } : {}) });
     if (!result) return this.fail({ message: "Connect failed: see the message above." });
-    if (!result.ok) return this.fail(result.field ? { message: result.message, field: result.field } : { message: result.message });
+    if (!result.ok)
+      return this.fail(result.field ? { message: result.message, field: result.field } : { message: result.message });
     if (keyInput) keyInput.value = "";
     this.state = fresh(kind);
     this.listedFor = undefined;
@@ -130,5 +152,16 @@ export class ConnectForm {
 }
 
 function fresh(kind: ConnectKind): ConnectState {
-  return { asked: false, kind, baseURL: CONNECT_KINDS[kind].baseURL, models: undefined, listing: false, listProblem: undefined, model: "", otherModel: false, connecting: false, error: undefined };
+  return {
+    asked: false,
+    kind,
+    baseURL: CONNECT_KINDS[kind].baseURL,
+    models: undefined,
+    listing: false,
+    listProblem: undefined,
+    model: "",
+    otherModel: false,
+    connecting: false,
+    error: undefined,
+  };
 }

@@ -56,8 +56,26 @@ export interface ProblemItem {
 }
 
 export type Item =
-  | { kind: "user"; key: string; seq: number; time: number; blocks: ContentBlock[]; origin?: string; queued?: boolean; undelivered?: boolean; forkAt?: number }
-  | { kind: "assistant"; key: string; seq?: number; blocks: ContentBlock[]; streaming: boolean; interrupted?: boolean; model?: string }
+  | {
+      kind: "user";
+      key: string;
+      seq: number;
+      time: number;
+      blocks: ContentBlock[];
+      origin?: string;
+      queued?: boolean;
+      undelivered?: boolean;
+      forkAt?: number;
+    }
+  | {
+      kind: "assistant";
+      key: string;
+      seq?: number;
+      blocks: ContentBlock[];
+      streaming: boolean;
+      interrupted?: boolean;
+      model?: string;
+    }
   | { kind: "summary"; key: string; text: string; throughSeq: number }
   | { kind: "compaction"; key: string; seq: number; text: string }
   | { kind: "notice"; key: string; level: string; text: string }
@@ -126,7 +144,10 @@ export class Conversation {
   }
 
   /** A restored view's catch-up: the events it missed, then the live state as it is now. */
-  catchUp(delta: Extract<CatchUp, { kind: "delta" }>, append: (event: SessionEvent) => void = (e) => this.append(e)): void {
+  catchUp(
+    delta: Extract<CatchUp, { kind: "delta" }>,
+    append: (event: SessionEvent) => void = (e) => this.append(e),
+  ): void {
     for (const event of delta.events) append(event);
     if (delta.title) this.title = delta.title;
     if (delta.draft) this.setDraft(delta.draft.draftId, delta.draft.blocks);
@@ -196,7 +217,8 @@ export class Conversation {
         this.tool(event.toolCallId, (t) => {
           t.answering = false;
           const cancelled = event.decision === "denied" && event.reason === CANCELLED_REASON;
-          if (t.status === "approval") t.status = event.decision === "approved" ? "running" : cancelled ? "cancelled" : "refused";
+          if (t.status === "approval")
+            t.status = event.decision === "approved" ? "running" : cancelled ? "cancelled" : "refused";
         });
         break;
       case "notice":
@@ -267,7 +289,12 @@ export class Conversation {
 
   private prependSummary(page: ChatPage): void {
     if (page.summary && page.firstSeq > 1 && !this.items.some((i) => i.key === `summary:${page.firstSeq}`)) {
-      this.items.unshift({ kind: "summary", key: `summary:${page.firstSeq}`, text: page.summary, throughSeq: page.firstSeq - 1 });
+      this.items.unshift({
+        kind: "summary",
+        key: `summary:${page.firstSeq}`,
+        text: page.summary,
+        throughSeq: page.firstSeq - 1,
+      });
     }
   }
 
@@ -307,11 +334,26 @@ export class Conversation {
         // A queued steer moves to where it was delivered.
         if (typeof data.queuedSeq === "number") this.removeRow(`queued:${data.queuedSeq}`);
         const forkAt = (turnStart === event.seq - 1 ? turnStart : event.seq) - 1;
-        this.add({ kind: "user", key: `seq:${event.seq}`, seq: event.seq, time: event.time, blocks: blocksOf(data), ...(origin ? { origin } : {}), forkAt });
+        this.add({
+          kind: "user",
+          key: `seq:${event.seq}`,
+          seq: event.seq,
+          time: event.time,
+          blocks: blocksOf(data),
+          ...(origin ? { origin } : {}),
+          forkAt,
+        });
         break;
       }
       case "user/queued":
-        this.add({ kind: "user", key: `queued:${event.seq}`, seq: event.seq, time: event.time, blocks: blocksOf(data), queued: true });
+        this.add({
+          kind: "user",
+          key: `queued:${event.seq}`,
+          seq: event.seq,
+          time: event.time,
+          blocks: blocksOf(data),
+          queued: true,
+        });
         break;
       case "assistant/message": {
         // The final message takes the draft's row (and key), so nothing jumps.
@@ -375,17 +417,29 @@ export class Conversation {
         this.endTurn(event.seq, data as unknown as TurnEndData);
         break;
       case "notice":
-        this.add({ kind: "notice", key: `seq:${event.seq}`, level: String(data.level ?? "info"), text: String(data.message ?? "") });
+        this.add({
+          kind: "notice",
+          key: `seq:${event.seq}`,
+          level: String(data.level ?? "info"),
+          text: String(data.message ?? ""),
+        });
         break;
       case "compaction/end": {
         const closed = Number(data.closed ?? 0);
         // The summary goes at the boundary, as a reopened chat shows it above the Active page.
-        if (typeof data.throughSeq === "number" && typeof data.summary === "string") this.insertSummary(data.throughSeq, data.summary);
-        if (closed > 0) this.add({ kind: "compaction", key: `seq:${event.seq}`, seq: event.seq, text: compactedText(closed) });
+        if (typeof data.throughSeq === "number" && typeof data.summary === "string")
+          this.insertSummary(data.throughSeq, data.summary);
+        if (closed > 0)
+          this.add({ kind: "compaction", key: `seq:${event.seq}`, seq: event.seq, text: compactedText(closed) });
         break;
       }
       case "compaction/error":
-        this.add({ kind: "notice", key: `seq:${event.seq}`, level: "warning", text: `Compaction failed: ${String(data.message ?? "")}` });
+        this.add({
+          kind: "notice",
+          key: `seq:${event.seq}`,
+          level: "warning",
+          text: `Compaction failed: ${String(data.message ?? "")}`,
+        });
         break;
       default:
         break;
@@ -407,7 +461,12 @@ export class Conversation {
 
   private requestFailed(seq: number, error: RequestErrorData): void {
     const where = error.server ? ` (${error.server})` : "";
-    const next = error.retryInMs === undefined ? "" : error.retryInMs > 0 ? `: retrying in ${Math.round(error.retryInMs / 100) / 10} s` : ": retrying now";
+    const next =
+      error.retryInMs === undefined
+        ? ""
+        : error.retryInMs > 0
+          ? `: retrying in ${Math.round(error.retryInMs / 100) / 10} s`
+          : ": retrying now";
     const failure = `${error.message}${where}`;
     const text = `${failure}${next}`;
     const turn = (this.turn ??= { start: seq });
@@ -447,7 +506,14 @@ export class Conversation {
       return;
     }
     if (end.reason !== "error") return;
-    const facts = { state: "failed" as const, text: end.error ?? "the turn failed", turnEnd: seq, retry: "offered" as const, ...(end.server ? { server: end.server } : {}), ...(end.setting ? { setting: end.setting } : {}) };
+    const facts = {
+      state: "failed" as const,
+      text: end.error ?? "the turn failed",
+      turnEnd: seq,
+      retry: "offered" as const,
+      ...(end.server ? { server: end.server } : {}),
+      ...(end.setting ? { setting: end.setting } : {}),
+    };
     if (problem) {
       Object.assign(problem, facts);
       this.update(problem);
@@ -486,7 +552,12 @@ export function decisionText(d: Pick<ToolApprovalData, "decision" | "by" | "scop
   // Stop answered it: nobody denied anything.
   if (d.decision === "denied" && d.reason === CANCELLED_REASON) return "cancelled";
   // Plain words (issue 19 item 7): a setting decided it, not a "policy".
-  if (d.decision === "approved") return d.by === "policy" ? "auto-approved (setting)" : d.scope === "session" ? "allowed for this session" : "approved";
+  if (d.decision === "approved")
+    return d.by === "policy"
+      ? "auto-approved (setting)"
+      : d.scope === "session"
+        ? "allowed for this session"
+        : "approved";
   const by = d.by === "policy" ? " (setting)" : d.by === "restricted-mode" ? " (Restricted Mode)" : "";
   return `denied${by}${d.reason ? `: ${d.reason}` : ""}`;
 }

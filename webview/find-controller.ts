@@ -1,4 +1,12 @@
-import type { ChatMethod, ChatPage, ChatParams, SessionRef, ChatResult, RevealTarget, SessionSearchHit } from "../core/protocol";
+import type {
+  ChatMethod,
+  ChatPage,
+  ChatParams,
+  SessionRef,
+  ChatResult,
+  RevealTarget,
+  SessionSearchHit,
+} from "../core/protocol";
 import { findMatches, matcher, rowKeyAt, type FindMatch } from "./find";
 import { clearHighlights, highlightRows } from "./highlight";
 import type { VirtualList } from "./list";
@@ -133,7 +141,11 @@ export class FindController {
     // Asked even when the message is loaded (the answer is then no page): the request also
     // tells the host the reveal arrived, so a later reload does not get it again.
     const older = target.seq < c.firstSeq && c.hasOlder;
-    const pages = await this.host.call("loadThrough", { ref, beforeSeq: older ? c.firstSeq : target.seq, seq: target.seq });
+    const pages = await this.host.call("loadThrough", {
+      ref,
+      beforeSeq: older ? c.firstSeq : target.seq,
+      seq: target.seq,
+    });
     if (mine !== this.revealing || this.host.ref() !== ref) return;
     if (older) for (const page of pages ?? []) this.host.prepend(page);
     const key = rowKeyAt(c.items, target.seq) ?? c.items[0]?.key;

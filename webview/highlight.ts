@@ -23,7 +23,11 @@ export function clearHighlights(): void {
  * occurrence of row `current.key` (or its last, when the rendering shows fewer than the
  * source holds) gets the current-match style. Returns the current range's element.
  */
-export function highlightRows(rows: Iterable<[string, HTMLElement]>, m: Matcher, current?: { key: string; n: number }): Element | undefined {
+export function highlightRows(
+  rows: Iterable<[string, HTMLElement]>,
+  m: Matcher,
+  current?: { key: string; n: number },
+): Element | undefined {
   if (!supported()) return undefined;
   const all: Range[] = [];
   const now: Range[] = [];

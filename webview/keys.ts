@@ -8,11 +8,14 @@ export interface ChatKeysHost {
   stop(): void;
 }
 
-const FOCUSABLE = "button:not([disabled]), textarea:not([disabled]), select:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex='-1'])";
+const FOCUSABLE =
+  "button:not([disabled]), textarea:not([disabled]), select:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex='-1'])";
 
 /** The controls Tab visits, in document order, skipping hidden ones (visibility: hidden buttons, collapsed rows). */
 export function tabStops(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.tabIndex >= 0 && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden");
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => el.tabIndex >= 0 && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden",
+  );
 }
 
 export function installChatKeys(root: HTMLElement, host: ChatKeysHost): () => void {

@@ -1,4 +1,10 @@
-import { Virtualizer, elementScroll, measureElement, observeElementOffset, observeElementRect } from "@tanstack/virtual-core";
+import {
+  Virtualizer,
+  elementScroll,
+  measureElement,
+  observeElementOffset,
+  observeElementRect,
+} from "@tanstack/virtual-core";
 
 export interface ListRow {
   key: string;
@@ -70,7 +76,8 @@ export class VirtualList<T extends ListRow> {
       // A scroll still landing from before a row was brought into view must not re-pin over it.
       if (gap <= 24) this.pin(!this.holding);
       // A jump of more than a screen is never a correction (a link, find, or a script did it).
-      else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight) this.pin(false);
+      else if (dragging || performance.now() - this.readerAt < READER_SCROLL_MS || gap > scroller.clientHeight)
+        this.pin(false);
     };
     const onPointerDown = (e: Event) => {
       // On the scrollbar only (past the content box): a click on a row's button is not a scroll.
@@ -168,10 +175,11 @@ export class VirtualList<T extends ListRow> {
   }
 
   private schedule(): void {
-    if (!this.frame) this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
+    if (!this.frame)
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.draw();
+      });
   }
 
   private draw(): void {

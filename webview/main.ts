@@ -12,4 +12,7 @@ const app = new ChatApp(root, acquireVsCodeApi());
 void app.start();
 // For the browser tests and the benchmark: read-only counters, no control.
 (window as unknown as { __downcityChat?: unknown }).__downcityChat = app;
-(window as unknown as { __downcityStats?: unknown }).__downcityStats = Object.assign(listStats, { markdown: markdownStats, find: findStats });
+(window as unknown as { __downcityStats?: unknown }).__downcityStats = Object.assign(listStats, {
+  markdown: markdownStats,
+  find: findStats,
+});

@@ -26,9 +26,12 @@ const EDIT_TOOLS = new Set(["edit_file", "write_file"]);
 
 export function toolView(call: ToolCallBlock, state: ToolState | undefined): ToolView {
   const status = state?.status ?? "called";
-  const edit = state?.details?.kind === "edit" ? state.details : state?.preview?.kind === "edit" ? state.preview : undefined;
-  const command = state?.details?.kind === "command" ? state.details : state?.preview?.kind === "command" ? state.preview : undefined;
-  const resultText = state?.result?.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n") ?? "";
+  const edit =
+    state?.details?.kind === "edit" ? state.details : state?.preview?.kind === "edit" ? state.preview : undefined;
+  const command =
+    state?.details?.kind === "command" ? state.details : state?.preview?.kind === "command" ? state.preview : undefined;
+  const resultText =
+    state?.result?.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n") ?? "";
   const output = state?.output || resultText;
   const view: ToolView = { id: call.id, name: call.name, arguments: call.arguments, status };
   if (edit) view.edit = { path: edit.path, added: edit.added, removed: edit.removed, diff: edit.diff };
@@ -44,7 +47,11 @@ export function toolView(call: ToolCallBlock, state: ToolState | undefined): Too
   return view;
 }
 
-function exitText(d: { exitCode?: number | null | undefined; signal?: string | null | undefined; timedOut?: boolean | undefined }): string | undefined {
+function exitText(d: {
+  exitCode?: number | null | undefined;
+  signal?: string | null | undefined;
+  timedOut?: boolean | undefined;
+}): string | undefined {
   if (d.timedOut) return "timed out";
   if (d.signal) return `killed (${d.signal})`;
   if (d.exitCode !== undefined && d.exitCode !== null && d.exitCode !== 0) return `exit code ${d.exitCode}`;
@@ -52,7 +59,9 @@ function exitText(d: { exitCode?: number | null | undefined; signal?: string | n
 }
 
 type RenderedBlock = Exclude<ContentBlock, ToolCallBlock> | { type: "tool-call"; tool: ToolView };
-type Rendered<T> = T extends unknown ? Omit<T, "key" | "blocks"> & ("blocks" extends keyof T ? { blocks: RenderedBlock[] } : { blocks?: undefined }) : never;
+type Rendered<T> = T extends unknown
+  ? Omit<T, "key" | "blocks"> & ("blocks" extends keyof T ? { blocks: RenderedBlock[] } : { blocks?: undefined })
+  : never;
 export type RenderedItem = Rendered<Item>;
 
 /**
@@ -64,7 +73,9 @@ export function renderedModel(conversation: Conversation): { title?: string; ite
   const items = conversation.items.map((item): RenderedItem => {
     const { key: _key, ...rest } = item;
     if (!("blocks" in rest)) return rest;
-    const blocks = rest.blocks.map((b): RenderedBlock => (b.type === "tool-call" ? { type: "tool-call", tool: toolView(b, conversation.tools.get(b.id)) } : b));
+    const blocks = rest.blocks.map((b): RenderedBlock =>
+      b.type === "tool-call" ? { type: "tool-call", tool: toolView(b, conversation.tools.get(b.id)) } : b,
+    );
     return { ...rest, blocks } as RenderedItem;
   });
   return { ...(conversation.title ? { title: conversation.title } : {}), items };

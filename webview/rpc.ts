@@ -1,4 +1,11 @@
-import { ChatHostMessage, type ChatHostEvent, type ChatMethod, type ChatParams, type ChatResult, ChatMethods } from "../core/protocol";
+import {
+  ChatHostMessage,
+  type ChatHostEvent,
+  type ChatMethod,
+  type ChatParams,
+  type ChatResult,
+  ChatMethods,
+} from "../core/protocol";
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;

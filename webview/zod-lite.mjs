@@ -3,7 +3,20 @@
 // (~450 KB minified). English messages only. Not type-checked: core/protocol is
 // checked against the real package.
 import {
-  array, boolean, custom, discriminatedUnion, enum as enum_, literal, looseObject, number, object, record, string, tuple, union, unknown,
+  array,
+  boolean,
+  custom,
+  discriminatedUnion,
+  enum as enum_,
+  literal,
+  looseObject,
+  number,
+  object,
+  record,
+  string,
+  tuple,
+  union,
+  unknown,
 } from "../node_modules/zod/v4/classic/schemas.js";
 import { config } from "../node_modules/zod/v4/core/core.js";
 import { prettifyError } from "../node_modules/zod/v4/core/errors.js";
@@ -12,5 +25,20 @@ import en from "../node_modules/zod/v4/locales/en.js";
 config(en());
 
 export const z = {
-  array, boolean, custom, discriminatedUnion, enum: enum_, literal, looseObject, number, object, record, string, tuple, union, unknown, config, prettifyError,
+  array,
+  boolean,
+  custom,
+  discriminatedUnion,
+  enum: enum_,
+  literal,
+  looseObject,
+  number,
+  object,
+  record,
+  string,
+  tuple,
+  union,
+  unknown,
+  config,
+  prettifyError,
 };

@@ -77,7 +77,8 @@ export async function run(): Promise<void> {
   const editorGlob = createEditorGlobTool(folder);
   const coreGlob = createGlobTool();
   const globbed = await ok(editorGlob, globArgs, ctx);
-  if (globbed !== (await ok(coreGlob, globArgs, ctx))) throw new Error(`bench: the editor and core globs disagree:\n${globbed}`);
+  if (globbed !== (await ok(coreGlob, globArgs, ctx)))
+    throw new Error(`bench: the editor and core globs disagree:\n${globbed}`);
   s.globEditor = await samples(() => ok(editorGlob, globArgs, ctx));
   s.globCore = await samples(() => ok(coreGlob, globArgs, ctx));
 
@@ -89,7 +90,10 @@ export async function run(): Promise<void> {
   s.previewAcceptSave = [];
   for (let i = 0; i < 10; i++) {
     const c: ToolContext = { ...ctx, toolCallId: `bench-${++n}` };
-    const args = { path: "big.ts", edits: [{ oldText: `v1000 = ${n === 1 ? 1000 : `${n - 1}0000`};`, newText: `v1000 = ${n}0000;` }] };
+    const args = {
+      path: "big.ts",
+      edits: [{ oldText: `v1000 = ${n === 1 ? 1000 : `${n - 1}0000`};`, newText: `v1000 = ${n}0000;` }],
+    };
     const total = await sample(async () => {
       await edit.preview!(args, c);
       const p = tools.proposals.get(c.toolCallId!)!;
@@ -98,13 +102,25 @@ export async function run(): Promise<void> {
       if (i > 0) s.acceptToSaved!.push(accepted);
     });
     if (i > 0) s.previewAcceptSave.push(total);
-    if (!readFileSync(`${root}/big.ts`, "utf8").includes(`v1000 = ${n}0000;`)) throw new Error("bench: the accepted edit was not saved");
+    if (!readFileSync(`${root}/big.ts`, "utf8").includes(`v1000 = ${n}0000;`))
+      throw new Error("bench: the accepted edit was not saved");
   }
   await tools.dispose();
   await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   const core = createEditFileTool();
   let m = 0;
-  s.coreEdit = await samples(() => ok(core, { path: "big-core.ts", edits: [{ oldText: `v1000 = ${m === 0 ? 1000 : `${m}0000`};`, newText: `v1000 = ${++m}0000;` }] }, ctx), 9);
+  s.coreEdit = await samples(
+    () =>
+      ok(
+        core,
+        {
+          path: "big-core.ts",
+          edits: [{ oldText: `v1000 = ${m === 0 ? 1000 : `${m}0000`};`, newText: `v1000 = ${++m}0000;` }],
+        },
+        ctx,
+      ),
+    9,
+  );
 
   const results: HostBenchResults = {
     appRoot: vscode.env.appRoot,

@@ -28,21 +28,37 @@ const runs = Number(process.argv[2] ?? 3);
 const FLOOR = join(PROJECT_ROOT, "bench", "host", "floor-chat-extension");
 const MODEL = "first-model";
 const KEY = "sk-first-figures";
-const NO_PROVIDER: Record<string, string> = Object.fromEntries(["DOWNCITY_PROTOCOL", "DOWNCITY_BASE_URL", "DOWNCITY_MODEL", "DOWNCITY_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"].map((k) => [k, ""]));
+const NO_PROVIDER: Record<string, string> = Object.fromEntries(
+  [
+    "DOWNCITY_PROTOCOL",
+    "DOWNCITY_BASE_URL",
+    "DOWNCITY_MODEL",
+    "DOWNCITY_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+  ].map((k) => [k, ""]),
+);
 
 type Figure = "viewReadyMs" | "firstTokenMs" | "connectMs";
 type Sample = Partial<Record<Figure, number>>;
 
 /** The visible webview of `extensionId` (outer iframe, then VS Code's active-frame). */
 const webview = (page: Page, extensionId: string): FrameLocator =>
-  page.locator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`).filter({ visible: true }).first().contentFrame().frameLocator("iframe#active-frame");
+  page
+    .locator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+    .filter({ visible: true })
+    .first()
+    .contentFrame()
+    .frameLocator("iframe#active-frame");
 
 async function openOn(out: string, extension: string, workspace: string, env: Record<string, string>) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const workbench = await openWorkbench(out, { env });
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-  await workbench.page.goto(workbenchUrl(workbench.server, workspace, [["extensionDevelopmentPath", remoteUri(workbench.server, extension)]]));
+  await workbench.page.goto(
+    workbenchUrl(workbench.server, workspace, [["extensionDevelopmentPath", remoteUri(workbench.server, extension)]]),
+  );
   await workbench.page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 120_000 });
   return workbench;
 }
@@ -71,20 +87,31 @@ async function timed(act: () => Promise<unknown>, done: () => Promise<unknown>):
 }
 
 async function floorSample(out: string, workspace: string, baseURL: string): Promise<Sample> {
-  const workbench = await openOn(out, FLOOR, workspace, { DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: MODEL, DOWNCITY_API_KEY: KEY });
+  const workbench = await openOn(out, FLOOR, workspace, {
+    DOWNCITY_BASE_URL: baseURL,
+    DOWNCITY_MODEL: MODEL,
+    DOWNCITY_API_KEY: KEY,
+  });
   try {
     const { page } = workbench;
     const chat = () => webview(page, "downcity-bench.floor-chat");
     const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
     const viewReadyMs = await timeClick(page, "Floor Chat", () => box().waitFor({ timeout: 120_000 }));
     await typeLikeAUser(page, box());
-    const firstTokenMs = await timed(() => box().press("Enter"), () => chat().locator("p.answer", { hasText: /\S/ }).waitFor({ timeout: 60_000 }));
+    const firstTokenMs = await timed(
+      () => box().press("Enter"),
+      () => chat().locator("p.answer", { hasText: /\S/ }).waitFor({ timeout: 60_000 }),
+    );
     await chat().getByRole("textbox", { name: "Base URL" }).fill(baseURL);
     await chat().getByRole("textbox", { name: "Model" }).fill(MODEL);
     await chat().getByLabel("API key").fill(KEY);
     const connectMs = await timed(
       () => chat().getByRole("button", { name: "Connect" }).click(),
-      () => page.locator(".part.statusbar .statusbar-item", { hasText: `Floor: ${MODEL}` }).first().waitFor({ timeout: 60_000 }),
+      () =>
+        page
+          .locator(".part.statusbar .statusbar-item", { hasText: `Floor: ${MODEL}` })
+          .first()
+          .waitFor({ timeout: 60_000 }),
     );
     return { viewReadyMs, firstTokenMs, connectMs };
   } finally {
@@ -93,7 +120,12 @@ async function floorSample(out: string, workspace: string, baseURL: string): Pro
 }
 
 async function usChatSample(out: string, workspace: string, baseURL: string): Promise<Sample> {
-  const workbench = await openOn(out, PROJECT_ROOT, workspace, { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: MODEL, DOWNCITY_API_KEY: KEY });
+  const workbench = await openOn(out, PROJECT_ROOT, workspace, {
+    DOWNCITY_PROTOCOL: "openai-chat",
+    DOWNCITY_BASE_URL: baseURL,
+    DOWNCITY_MODEL: MODEL,
+    DOWNCITY_API_KEY: KEY,
+  });
   try {
     const { page } = workbench;
     const chat = () => webview(page, "downcity.downcity-vscode");
@@ -103,7 +135,11 @@ async function usChatSample(out: string, workspace: string, baseURL: string): Pr
       if (!(await box().isEnabled())) throw new Error("the Message box is disabled with no session open");
     });
     await typeLikeAUser(page, box());
-    const firstTokenMs = await timed(() => box().press("Enter"), () => chat().locator("article.message.assistant .markdown", { hasText: /\S/ }).first().waitFor({ timeout: 60_000 }));
+    const firstTokenMs = await timed(
+      () => box().press("Enter"),
+      () =>
+        chat().locator("article.message.assistant .markdown", { hasText: /\S/ }).first().waitFor({ timeout: 60_000 }),
+    );
     return { viewReadyMs, firstTokenMs };
   } finally {
     await workbench.close();
@@ -139,10 +175,19 @@ async function usConnectSample(out: string, workspace: string, baseURL: string):
 async function main() {
   const missing = missingVsCode();
   if (missing) throw new Error(missing);
-  if (!existsSync(join(PROJECT_ROOT, "dist", "extension.js"))) throw new Error("dist/extension.js is missing: npm run build first");
+  if (!existsSync(join(PROJECT_ROOT, "dist", "extension.js")))
+    throw new Error("dist/extension.js is missing: npm run build first");
   const base = realpathSync(mkdtempSync(join(tmpdir(), "downcity-first-figures-")));
   const provider = await startProviderServer(({ path }) =>
-    path.endsWith("/models") ? { json: { object: "list", data: [{ id: MODEL }] } } : { sse: wire.openaiChat({ model: MODEL, usage: { input: 120, output: 20 }, text: "The inventory module restocks items per SKU." }) },
+    path.endsWith("/models")
+      ? { json: { object: "list", data: [{ id: MODEL }] } }
+      : {
+          sse: wire.openaiChat({
+            model: MODEL,
+            usage: { input: 120, output: 20 },
+            text: "The inventory module restocks items per SKU.",
+          }),
+        },
   );
   const floor: Sample[] = [];
   const us: Sample[] = [];
@@ -152,7 +197,10 @@ async function main() {
       const workspace = (name: string) => {
         const dir = join(base, `ws-${r}-${name}`);
         mkdirSync(join(dir, "src"), { recursive: true });
-        writeFileSync(join(dir, "src", "inventory.ts"), "export const restock = (sku: string, amount: number) => amount;\n");
+        writeFileSync(
+          join(dir, "src", "inventory.ts"),
+          "export const restock = (sku: string, amount: number) => amount;\n",
+        );
         return dir;
       };
       const f = await floorSample(join(base, `out-${r}-floor`), workspace("floor"), provider.baseURL);
@@ -169,13 +217,21 @@ async function main() {
   }
   const pick = (xs: Sample[], k: Figure) => xs.map((s) => s[k]).filter((x): x is number => x !== undefined);
   const range = (xs: number[]) => `${fmt(median(xs), 0)} (${fmt(Math.min(...xs), 0)}–${fmt(Math.max(...xs), 0)})`;
-  const rows = ([["view open → chat ready", "viewReadyMs"], ["first message → first token", "firstTokenMs"], ["Connect → ready", "connectMs"]] as const).map(([name, k]) => [
+  const rows = (
+    [
+      ["view open → chat ready", "viewReadyMs"],
+      ["first message → first token", "firstTokenMs"],
+      ["Connect → ready", "connectMs"],
+    ] as const
+  ).map(([name, k]) => [
     `${name} (ms)`,
     range(pick(floor, k)),
     range(pick(us, k)),
     `${fmt(median(pick(us, k)) / median(pick(floor, k)), 2)}×`,
   ]);
-  console.log(`\nFirst five minutes in code-server, ${runs} samples each (median, min–max); load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}\n`);
+  console.log(
+    `\nFirst five minutes in code-server, ${runs} samples each (median, min–max); load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}\n`,
+  );
   table(["", "floor (floor-chat-extension)", "us", "us / floor (medians)"], rows);
 }
 

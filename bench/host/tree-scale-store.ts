@@ -27,9 +27,21 @@ export async function writeStore(root: string, count: number, longEvents = 0): P
     for (let i = count - 1; i >= 0; i--) {
       mock.timers.setTime(Math.round(now - i * step));
       const session = sessions.create({ id: `session-${String(i).padStart(5, "0")}`, agentId: "code" });
-      const user = session.append("user/message", { content: [{ type: "text", text: `How does part ${i} of the build work?` }] }, { surface: "append" });
-      session.append("assistant/message", { content: [{ type: "text", text: `Part ${i} bundles with esbuild. `.repeat(8) }], model: "gpt-test" }, { surface: "append" });
-      session.append("session/title", { title: `Build question ${i}`, messageSeqs: [user.seq], source: { kind: "user" } });
+      const user = session.append(
+        "user/message",
+        { content: [{ type: "text", text: `How does part ${i} of the build work?` }] },
+        { surface: "append" },
+      );
+      session.append(
+        "assistant/message",
+        { content: [{ type: "text", text: `Part ${i} bundles with esbuild. `.repeat(8) }], model: "gpt-test" },
+        { surface: "append" },
+      );
+      session.append("session/title", {
+        title: `Build question ${i}`,
+        messageSeqs: [user.seq],
+        source: { kind: "user" },
+      });
       await sessions.flush(session);
       await sessions.store.dispose(session);
       await sessions.persistence.release(session);

@@ -47,7 +47,9 @@ interface Sample {
 type Case = { name: string; extension: string; workspace: string; stream: boolean; icon: string };
 
 function procStatus(pid: number, field: string): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? "")?.[1] ?? NaN) / 1024; // kB → MiB
 }
 
@@ -70,7 +72,9 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
         () => {
           const t0 = performance.now();
           const tick = () => {
-            const header = Array.from(document.querySelectorAll(".pane-header")).find((h) => /sessions/i.test(h.textContent ?? "") && h.getBoundingClientRect().height > 0);
+            const header = Array.from(document.querySelectorAll(".pane-header")).find(
+              (h) => /sessions/i.test(h.textContent ?? "") && h.getBoundingClientRect().height > 0,
+            );
             const row = header?.closest(".pane")?.querySelector('.monaco-list-row[role="treeitem"]');
             if (row && row.getBoundingClientRect().height > 0) resolve(performance.now() - t0);
             else requestAnimationFrame(tick);
@@ -81,12 +85,19 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
       );
     });
   });
-  await page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${label}"]`).click({ timeout: 60_000 });
+  await page
+    .locator(`.part.activitybar .action-item a.action-label[aria-label^="${label}"]`)
+    .click({ timeout: 60_000 });
   return page.evaluate(() => (window as unknown as { __treeScale: Promise<number> }).__treeScale);
 }
 
 async function sample(c: Case, out: string, providerURL: string): Promise<Sample> {
-  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: providerURL, DOWNCITY_MODEL: "e2e-model", DOWNCITY_API_KEY: "sk-bench" };
+  const env = {
+    DOWNCITY_PROTOCOL: "openai-chat",
+    DOWNCITY_BASE_URL: providerURL,
+    DOWNCITY_MODEL: "e2e-model",
+    DOWNCITY_API_KEY: "sk-bench",
+  };
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const workbench = await openWorkbench(out, { env });
@@ -94,12 +105,24 @@ async function sample(c: Case, out: string, providerURL: string): Promise<Sample
     const { page, server } = workbench;
     await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
     await page.goto(workbenchUrl(server, c.workspace, [["extensionDevelopmentPath", remoteUri(server, c.extension)]]));
-    await page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`).waitFor({ timeout: 120_000 });
+    await page
+      .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
+      .waitFor({ timeout: 120_000 });
     const firstRowMs = await clickToFirstRow(page, c.icon);
     const pid = extensionHostPid(server.process.pid!);
-    const result: Sample = { firstRowMs, rssMiB: procStatus(pid, "VmRSS"), peakMiB: procStatus(pid, "VmHWM"), hostCpuMs: cpuMs(pid) };
+    const result: Sample = {
+      firstRowMs,
+      rssMiB: procStatus(pid, "VmRSS"),
+      peakMiB: procStatus(pid, "VmHWM"),
+      hostCpuMs: cpuMs(pid),
+    };
     if (c.stream) {
-      const chat = page.locator('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]').filter({ visible: true }).first().contentFrame().frameLocator("iframe#active-frame");
+      const chat = page
+        .locator('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]')
+        .filter({ visible: true })
+        .first()
+        .contentFrame()
+        .frameLocator("iframe#active-frame");
       const box = chat.getByRole("textbox", { name: "Message" });
       await box.waitFor({ timeout: 60_000 });
       await box.fill("Stream a long answer.");
@@ -118,17 +141,22 @@ async function sample(c: Case, out: string, providerURL: string): Promise<Sample
 async function main() {
   const missing = missingVsCode();
   if (missing) throw new Error(missing);
-  if (!existsSync(join(PROJECT_ROOT, "dist", "extension.js"))) throw new Error("dist/extension.js is missing: npm run build first");
+  if (!existsSync(join(PROJECT_ROOT, "dist", "extension.js")))
+    throw new Error("dist/extension.js is missing: npm run build first");
   const base = realpathSync(mkdtempSync(join(tmpdir(), "downcity-tree-scale-")));
   const bigRoot = process.env.BENCH_TREE_DIR ?? join(base, "big");
   try {
     const t0 = Date.now();
     await cachedStore(bigRoot, count, longEvents);
-    console.error(`store of ${count} sessions + one of ${longEvents} events ready in ${((Date.now() - t0) / 1000).toFixed(0)} s (${bigRoot})`);
+    console.error(
+      `store of ${count} sessions + one of ${longEvents} events ready in ${((Date.now() - t0) / 1000).toFixed(0)} s (${bigRoot})`,
+    );
     const small = join(base, "small");
     await writeStore(small, 2);
     const provider = await startProviderServer(({ path }) =>
-      path.endsWith("/models") ? { json: { object: "list", data: [{ id: "e2e-model" }] } } : { sse: wire.openaiChat({ model: "e2e-model", text: ANSWER }) },
+      path.endsWith("/models")
+        ? { json: { object: "list", data: [{ id: "e2e-model" }] } }
+        : { sse: wire.openaiChat({ model: "e2e-model", text: ANSWER }) },
     );
     const big = `${count.toLocaleString("en-US")} sessions + one of ${longEvents.toLocaleString("en-US")} events`;
     // The floor opens the same folders: what VS Code itself does with a folder of 10,000 session folders is not ours.
@@ -171,29 +199,47 @@ function copyOf(from: string, to: string): string {
 
 function report(cases: Case[], samples: Map<Case, Sample[]>, loadBefore: number, loadAfter: number): void {
   const range = (xs: number[], digits: number) =>
-    xs.length === 0 ? "–" : `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
+    xs.length === 0
+      ? "–"
+      : `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
   const col = (c: Case, pick: (s: Sample) => number | undefined, digits: number) => {
-    const xs = samples.get(c)!.map(pick).filter((x): x is number => x !== undefined);
+    const xs = samples
+      .get(c)!
+      .map(pick)
+      .filter((x): x is number => x !== undefined);
     return xs.length ? range(xs, digits) : "–";
   };
   const [floorFew, few, floorMany, many] = cases as [Case, Case, Case, Case];
-  const med = (c: Case, pick: (s: Sample) => number | undefined) => median(samples.get(c)!.map(pick).filter((x): x is number => x !== undefined));
-  console.log(`\nSessions tree at scale in code-server, ${runs} samples each (median, min–max); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`);
+  const med = (c: Case, pick: (s: Sample) => number | undefined) =>
+    median(
+      samples
+        .get(c)!
+        .map(pick)
+        .filter((x): x is number => x !== undefined),
+    );
+  console.log(
+    `\nSessions tree at scale in code-server, ${runs} samples each (median, min–max); load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`,
+  );
   table(
-      ["", ...cases.map((c) => c.name)],
+    ["", ...cases.map((c) => c.name)],
+    [
+      ["click the view → first row visible (ms)", ...cases.map((c) => col(c, (s) => s.firstRowMs, 0))],
+      ["extension host RSS at first row (MiB)", ...cases.map((c) => col(c, (s) => s.rssMiB, 1))],
+      ["extension host peak RSS (MiB)", ...cases.map((c) => col(c, (s) => s.peakMiB, 1))],
+      ["extension host CPU from start to first row (ms)", ...cases.map((c) => col(c, (s) => s.hostCpuMs, 0))],
       [
-        ["click the view → first row visible (ms)", ...cases.map((c) => col(c, (s) => s.firstRowMs, 0))],
-        ["extension host RSS at first row (MiB)", ...cases.map((c) => col(c, (s) => s.rssMiB, 1))],
-        ["extension host peak RSS (MiB)", ...cases.map((c) => col(c, (s) => s.peakMiB, 1))],
-        ["extension host CPU from start to first row (ms)", ...cases.map((c) => col(c, (s) => s.hostCpuMs, 0))],
-        [`extension host CPU per streamed event (ms, ${STREAM_FRAMES} events)`, ...cases.map((c) => col(c, (s) => s.cpuPerEventMs, 3))],
+        `extension host CPU per streamed event (ms, ${STREAM_FRAMES} events)`,
+        ...cases.map((c) => col(c, (s) => s.cpuPerEventMs, 3)),
       ],
+    ],
   );
   const overFloor = med(many, (s) => s.firstRowMs) - med(floorMany, (s) => s.firstRowMs);
   const overFloorFew = med(few, (s) => s.firstRowMs) - med(floorFew, (s) => s.firstRowMs);
   const overFew = med(many, (s) => s.rssMiB) - med(few, (s) => s.rssMiB);
   const cpuRatio = med(many, (s) => s.cpuPerEventMs) / med(few, (s) => s.cpuPerEventMs);
-  console.log(`\nfirst row: ${fmt(overFloor, 0)} ms over the floor at ${count} sessions, ${fmt(overFloorFew, 0)} ms at 2 (target ≤ 300 ms); host RSS: ${fmt(overFew, 1)} MiB over 2 sessions (target ≤ 20 MiB); CPU per streamed event: ${fmt(cpuRatio, 2)}× the 2-session case (target flat, ≈ 1×)`);
+  console.log(
+    `\nfirst row: ${fmt(overFloor, 0)} ms over the floor at ${count} sessions, ${fmt(overFloorFew, 0)} ms at 2 (target ≤ 300 ms); host RSS: ${fmt(overFew, 1)} MiB over 2 sessions (target ≤ 20 MiB); CPU per streamed event: ${fmt(cpuRatio, 2)}× the 2-session case (target flat, ≈ 1×)`,
+  );
 }
 
 main().catch((error) => {

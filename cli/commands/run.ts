@@ -1,6 +1,12 @@
 import { parseArgs } from "node:util";
 import type { RunResult } from "../../core/runtime/types";
-import { ApprovalPolicy, createWorkspaceRuntime, settingsForPolicy, singleProvider, type WorkspaceRuntimeApi } from "../../core/runtime";
+import {
+  ApprovalPolicy,
+  createWorkspaceRuntime,
+  settingsForPolicy,
+  singleProvider,
+  type WorkspaceRuntimeApi,
+} from "../../core/runtime";
 import { createNodeTools } from "../../core/tools/node";
 import { CliError, type Output } from "../output";
 import { RUN_HELP } from "../help";
@@ -10,8 +16,6 @@ import { ttyApproval } from "../tty-approval";
 import { cliMcp } from "../mcp";
 import { rulesFromEnv, workspaceNotes } from "../workspace";
 import { workspaceRoot } from "../workspace-root";
-
-
 
 const EXIT: Record<RunResult["reason"], number> = { completed: 0, error: 1, "max-steps": 3, cancelled: 130 };
 
@@ -50,7 +54,11 @@ export async function runCommand(argv: string[], output: Output): Promise<number
   const root = await workspaceRoot(values.cwd);
 
   const nodeTools = createNodeTools();
-  const mcp = await cliMcp(root, output, { trust: values["mcp-trust"], allow: values["mcp-allow"], off: values["no-mcp"] });
+  const mcp = await cliMcp(root, output, {
+    trust: values["mcp-trust"],
+    allow: values["mcp-allow"],
+    off: values["no-mcp"],
+  });
   const approve = ttyApproval(output);
   const runtime = createWorkspaceRuntime({
     root,
@@ -74,7 +82,10 @@ export async function runCommand(argv: string[], output: Output): Promise<number
   };
   process.once("SIGINT", onSigint);
   try {
-    const session = values.session === undefined ? runtime.create(values.agent) : await openSession(runtime, values.agent, values.session, output);
+    const session =
+      values.session === undefined
+        ? runtime.create(values.agent)
+        : await openSession(runtime, values.agent, values.session, output);
     ref = { agentId: session.agentId, sessionId: session.id };
     if (session.readOnly) throw new CliError(`session ${session.id} is read-only: ${session.readOnly}`, 1);
     if (values.json) runtime.onEvent((event) => event.type === "session-event" && output.json(event.event));

@@ -14,7 +14,14 @@ const seqOption = (name: string, value: string | undefined): number | undefined 
 };
 
 /** Every `sessions` command but `list`: they open the store (its own bundle, see esbuild.config.mjs). */
-export async function manageCommand(root: string, command: string, id: string | undefined, rest: string[], values: SessionsValues, output: Output): Promise<number> {
+export async function manageCommand(
+  root: string,
+  command: string,
+  id: string | undefined,
+  rest: string[],
+  values: SessionsValues,
+  output: Output,
+): Promise<number> {
   const needId = () => {
     if (!id) throw new CliError(`sessions ${command} needs a session id`);
     return { agentId: values.agent, sessionId: id };
@@ -22,7 +29,8 @@ export async function manageCommand(root: string, command: string, id: string | 
   if (command === "restore") {
     const { restoreCommand } = require("./sessions-restore") as typeof import("./sessions-restore");
     // The runtime's own bundle (esbuild.config.mjs), as for compact.
-    const { WorkspaceRuntime } = require("../../core/runtime/workspace-runtime") as typeof import("../../core/runtime/workspace-runtime");
+    const { WorkspaceRuntime } =
+      require("../../core/runtime/workspace-runtime") as typeof import("../../core/runtime/workspace-runtime");
     return restoreCommand(WorkspaceRuntime, root, needId(), values, output);
   }
   if (command === "compact") {
@@ -40,7 +48,8 @@ export async function manageCommand(root: string, command: string, id: string | 
         if (values.json) output.json(page);
         else {
           if (page.hasOlder) output.out(output.dim(`(older history: --before ${page.firstSeq})\n\n`));
-          if (page.summary && before === undefined) output.out(`${output.dim("summary of earlier history:")}\n${page.summary}\n\n`);
+          if (page.summary && before === undefined)
+            output.out(`${output.dim("summary of earlier history:")}\n${page.summary}\n\n`);
           const usageAfter = usageAfterCompactions(page.events);
           for (const event of page.events) {
             const text = eventMarkdown(event, usageAfter);
@@ -87,7 +96,11 @@ export async function manageCommand(root: string, command: string, id: string | 
  * Opens the session (the one path that recovers a crashed session: torn tail, draft,
  * open tool calls) and makes the repairs durable before anything is read.
  */
-async function openRecovered(sessions: Sessions, ref: { agentId: string; sessionId: string }, output: Output): Promise<void> {
+async function openRecovered(
+  sessions: Sessions,
+  ref: { agentId: string; sessionId: string },
+  output: Output,
+): Promise<void> {
   const { session, report } = await sessions.open(ref);
   for (const action of report.actions) output.err(output.dim(`repaired: ${action}\n`));
   if (report.readOnly) output.err(output.yellow(`read-only: ${report.readOnly}\n`));
@@ -95,15 +108,26 @@ async function openRecovered(sessions: Sessions, ref: { agentId: string; session
 }
 
 /** Pages back one segment at a time, then prints oldest first. */
-async function exportHistory(sessions: Sessions, ref: { agentId: string; sessionId: string }, format: string, output: Output): Promise<void> {
+async function exportHistory(
+  sessions: Sessions,
+  ref: { agentId: string; sessionId: string },
+  format: string,
+  output: Output,
+): Promise<void> {
   if (format !== "md" && format !== "jsonl") throw new CliError(`--format must be md or jsonl`);
   output.out(renderTranscript(await wholeHistory((options) => sessions.messages(ref, options)), format));
 }
 
-async function compact(root: string, ref: { agentId: string; sessionId: string }, flags: ProviderFlags, output: Output): Promise<void> {
+async function compact(
+  root: string,
+  ref: { agentId: string; sessionId: string },
+  flags: ProviderFlags,
+  output: Output,
+): Promise<void> {
   const provider = resolveProvider(flags);
   // Its own bundle (esbuild.config.mjs): the list path never compiles the agent or the SDKs.
-  const { createWorkspaceRuntime, singleProvider } = require("../../core/runtime/create") as typeof import("../../core/runtime/create");
+  const { createWorkspaceRuntime, singleProvider } =
+    require("../../core/runtime/create") as typeof import("../../core/runtime/create");
   const runtime = createWorkspaceRuntime({
     root,
     agents: [{ id: ref.agentId, name: ref.agentId }],
@@ -115,7 +139,11 @@ async function compact(root: string, ref: { agentId: string; sessionId: string }
     const { session } = await runtime.open(ref);
     if (session.readOnly) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
     const outcome = await runtime.compactNow(ref);
-    output.out(outcome.throughSeq ? `closed seq 1..${outcome.throughSeq} into a segment (${outcome.closed} messages, summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n` : `nothing to close${outcome.note ? `: ${outcome.note}` : ""}; folded ${outcome.folded}\n`);
+    output.out(
+      outcome.throughSeq
+        ? `closed seq 1..${outcome.throughSeq} into a segment (${outcome.closed} messages, summary ${outcome.summaryChars} chars), folded ${outcome.folded}\n`
+        : `nothing to close${outcome.note ? `: ${outcome.note}` : ""}; folded ${outcome.folded}\n`,
+    );
   } finally {
     await runtime.close();
   }

@@ -9,21 +9,40 @@ import type { SessionsValues } from "./sessions";
  * Conflicts (files changed since the agent last did) keep the user's version unless
  * --overwrite.
  */
-export async function restoreCommand(WorkspaceRuntime: typeof import("../../core/runtime/workspace-runtime").WorkspaceRuntime, root: string, ref: { agentId: string; sessionId: string }, values: SessionsValues, output: Output): Promise<number> {
+export async function restoreCommand(
+  WorkspaceRuntime: typeof import("../../core/runtime/workspace-runtime").WorkspaceRuntime,
+  root: string,
+  ref: { agentId: string; sessionId: string },
+  values: SessionsValues,
+  output: Output,
+): Promise<number> {
   if (!values.undo && values.to === undefined) throw new CliError("sessions restore needs --to SEQ (or --undo)");
   const to = values.to === undefined ? undefined : Number(values.to);
-  if (to !== undefined && (!Number.isInteger(to) || to < 0)) throw new CliError("--to must be a whole number (a seq; 0 = before the first event)");
-  const runtime = new WorkspaceRuntime({ root, agents: [{ id: ref.agentId, name: ref.agentId }], providers: () => [], model: () => undefined, approval: () => ({ reads: "ask", edits: "ask", commands: "ask" }), tools: () => [] });
+  if (to !== undefined && (!Number.isInteger(to) || to < 0))
+    throw new CliError("--to must be a whole number (a seq; 0 = before the first event)");
+  const runtime = new WorkspaceRuntime({
+    root,
+    agents: [{ id: ref.agentId, name: ref.agentId }],
+    providers: () => [],
+    model: () => undefined,
+    approval: () => ({ reads: "ask", edits: "ask", commands: "ask" }),
+    tools: () => [],
+  });
   try {
     const { session, report } = await runtime.open(ref);
     for (const action of report.actions) output.err(output.dim(`repaired: ${action}\n`));
-    if (session.readOnly && !values["dry-run"]) throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
+    if (session.readOnly && !values["dry-run"])
+      throw new CliError(`session ${ref.sessionId} is read-only: ${session.readOnly}`, 1);
     let plan: RestorePreview;
     let undoOf: number | undefined;
     if (values.undo) ({ plan, undoOf } = await runtime.previewUndoRestore(ref));
     else plan = await runtime.previewRestore(ref, to!);
     const scope = values["files-only"] || values.undo ? "files" : "files+conversation";
-    const choices = Object.fromEntries(plan.files.filter((f) => f.status === "conflict").map((f) => [f.path, values.overwrite ? ("checkpoint" as const) : ("mine" as const)]));
+    const choices = Object.fromEntries(
+      plan.files
+        .filter((f) => f.status === "conflict")
+        .map((f) => [f.path, values.overwrite ? ("checkpoint" as const) : ("mine" as const)]),
+    );
     if (values["dry-run"]) {
       if (values.json) output.json({ toSeq: plan.toSeq, scope, files: plan.files, unchanged: plan.unchanged });
       else printPlan(plan, values.overwrite === true, output);
@@ -40,7 +59,8 @@ export async function restoreCommand(WorkspaceRuntime: typeof import("../../core
 
 const line = (f: RestoreFilePlan, overwrite: boolean): string => {
   if (f.status === "restore") return `restore        ${f.path}${f.target.kind === "absent" ? " (delete)" : ""}`;
-  if (f.status === "conflict") return `conflict       ${f.path}: ${f.reason} (${overwrite ? "take checkpoint" : "keep yours; --overwrite takes the checkpoint"})`;
+  if (f.status === "conflict")
+    return `conflict       ${f.path}: ${f.reason} (${overwrite ? "take checkpoint" : "keep yours; --overwrite takes the checkpoint"})`;
   return `not restorable ${f.path}: ${f.reason}`;
 };
 
@@ -50,7 +70,9 @@ function printPlan(plan: RestorePreview, overwrite: boolean, output: Output): vo
 }
 
 function printOutcome(sessionId: string, plan: RestorePreview, outcome: RestoreOutcome, output: Output): void {
-  output.out(`restored ${outcome.restored.length} file${outcome.restored.length === 1 ? "" : "s"} to seq ${plan.toSeq}${outcome.kept.length ? `, kept yours: ${outcome.kept.join(", ")}` : ""}\n`);
+  output.out(
+    `restored ${outcome.restored.length} file${outcome.restored.length === 1 ? "" : "s"} to seq ${plan.toSeq}${outcome.kept.length ? `, kept yours: ${outcome.kept.join(", ")}` : ""}\n`,
+  );
   for (const f of plan.files.filter((f) => f.status === "not-restorable")) output.out(`${line(f, false)}\n`);
   if (outcome.fork) output.out(`the conversation continues in ${outcome.fork.sessionId}\n`);
   output.out(output.dim(`undo: downcity sessions restore ${sessionId} --undo\n`));

@@ -7,14 +7,26 @@ import type { SessionsValues } from "./sessions";
 
 /** The CLI's index: the user's XDG cache, never the workspace (a `.downcity/` travels with clones). */
 export function cliIndexDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/") ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
+  const base =
+    env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/") ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
   return join(base, "downcity", "search");
 }
 
-const LOCATION: Record<SearchHit["location"], string> = { context: "", folded: "folded", closed: "closed history", draft: "draft" };
+const LOCATION: Record<SearchHit["location"], string> = {
+  context: "",
+  folded: "folded",
+  closed: "closed history",
+  draft: "draft",
+};
 
 /** `downcity sessions search QUERY`: hits as they come, newest session first. */
-export async function searchCommand(root: string, query: string | undefined, values: SessionsValues, agentGiven: boolean, output: Output): Promise<number> {
+export async function searchCommand(
+  root: string,
+  query: string | undefined,
+  values: SessionsValues,
+  agentGiven: boolean,
+  output: Output,
+): Promise<number> {
   if (query === undefined || query === "") throw new CliError("sessions search needs the text to search for");
   if (values.archived && values.all) throw new CliError("--archived and --all cannot be used together");
   let limit: number | undefined;

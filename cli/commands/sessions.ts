@@ -35,7 +35,9 @@ export const OPTIONS = {
   "context-window": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
-export type SessionsValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>["values"];
+export type SessionsValues = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>
+>["values"];
 
 export async function sessionsCommand(argv: string[], output: Output): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -53,7 +55,13 @@ export async function sessionsCommand(argv: string[], output: Output): Promise<n
     // Every agent unless --agent names one (its default, code, is for the other commands).
     const agentGiven = argv.some((a) => a === "--agent" || a.startsWith("--agent="));
     const { searchCommand } = require("./sessions-search") as typeof import("./sessions-search");
-    return searchCommand(root, [id, ...rest].filter((p) => p !== undefined).join(" ") || undefined, values, agentGiven, output);
+    return searchCommand(
+      root,
+      [id, ...rest].filter((p) => p !== undefined).join(" ") || undefined,
+      values,
+      agentGiven,
+      output,
+    );
   }
   const { manageCommand } = require("./sessions-manage") as typeof import("./sessions-manage");
   return manageCommand(root, command, id, rest, values, output);
@@ -68,16 +76,26 @@ async function list(root: string, values: SessionsValues, output: Output): Promi
   const ctx = createStorageContext({ root });
   if (values.damaged) {
     const damaged: DamagedFolder[] = [];
-    await listStored(ctx, { agentId: values.agent, archived: values.archived, verifyLogs: true, onDamaged: (d) => damaged.push(d) });
+    await listStored(ctx, {
+      agentId: values.agent,
+      archived: values.archived,
+      verifyLogs: true,
+      onDamaged: (d) => damaged.push(d),
+    });
     damaged.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
     const area = values.archived ? "archived" : "sessions";
     if (values.json) output.json(damaged.map((d) => ({ ...d, path: join(areaDir(root, d.agentId, area), d.folder) })));
-    else if (damaged.length === 0) output.out(`no damaged ${values.archived ? "archived " : ""}session folders in ${root}\n`);
+    else if (damaged.length === 0)
+      output.out(`no damaged ${values.archived ? "archived " : ""}session folders in ${root}\n`);
     else for (const d of damaged) output.out(`${d.folder}  ${output.dim(d.reason)}\n`);
     return;
   }
   const items = sortByUpdated(await listStored(ctx, { agentId: values.agent, archived: values.archived }));
   if (values.json) output.json(items);
   else if (items.length === 0) output.out(`no ${values.archived ? "archived " : ""}sessions in ${root}\n`);
-  else for (const item of items) output.out(`${item.sessionId}  ${new Date(item.updatedAt).toISOString().replace("T", " ").slice(0, 16)}  ${String(item.messageCount).padStart(5)} msgs  ${item.title ?? output.dim("(untitled)")}\n`);
+  else
+    for (const item of items)
+      output.out(
+        `${item.sessionId}  ${new Date(item.updatedAt).toISOString().replace("T", " ").slice(0, 16)}  ${String(item.messageCount).padStart(5)} msgs  ${item.title ?? output.dim("(untitled)")}\n`,
+      );
 }

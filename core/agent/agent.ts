@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { contextTokens, DEFAULT_CONTEXT_WINDOW, type AgentEvent, type AssistantMessageData, type ContentBlock, type GenerateOptions, type ReasoningEffort, type RequestHeaderData, type ToolCallBlock } from "../protocol";
+import {
+  contextTokens,
+  DEFAULT_CONTEXT_WINDOW,
+  type AgentEvent,
+  type AssistantMessageData,
+  type ContentBlock,
+  type GenerateOptions,
+  type ReasoningEffort,
+  type RequestHeaderData,
+  type ToolCallBlock,
+} from "../protocol";
 import { sentTotal } from "../compaction/measure";
 import type { Session, SessionStoragePort } from "../session";
 import { BlockAssembler } from "../llm/assembler";
@@ -7,8 +17,20 @@ import { LlmError, type LlmClient } from "../llm/types";
 import type { ToolRegistry } from "../tools/registry";
 import type { ToolKind } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
-import { CompactionImpossibleError, Compactor, ContextChars, type CompactionOutcome, type CompactionSettings } from "../compaction";
-import { SessionApprovals, settingsForPolicy, type ApprovalPolicy, type ApprovalSettings, type ApproveFn } from "./approval";
+import {
+  CompactionImpossibleError,
+  Compactor,
+  ContextChars,
+  type CompactionOutcome,
+  type CompactionSettings,
+} from "../compaction";
+import {
+  SessionApprovals,
+  settingsForPolicy,
+  type ApprovalPolicy,
+  type ApprovalSettings,
+  type ApproveFn,
+} from "./approval";
 import type { AgentEventBody } from "./events";
 import { DraftWriter } from "./draft-writer";
 import { Inbox, type InboxKind } from "./inbox";
@@ -81,9 +103,11 @@ export interface TurnOutcome {
 
 const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
 /** The output reservation for the one retry of a "too long" request far under the window. */
-const loweredReservation = (current: number | undefined) => Math.max(256, Math.min(1024, Math.floor((current ?? 2048) / 2)));
+const loweredReservation = (current: number | undefined) =>
+  Math.max(256, Math.min(1024, Math.floor((current ?? 2048) / 2)));
 
-const toContent = (input: string | ContentBlock[]): ContentBlock[] => (typeof input === "string" ? [{ type: "text", text: input }] : input);
+const toContent = (input: string | ContentBlock[]): ContentBlock[] =>
+  typeof input === "string" ? [{ type: "text", text: input }] : input;
 
 /**
  * The agent loop of DESIGN §7 over one session: inbox → turn/start → steps (claim input,
@@ -214,7 +238,8 @@ export class Agent {
   private async getCompactor(): Promise<Compactor> {
     if (this.compactor) return this.compactor;
     const { llm, model, contextWindow } = this.options;
-    const known = contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
+    const known =
+      contextWindow ?? (await llm.capabilities(model.provider, model.model).catch(() => undefined))?.contextWindow;
     // Unknown everywhere (table, server, profile): the meter, the status bar and compaction all measure against one
     // stated default, said once in the meter's tooltip instead of a banner; a session never grows unbounded.
     this.windowAssumed = !known;
@@ -255,12 +280,24 @@ export class Agent {
           if (input.kind === "retry") continue;
           const seq = session.append(
             "user/message",
-            { content: input.content, ...(input.kind === "steer" ? { origin: "steer" as const } : {}), ...(input.queuedSeq ? { queuedSeq: input.queuedSeq } : {}) },
+            {
+              content: input.content,
+              ...(input.kind === "steer" ? { origin: "steer" as const } : {}),
+              ...(input.queuedSeq ? { queuedSeq: input.queuedSeq } : {}),
+            },
             { surface: "append" },
           ).seq;
           if (session.title.title === undefined) {
             ensureFallbackTitle(session, seq, input.content);
-            if (this.options.titles === "llm") titleTask = writeModelTitle(session, this.options.llm, this.options.model, seq, input.content, abort.signal).catch(() => {});
+            if (this.options.titles === "llm")
+              titleTask = writeModelTitle(
+                session,
+                this.options.llm,
+                this.options.model,
+                seq,
+                input.content,
+                abort.signal,
+              ).catch(() => {});
           }
         }
         // After the claim: a deep compaction keeps the newest user message.
@@ -288,7 +325,14 @@ export class Agent {
     const end = outcome ?? { reason: "error" as const, steps };
     if (answer) end.answer = answer;
     if (!session.readOnly) {
-      session.append("turn/end", { reason: end.reason, ...(end.error && end.reason === "error" ? this.errorFacts(end.error) : end.error ? { error: end.error.message } : {}) });
+      session.append("turn/end", {
+        reason: end.reason,
+        ...(end.error && end.reason === "error"
+          ? this.errorFacts(end.error)
+          : end.error
+            ? { error: end.error.message }
+            : {}),
+      });
       await this.options.storage.flush(session);
     }
     this.emit({ type: "turn-ended", reason: end.reason, ...(end.error ? { error: end.error.message } : {}) });
@@ -301,7 +345,9 @@ export class Agent {
     try {
       this.rulesText = await this.options.rules();
     } catch (error) {
-      this.notice(`the project's rules files could not be read, continuing with the last ones: ${(error as Error).message}`);
+      this.notice(
+        `the project's rules files could not be read, continuing with the last ones: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -339,7 +385,9 @@ export class Agent {
   private async callModel(
     signal: AbortSignal,
     compactor: Compactor,
-  ): Promise<{ kind: "message"; message: AssistantMessageData; interrupted: boolean } | { kind: "error"; error: Error }> {
+  ): Promise<
+    { kind: "message"; message: AssistantMessageData; interrupted: boolean } | { kind: "error"; error: Error }
+  > {
     const { session, llm, model, tools, storage } = this.options;
     let contextRetried = false;
     /** Set once a context-length error on a request far under the window was retried with less output reserved. */
@@ -347,7 +395,13 @@ export class Agent {
     let reservationLowered = false;
     for (let attempt = 1; ; attempt++) {
       const specs = tools.specs();
-      const system = buildSystemPrompt(this.options.workspace, specs, this.options.now?.() ?? new Date(), this.options.instructions, this.rulesText);
+      const system = buildSystemPrompt(
+        this.options.workspace,
+        specs,
+        this.options.now?.() ?? new Date(),
+        this.options.instructions,
+        this.rulesText,
+      );
       const messages = [...session.deriveMessages()];
       // The request this attempt's answer comes from: its `sources` (DESIGN §3).
       const header = session.append("request/header", {
@@ -376,8 +430,13 @@ export class Agent {
 
       const draftId = randomUUID();
       const assembler = new BlockAssembler();
-      const drafts = new DraftWriter(storage, session, { draftId, provider: model.provider, model: model.model }, undefined, undefined, (blocks) =>
-        this.emit({ type: "draft", draftId, blocks: [...blocks] }),
+      const drafts = new DraftWriter(
+        storage,
+        session,
+        { draftId, provider: model.provider, model: model.model },
+        undefined,
+        undefined,
+        (blocks) => this.emit({ type: "draft", draftId, blocks: [...blocks] }),
       );
       let failure: unknown;
       try {
@@ -392,10 +451,19 @@ export class Agent {
       this.emit({ type: "draft-cleared", draftId });
 
       if (failure === undefined && !signal.aborted) {
-        const message = this.toolCallIds.unique({ ...assembler.message(), provider: model.provider, model: model.model, draftId });
+        const message = this.toolCallIds.unique({
+          ...assembler.message(),
+          provider: model.provider,
+          model: model.model,
+          draftId,
+        });
         // An empty answer stays in the log but off the Surface: providers reject empty
         // assistant messages in history.
-        session.append("assistant/message", message, message.content.length > 0 ? { surface: "append", sources: [header.seq] } : { sources: [header.seq] });
+        session.append(
+          "assistant/message",
+          message,
+          message.content.length > 0 ? { surface: "append", sources: [header.seq] } : { sources: [header.seq] },
+        );
         await storage.discardDraft(session);
         this.emitUsage(message, compactor.contextWindow);
         return { kind: "message", message, interrupted: false };
@@ -403,9 +471,18 @@ export class Agent {
 
       if (signal.aborted || (failure instanceof LlmError && failure.kind === "aborted")) {
         // Cancel keeps a non-empty partial answer; tool calls that did not run are dropped.
-        const partial = assembler.blocks({ dropIncompleteToolCalls: true }).filter((b) => (b.type === "text" || b.type === "reasoning") && b.text.trim() !== "");
+        const partial = assembler
+          .blocks({ dropIncompleteToolCalls: true })
+          .filter((b) => (b.type === "text" || b.type === "reasoning") && b.text.trim() !== "");
         if (partial.length > 0) {
-          const message: AssistantMessageData = { content: partial, interrupted: true, finishReason: "aborted", provider: model.provider, model: model.model, draftId };
+          const message: AssistantMessageData = {
+            content: partial,
+            interrupted: true,
+            finishReason: "aborted",
+            provider: model.provider,
+            model: model.model,
+            draftId,
+          };
           session.append("assistant/message", message, { surface: "append", sources: [header.seq] });
           await storage.discardDraft(session);
           return { kind: "message", message, interrupted: true };
@@ -420,10 +497,16 @@ export class Agent {
       const partialBlocks = assembler.blocks({ dropIncompleteToolCalls: true });
       // A "too long" answer for a request far under the window is the server's own limit
       // (a local server's smaller window, or prompt + reserved output): nothing to compact.
-      const size = kind === "context-length" ? this.requestSize(header.data as RequestHeaderData, compactor) : undefined;
+      const size =
+        kind === "context-length" ? this.requestSize(header.data as RequestHeaderData, compactor) : undefined;
       const lowerReservation = size?.farUnder === true && !reservationLowered;
       const contextRecovery = kind === "context-length" && !contextRetried && !size?.farUnder;
-      const delay = lowerReservation || contextRecovery ? 0 : kind === "context-length" ? undefined : retryDelay(error, attempt, this.retry, this.options.random);
+      const delay =
+        lowerReservation || contextRecovery
+          ? 0
+          : kind === "context-length"
+            ? undefined
+            : retryDelay(error, attempt, this.retry, this.options.random);
       const endpoint = this.options.endpoint?.(model.provider);
       session.append("request/error", {
         attempt,
@@ -443,7 +526,9 @@ export class Agent {
       }
       if (size?.farUnder) {
         const where = endpoint?.server ? `the server at ${endpoint.server}` : "the provider";
-        const fix = endpoint ? ` Set the model's real context window in ${endpoint.setting}.` : " Set the model's real context window in its provider profile.";
+        const fix = endpoint
+          ? ` Set the model's real context window in ${endpoint.setting}.`
+          : " Set the model's real context window in its provider profile.";
         return {
           kind: "error",
           error: new LlmError(
@@ -474,7 +559,10 @@ export class Agent {
    * The request's measured size against the window; `farUnder` below a quarter of it (a
    * margin for the characters-per-token estimate; compaction would not help there).
    */
-  private requestSize(header: RequestHeaderData, compactor: Compactor): { chars: number; tokens: number; window: number; farUnder: boolean } | undefined {
+  private requestSize(
+    header: RequestHeaderData,
+    compactor: Compactor,
+  ): { chars: number; tokens: number; window: number; farUnder: boolean } | undefined {
     const window = compactor.contextWindow;
     if (!window || !header.chars) return undefined;
     const chars = sentTotal(header.chars);

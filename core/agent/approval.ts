@@ -90,15 +90,21 @@ export interface GateInput {
 
 /** Restricted Mode, then the agent's forbidden kinds, then the settings, allow-list and session decisions. */
 export function gateFor(input: GateInput): Gate {
-  if (input.restricted !== undefined && input.kind !== "read") return { kind: "refuse", by: "restricted-mode", reason: input.restricted };
+  if (input.restricted !== undefined && input.kind !== "read")
+    return { kind: "refuse", by: "restricted-mode", reason: input.restricted };
   if (input.forbiddenKinds?.includes(input.kind)) {
-    return { kind: "refuse", by: "policy", reason: `the ${input.agentName ?? "current"} agent does not run ${input.kind} tools` };
+    return {
+      kind: "refuse",
+      by: "policy",
+      reason: `the ${input.agentName ?? "current"} agent does not run ${input.kind} tools`,
+    };
   }
   if (input.settings[SETTING[input.kind]] === "auto") return { kind: "auto", by: "policy" };
   if (input.mcp?.alwaysAllowed?.()) return { kind: "auto", by: "policy" };
   // An MCP tool's `command` argument is the server's business, never a shell line the allow-list may match.
   const command = input.mcp ? undefined : commandLineOf(input.kind, input.arguments);
-  if (command !== undefined && commandAllowed(command, input.settings.allowedCommands ?? [])) return { kind: "auto", by: "policy" };
+  if (command !== undefined && commandAllowed(command, input.settings.allowedCommands ?? []))
+    return { kind: "auto", by: "policy" };
   if (input.remembered?.has(input.toolName, command)) return { kind: "auto", by: "user", scope: "session" };
   return { kind: "ask" };
 }

@@ -30,10 +30,11 @@ export class DraftWriter {
     if (this.inFlight || this.timer) return;
     const wait = this.lastWrite + this.intervalMs - this.now();
     if (wait <= 0) this.write();
-    else this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.write();
-    }, wait);
+    else
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.write();
+      }, wait);
   }
 
   /** Stops writing and waits for the write in flight; throws the first write failure, if any. */

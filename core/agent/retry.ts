@@ -13,7 +13,12 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, ma
  * Delay before retry number `attempt` (1-based): the provider's retry-after when it gave
  * one, else exponential backoff with jitter. Undefined: do not retry.
  */
-export function retryDelay(error: unknown, attempt: number, policy: RetryPolicy, random = Math.random): number | undefined {
+export function retryDelay(
+  error: unknown,
+  attempt: number,
+  policy: RetryPolicy,
+  random = Math.random,
+): number | undefined {
   if (!(error instanceof LlmError) || !error.retryable || attempt > policy.maxRetries) return undefined;
   if (error.details.retryAfterMs !== undefined) return Math.min(error.details.retryAfterMs, policy.maxDelayMs);
   const exp = policy.baseDelayMs * 2 ** (attempt - 1);

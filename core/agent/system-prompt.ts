@@ -14,7 +14,13 @@ export interface WorkspaceFacts {
  * instructions (`extra`), then the project's rules files (`rules`, core/rules: already
  * framed, ordered and cut to their budget), last so the nearest rule is the last word.
  */
-export function buildSystemPrompt(facts: WorkspaceFacts, tools: readonly ToolSpec[], now: Date, extra?: string, rules?: string): string {
+export function buildSystemPrompt(
+  facts: WorkspaceFacts,
+  tools: readonly ToolSpec[],
+  now: Date,
+  extra?: string,
+  rules?: string,
+): string {
   const lines = [
     "You are Downcity, a careful coding agent working inside the user's workspace.",
     "Read before you change. Make the smallest change that does what was asked, keep the project's style, and say what you changed and why.",

@@ -30,12 +30,20 @@ export function ensureFallbackTitle(session: Session, userSeq: number, content: 
  * Asks the model for a short title and appends it, unless the user has renamed the
  * session meanwhile (a user title pins it). Failures leave the fallback in place.
  */
-export async function writeModelTitle(session: Session, llm: LlmClient, call: Pick<GenerateOptions, "provider" | "model">, userSeq: number, content: readonly ContentBlock[], signal: AbortSignal): Promise<void> {
+export async function writeModelTitle(
+  session: Session,
+  llm: LlmClient,
+  call: Pick<GenerateOptions, "provider" | "model">,
+  userSeq: number,
+  content: readonly ContentBlock[],
+  signal: AbortSignal,
+): Promise<void> {
   const request: GenerateOptions = {
     ...call,
     maxTokens: 40,
     signal,
-    system: "Write a short title (at most 6 words, no quotes, no trailing period) for a coding session that starts with the user's message below. Reply with the title only.",
+    system:
+      "Write a short title (at most 6 words, no quotes, no trailing period) for a coding session that starts with the user's message below. Reply with the title only.",
     messages: [{ role: "user", content: [{ type: "text", text: textOf(content).slice(0, 4000) }] }],
   };
   let text = "";

@@ -41,7 +41,8 @@ export class ToolCallIds {
     const ids = new Set<string>();
     for (const event of this.session.events()) {
       if (event.type !== "assistant/message") continue;
-      for (const block of (event.data as AssistantMessageData).content) if (block.type === "tool-call") ids.add(block.id);
+      for (const block of (event.data as AssistantMessageData).content)
+        if (block.type === "tool-call") ids.add(block.id);
     }
     return ids;
   }

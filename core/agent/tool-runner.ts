@@ -4,7 +4,14 @@ import type { Session } from "../session";
 import { SandboxError, ToolError } from "../tools/errors";
 import type { ToolRegistry } from "../tools/registry";
 import type { Tool, ToolContext, ToolKind, ToolOutput } from "../tools/types";
-import { gateFor, refusalText, commandLineOf, type ApprovalSettings, type ApproveFn, type SessionApprovals } from "./approval";
+import {
+  gateFor,
+  refusalText,
+  commandLineOf,
+  type ApprovalSettings,
+  type ApproveFn,
+  type SessionApprovals,
+} from "./approval";
 import { firstLine, type EmitAgentEvent } from "./events";
 
 export interface ToolRunOptions {
@@ -60,7 +67,7 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
   }
 
   // Consecutive read-only calls form one parallel group; anything else runs alone.
-  for (let i = 0; i < planned.length; ) {
+  for (let i = 0; i < planned.length;) {
     let j = i + 1;
     if (planned[i]!.readOnly) while (j < planned.length && planned[j]!.readOnly) j++;
     await Promise.all(
@@ -78,7 +85,8 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
           sessionId: session.id,
           onUpdate: (update) => emit({ type: "tool-output", toolCallId: p.call.id, update }),
         };
-        const recording = p.kind && !p.readOnly ? await startCheckpoint(options.checkpoints, p.kind, p.call.arguments) : undefined;
+        const recording =
+          p.kind && !p.readOnly ? await startCheckpoint(options.checkpoints, p.kind, p.call.arguments) : undefined;
         p.output = await tools.run(p.call.name, p.call.arguments, ctx);
         // Recorded whatever the outcome: a failed command may still have changed files.
         if (recording) p.checkpoint = await finishCheckpoint(recording);
@@ -117,7 +125,15 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
   const { session, tools, context } = options;
   if (call.invalidArguments) {
     // The model's arguments were not JSON: never run a call on a guess.
-    return { call, run: false, readOnly: true, outcome: "failed", output: errorOutput(`The arguments of ${call.name} were not valid JSON (${call.invalidArguments.error}); nothing ran. Send the call again with valid JSON.`) };
+    return {
+      call,
+      run: false,
+      readOnly: true,
+      outcome: "failed",
+      output: errorOutput(
+        `The arguments of ${call.name} were not valid JSON (${call.invalidArguments.error}); nothing ran. Send the call again with valid JSON.`,
+      ),
+    };
   }
   const parsed = tools.parse(call.name, call.arguments);
   if (!parsed.ok) return { call, run: false, readOnly: true, outcome: "failed", output: errorOutput(parsed.error) };
@@ -134,23 +150,39 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     ...(tool.mcp ? { mcp: tool.mcp } : {}),
   });
 
-  const refuse = (by: "policy" | "user" | "restricted-mode", reason: string | undefined, shown?: ApprovalPreview): Planned => {
+  const refuse = (
+    by: "policy" | "user" | "restricted-mode",
+    reason: string | undefined,
+    shown?: ApprovalPreview,
+  ): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
     emit({ type: "approval-resolved", toolCallId: call.id, decision: "denied", by, ...(reason ? { reason } : {}) });
     // An approval Stop resolved is cancelled, not refused: the card says so.
     const outcome = context.signal.aborted ? "cancelled" : "refused";
-    return { call, run: false, readOnly: true, outcome, refusedBy: by, output: errorOutput(refusalText(tool.name, tool.kind, by, reason)), ...(shown ? { preview: shown } : {}) };
+    return {
+      call,
+      run: false,
+      readOnly: true,
+      outcome,
+      refusedBy: by,
+      output: errorOutput(refusalText(tool.name, tool.kind, by, reason)),
+      ...(shown ? { preview: shown } : {}),
+    };
   };
   const approve = (by: "policy" | "user", scope?: "once" | "session"): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
-    if (by === "user") emit({ type: "approval-resolved", toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
+    if (by === "user")
+      emit({ type: "approval-resolved", toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
     return { call, run: true, readOnly: tool.readOnly, kind: tool.kind };
   };
 
   if (gate.kind === "refuse") return refuse(gate.by, gate.reason);
   if (gate.kind === "auto") return approve(gate.by, gate.scope);
   if (!options.approve || context.signal.aborted) {
-    return refuse("policy", context.signal.aborted ? "the turn was cancelled" : `${tool.kind} tools need approval and no one can be asked`);
+    return refuse(
+      "policy",
+      context.signal.aborted ? "the turn was cancelled" : `${tool.kind} tools need approval and no one can be asked`,
+    );
   }
 
   const summary = tool.describe ? tool.describe(parsed.args) : `${tool.name} ${JSON.stringify(call.arguments)}`;
@@ -159,20 +191,48 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     // The call cannot succeed (an edit with no match): that is its result, nobody is asked.
     return { call, run: false, readOnly: true, outcome: "failed", output: errorOutput(preview.failure) };
   }
-  emit({ type: "approval-requested", toolCallId: call.id, toolName: tool.name, kind: tool.kind, summary, ...(preview.value ? { preview: preview.value } : {}) });
+  emit({
+    type: "approval-requested",
+    toolCallId: call.id,
+    toolName: tool.name,
+    kind: tool.kind,
+    summary,
+    ...(preview.value ? { preview: preview.value } : {}),
+  });
   try {
-    const decision = await options.approve({ toolCallId: call.id, toolName: tool.name, kind: tool.kind, arguments: call.arguments, summary, ...(preview.value ? { preview: preview.value } : {}) }, context.signal);
+    const decision = await options.approve(
+      {
+        toolCallId: call.id,
+        toolName: tool.name,
+        kind: tool.kind,
+        arguments: call.arguments,
+        summary,
+        ...(preview.value ? { preview: preview.value } : {}),
+      },
+      context.signal,
+    );
     if (!decision.approved) return refuse("user", decision.reason, preview.value);
     const scope = decision.scope ?? "once";
-    if (scope === "session") options.remembered?.remember(tool.name, tool.mcp ? undefined : commandLineOf(tool.kind, call.arguments));
+    if (scope === "session")
+      options.remembered?.remember(tool.name, tool.mcp ? undefined : commandLineOf(tool.kind, call.arguments));
     return approve("user", scope);
   } catch (err) {
-    return refuse("user", context.signal.aborted ? "the turn was cancelled" : `approval failed: ${err instanceof Error ? err.message : String(err)}`, preview.value);
+    return refuse(
+      "user",
+      context.signal.aborted
+        ? "the turn was cancelled"
+        : `approval failed: ${err instanceof Error ? err.message : String(err)}`,
+      preview.value,
+    );
   }
 }
 
 /** Recording never stops a call: a recorder that fails says so on the result instead. */
-async function startCheckpoint(recorder: CheckpointRecorder | undefined, kind: ToolKind, args: unknown): Promise<PendingCheckpoint | ToolCheckpoint | undefined> {
+async function startCheckpoint(
+  recorder: CheckpointRecorder | undefined,
+  kind: ToolKind,
+  args: unknown,
+): Promise<PendingCheckpoint | ToolCheckpoint | undefined> {
   if (!recorder) return undefined;
   try {
     return await recorder.before(kind, args);
@@ -191,7 +251,11 @@ async function finishCheckpoint(recording: PendingCheckpoint | ToolCheckpoint): 
   }
 }
 
-async function previewOf(tool: Tool, args: unknown, ctx: ToolContext): Promise<{ value: Awaited<ReturnType<NonNullable<Tool["preview"]>>> } | { failure: string }> {
+async function previewOf(
+  tool: Tool,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<{ value: Awaited<ReturnType<NonNullable<Tool["preview"]>>> } | { failure: string }> {
   if (!tool.preview) return { value: undefined };
   try {
     return { value: await tool.preview(args, ctx) };

@@ -41,12 +41,19 @@ export interface ApplyResult {
  * before the first write; a `restore/file` per file; `restore/end`. A file that changed
  * since the preview stops the restore before anything is written.
  */
-export async function applyRestore(plan: LoadedPlan, source: ContentSource, options: ApplyOptions): Promise<ApplyResult> {
+export async function applyRestore(
+  plan: LoadedPlan,
+  source: ContentSource,
+  options: ApplyOptions,
+): Promise<ApplyResult> {
   const { session } = options;
   const choices = options.choices ?? {};
   const missing = plan.files.filter((f) => f.status === "conflict" && choices[f.path] === undefined).map((f) => f.path);
-  if (missing.length > 0) throw new RestoreError(`choose "keep mine" or "take checkpoint" for each conflict first: ${missing.join(", ")}`);
-  const chosen = plan.files.filter((f) => f.status === "restore" || (f.status === "conflict" && choices[f.path] === "checkpoint"));
+  if (missing.length > 0)
+    throw new RestoreError(`choose "keep mine" or "take checkpoint" for each conflict first: ${missing.join(", ")}`);
+  const chosen = plan.files.filter(
+    (f) => f.status === "restore" || (f.status === "conflict" && choices[f.path] === "checkpoint"),
+  );
   const kept = plan.files.filter((f) => f.status === "conflict" && choices[f.path] === "mine").map((f) => f.path);
   const notRestorable = plan.files.filter((f) => f.status === "not-restorable").map((f) => f.path);
 
@@ -55,11 +62,17 @@ export async function applyRestore(plan: LoadedPlan, source: ContentSource, opti
     const planned = plan.bytes.get(f.path)!;
     const read = await readWorkspaceFile(plan.abs.get(f.path)!);
     const now = read.kind === "bytes" ? read.bytes : null;
-    if (read.kind === "unreadable" || !sameBytes(now, planned.now)) throw new RestoreError(`${f.path} changed after the preview; nothing was restored. Preview again.`);
+    if (read.kind === "unreadable" || !sameBytes(now, planned.now))
+      throw new RestoreError(`${f.path} changed after the preview; nothing was restored. Preview again.`);
     const before: ContentRef = now === null ? { kind: "absent" } : await source.blobs.put(now);
     files.push({ path: f.path, before, after: f.target });
   }
-  const start = session.append("restore/start", { toSeq: plan.toSeq, scope: options.scope, files, ...(options.undoOf ? { undoOf: options.undoOf } : {}) });
+  const start = session.append("restore/start", {
+    toSeq: plan.toSeq,
+    scope: options.scope,
+    files,
+    ...(options.undoOf ? { undoOf: options.undoOf } : {}),
+  });
   await options.flush();
 
   const restored: string[] = [];
@@ -67,7 +80,8 @@ export async function applyRestore(plan: LoadedPlan, source: ContentSource, opti
     for (const f of files) {
       const abs = plan.abs.get(f.path)!;
       const target = plan.bytes.get(f.path)!.target;
-      if (target === null) await unlink(abs).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
+      if (target === null)
+        await unlink(abs).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
       else await atomicWriteFile(abs, target, { mkdirs: true });
       restored.push(f.path);
       session.append("restore/file", { startSeq: start.seq, path: f.path });
@@ -75,9 +89,17 @@ export async function applyRestore(plan: LoadedPlan, source: ContentSource, opti
     }
   } catch (error) {
     const notDone = files.map((f) => f.path).filter((p) => !restored.includes(p));
-    session.append("restore/end", { startSeq: start.seq, outcome: "failed", restored, notRestored: notDone, error: (error as Error).message });
+    session.append("restore/end", {
+      startSeq: start.seq,
+      outcome: "failed",
+      restored,
+      notRestored: notDone,
+      error: (error as Error).message,
+    });
     await options.flush();
-    throw new RestoreError(`the restore stopped: ${(error as Error).message}; restored ${restored.length}, not restored ${notDone.join(", ")}`);
+    throw new RestoreError(
+      `the restore stopped: ${(error as Error).message}; restored ${restored.length}, not restored ${notDone.join(", ")}`,
+    );
   }
   return { startSeq: start.seq, restored, kept, notRestorable };
 }
@@ -85,7 +107,13 @@ export async function applyRestore(plan: LoadedPlan, source: ContentSource, opti
 /** Appends the end of a restore (after the conversation's fork, when there is one). */
 export function endRestore(session: Session, result: ApplyResult, forkId?: string): void {
   const files = result.restored;
-  session.append("restore/end", { startSeq: result.startSeq, outcome: "done", restored: files, notRestored: [], ...(forkId ? { forkId } : {}) });
+  session.append("restore/end", {
+    startSeq: result.startSeq,
+    outcome: "done",
+    restored: files,
+    notRestored: [],
+    ...(forkId ? { forkId } : {}),
+  });
 }
 
 /**
@@ -121,10 +149,14 @@ export function undoableRestore(events: readonly SessionEvent[]): SessionEvent |
   const undone = new Set<number>();
   const ended = new Set<number>();
   for (const e of events) {
-    if (e.type === "restore/start" && (e.data as RestoreStartData).undoOf) undone.add((e.data as RestoreStartData).undoOf!);
-    if (e.type === "restore/end" && (e.data as RestoreEndData).outcome !== "failed") ended.add((e.data as RestoreEndData).startSeq);
+    if (e.type === "restore/start" && (e.data as RestoreStartData).undoOf)
+      undone.add((e.data as RestoreStartData).undoOf!);
+    if (e.type === "restore/end" && (e.data as RestoreEndData).outcome !== "failed")
+      ended.add((e.data as RestoreEndData).startSeq);
   }
-  return events.findLast((e) => e.type === "restore/start" && ended.has(e.seq) && !undone.has(e.seq) && !(e.data as RestoreStartData).undoOf);
+  return events.findLast(
+    (e) => e.type === "restore/start" && ended.has(e.seq) && !undone.has(e.seq) && !(e.data as RestoreStartData).undoOf,
+  );
 }
 
 function sameBytes(a: Buffer | null, b: Buffer | null): boolean {

@@ -96,7 +96,8 @@ export class BlobStore {
     } catch {
       throw new BlobError(`blob ${hash} is not a zstd frame: refused`);
     }
-    if (sha256(bytes) !== hash) throw new BlobError(`blob ${hash} does not match its hash (forged or damaged): refused`);
+    if (sha256(bytes) !== hash)
+      throw new BlobError(`blob ${hash} does not match its hash (forged or damaged): refused`);
     this.known.add(hash);
     return bytes;
   }

@@ -9,7 +9,10 @@ export class ContentSource {
   private readonly gitObjects: string;
   private repo: Promise<GitRepo | undefined> | undefined;
 
-  constructor(private readonly root: string, sessionDir: string) {
+  constructor(
+    private readonly root: string,
+    sessionDir: string,
+  ) {
     const paths = checkpointPaths(sessionDir);
     this.blobs = new BlobStore(paths.dir);
     this.gitObjects = paths.gitObjects;
@@ -21,7 +24,8 @@ export class ContentSource {
       if (ref.kind === "unknown") return { ok: false, reason: ref.reason };
       if (ref.kind === "blob") return { ok: true, bytes: await this.blobs.get(ref.sha256) };
       const repo = await (this.repo ??= findGitRepo(this.root));
-      if (!repo) return { ok: false, reason: "its content is a git object and the folder is no longer a git work tree" };
+      if (!repo)
+        return { ok: false, reason: "its content is a git object and the folder is no longer a git work tree" };
       return { ok: true, bytes: await readGitBlob(repo, this.gitObjects, ref.oid) };
     } catch (error) {
       return { ok: false, reason: error instanceof Error ? error.message : String(error) };

@@ -29,7 +29,8 @@ export interface GitRepo {
 /** Only what git needs: none of the user's GIT_DIR, GIT_INDEX_FILE or GIT_WORK_TREE can redirect a snapshot. */
 function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ["PATH", "HOME", "SystemRoot", "TMPDIR", "LANG"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+  for (const name of ["PATH", "HOME", "SystemRoot", "TMPDIR", "LANG"])
+    if (process.env[name] !== undefined) env[name] = process.env[name];
   return { ...env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_CONFIG_NOSYSTEM: "1", ...extra };
 }
 
@@ -37,10 +38,20 @@ const BASE_ARGS = ["-c", "core.fsmonitor=false", "-c", "gc.auto=0", "-c", "core.
 
 function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile("git", [...BASE_ARGS, ...args], { cwd, env, encoding: "buffer", maxBuffer: 256 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
-      if (error) reject(new GitSnapshotError(`git ${args[0]} failed: ${(stderr.toString("utf8").trim() || error.message).split("\n")[0]}`));
-      else resolve(stdout);
-    });
+    execFile(
+      "git",
+      [...BASE_ARGS, ...args],
+      { cwd, env, encoding: "buffer", maxBuffer: 256 * 1024 * 1024, windowsHide: true },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new GitSnapshotError(
+              `git ${args[0]} failed: ${(stderr.toString("utf8").trim() || error.message).split("\n")[0]}`,
+            ),
+          );
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -48,7 +59,13 @@ function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Buffe
 export async function findGitRepo(root: string): Promise<GitRepo | undefined> {
   let out: string;
   try {
-    out = (await git(root, ["rev-parse", "--is-inside-work-tree", "--show-prefix", "--git-path", "objects", "--git-path", "index"], gitEnv())).toString("utf8");
+    out = (
+      await git(
+        root,
+        ["rev-parse", "--is-inside-work-tree", "--show-prefix", "--git-path", "objects", "--git-path", "index"],
+        gitEnv(),
+      )
+    ).toString("utf8");
   } catch {
     return undefined;
   }
@@ -60,7 +77,11 @@ export async function findGitRepo(root: string): Promise<GitRepo | undefined> {
 
 /** Runs git against the private objects (the user's as an alternate). */
 function privateEnv(repo: GitRepo, objects: string, index?: string): NodeJS.ProcessEnv {
-  return gitEnv({ GIT_OBJECT_DIRECTORY: objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects, ...(index ? { GIT_INDEX_FILE: index } : {}) });
+  return gitEnv({
+    GIT_OBJECT_DIRECTORY: objects,
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects,
+    ...(index ? { GIT_INDEX_FILE: index } : {}),
+  });
 }
 
 /**
@@ -93,7 +114,12 @@ export async function snapshotTree(repo: GitRepo, objects: string, index: string
 }
 
 /** The blob id of each workspace-relative path in `tree`; a path not in it is absent (undefined). */
-export async function blobsAt(repo: GitRepo, objects: string, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function blobsAt(
+  repo: GitRepo,
+  objects: string,
+  tree: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const env = privateEnv(repo, objects);
   for (let i = 0; i < paths.length; i += 500) {
@@ -113,7 +139,8 @@ export async function blobsAt(repo: GitRepo, objects: string, tree: string, path
 export async function readGitBlob(repo: GitRepo, objects: string, oid: string): Promise<Buffer> {
   await assertNoLinkChain(objects);
   const bytes = await git(repo.root, ["cat-file", "blob", oid], privateEnv(repo, objects));
-  if (gitBlobId(bytes, oid.length === 64 ? "sha256" : "sha1") !== oid) throw new GitSnapshotError(`git object ${oid} does not match its id (forged or damaged): refused`);
+  if (gitBlobId(bytes, oid.length === 64 ? "sha256" : "sha1") !== oid)
+    throw new GitSnapshotError(`git object ${oid} does not match its id (forged or damaged): refused`);
   return bytes;
 }
 

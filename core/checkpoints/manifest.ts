@@ -26,7 +26,12 @@ export interface ManifestOptions {
 export async function takeManifest(options: ManifestOptions): Promise<Manifest> {
   const out: Manifest = new Map();
   const exclude = options.exclude;
-  for await (const entry of walkWorkspace({ root: options.root, start: options.root, ...(options.signal ? { signal: options.signal } : {}), ...(exclude ? { skipDir: exclude } : {}) })) {
+  for await (const entry of walkWorkspace({
+    root: options.root,
+    start: options.root,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(exclude ? { skipDir: exclude } : {}),
+  })) {
     if (exclude?.(entry.rel)) continue;
     let st;
     try {

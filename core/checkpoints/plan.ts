@@ -43,9 +43,15 @@ export interface LoadedPlan extends RestorePlan {
  * last did is a conflict; one whose target content is not known (or whose blob is
  * missing or forged, or whose path the sandbox refuses) is not restorable.
  */
-export async function planRestore(events: readonly SessionEvent[], toSeq: number, root: string, source: ContentSource): Promise<LoadedPlan> {
+export async function planRestore(
+  events: readonly SessionEvent[],
+  toSeq: number,
+  root: string,
+  source: ContentSource,
+): Promise<LoadedPlan> {
   const last = events.at(-1)?.seq ?? 0;
-  if (!Number.isSafeInteger(toSeq) || toSeq < 0 || toSeq > last) throw new RangeError(`restore point ${toSeq} is outside 0..${last}`);
+  if (!Number.isSafeInteger(toSeq) || toSeq < 0 || toSeq > last)
+    throw new RangeError(`restore point ${toSeq} is outside 0..${last}`);
   const plan: LoadedPlan = { toSeq, files: [], unchanged: [], bytes: new Map(), abs: new Map() };
   for (const [path, changes] of [...fileTimeline(events)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const firstAfter = changes.find((c) => c.seq > toSeq);
@@ -57,18 +63,36 @@ export async function planRestore(events: readonly SessionEvent[], toSeq: number
       // The log may come from a cloned repository: its paths obey the sandbox like any tool's.
       abs = await resolveInsideRoot(root, path, { forWrite: true });
     } catch (error) {
-      plan.files.push({ path, status: "not-restorable", target, expected, current: { kind: "unreadable", reason: "refused by the sandbox" }, reason: (error as Error).message });
+      plan.files.push({
+        path,
+        status: "not-restorable",
+        target,
+        expected,
+        current: { kind: "unreadable", reason: "refused by the sandbox" },
+        reason: (error as Error).message,
+      });
       continue;
     }
     const read = await readWorkspaceFile(abs);
     const now = read.kind === "bytes" ? read.bytes : null;
     const current: RestoreFilePlan["current"] =
-      read.kind === "absent" ? { kind: "absent" } : read.kind === "unreadable" ? { kind: "unreadable", reason: read.reason } : { kind: "file", sha256: sha(read.bytes), size: read.bytes.byteLength };
+      read.kind === "absent"
+        ? { kind: "absent" }
+        : read.kind === "unreadable"
+          ? { kind: "unreadable", reason: read.reason }
+          : { kind: "file", sha256: sha(read.bytes), size: read.bytes.byteLength };
     if (read.kind !== "unreadable" && matches(now, target)) {
       plan.unchanged.push(path);
       continue;
     }
-    const entry = (status: RestoreStatus, reason?: string): RestoreFilePlan => ({ path, status, target, expected, current, ...(reason ? { reason } : {}) });
+    const entry = (status: RestoreStatus, reason?: string): RestoreFilePlan => ({
+      path,
+      status,
+      target,
+      expected,
+      current,
+      ...(reason ? { reason } : {}),
+    });
     if (read.kind === "unreadable") {
       plan.files.push(entry("not-restorable", `the file cannot be read now: ${read.reason}`));
       continue;
@@ -81,8 +105,15 @@ export async function planRestore(events: readonly SessionEvent[], toSeq: number
     plan.bytes.set(path, { now, target: content.bytes });
     plan.abs.set(path, abs);
     if (matches(now, expected)) plan.files.push(entry("restore"));
-    else plan.files.push(entry("conflict", expected.kind === "unknown" ? "Downcity does not know what it last left here" : "changed after Downcity last changed it"));
+    else
+      plan.files.push(
+        entry(
+          "conflict",
+          expected.kind === "unknown"
+            ? "Downcity does not know what it last left here"
+            : "changed after Downcity last changed it",
+        ),
+      );
   }
   return plan;
 }
-

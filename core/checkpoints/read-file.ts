@@ -19,7 +19,8 @@ export async function readWorkspaceFile(abs: string): Promise<FileRead> {
     const st = await handle.stat();
     if (st.isDirectory()) return { kind: "unreadable", reason: "it is a directory" };
     if (!st.isFile()) return { kind: "unreadable", reason: "it is not a regular file" };
-    if (st.size > MAX_BLOB_BYTES) return { kind: "unreadable", reason: `it is larger than ${MAX_BLOB_BYTES / 1024 / 1024} MiB` };
+    if (st.size > MAX_BLOB_BYTES)
+      return { kind: "unreadable", reason: `it is larger than ${MAX_BLOB_BYTES / 1024 / 1024} MiB` };
     return { kind: "bytes", bytes: await handle.readFile() };
   } finally {
     await handle.close();

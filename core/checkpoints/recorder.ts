@@ -136,7 +136,12 @@ export class CheckpointRecorder {
     return { finish: () => this.afterCommand(manifest, repo, tree, treeNote) };
   }
 
-  private async afterCommand(before: Manifest, repo: GitRepo | undefined, tree: string | undefined, treeNote: string | undefined): Promise<ToolCheckpoint> {
+  private async afterCommand(
+    before: Manifest,
+    repo: GitRepo | undefined,
+    tree: string | undefined,
+    treeNote: string | undefined,
+  ): Promise<ToolCheckpoint> {
     const { root } = this.options;
     const exclude = this.options.exclude?.();
     let after: Manifest;
@@ -172,7 +177,12 @@ export class CheckpointRecorder {
       }
       files.push({ path: rel, before: beforeRef, after: afterRef });
     }
-    const out: ToolCheckpoint = { files, created: diff.created.length, changed: diff.changed.length, deleted: diff.deleted.length };
+    const out: ToolCheckpoint = {
+      files,
+      created: diff.created.length,
+      changed: diff.changed.length,
+      deleted: diff.deleted.length,
+    };
     if (tree) out.gitTree = tree;
     if (treeNote) out.note = treeNote;
     return out;

@@ -15,7 +15,8 @@ export interface TimelineChange {
  */
 export function fileTimeline(events: readonly SessionEvent[]): Map<string, TimelineChange[]> {
   const ends = new Map<number, RestoreEndData>();
-  for (const e of events) if (e.type === "restore/end") ends.set((e.data as RestoreEndData).startSeq, e.data as RestoreEndData);
+  for (const e of events)
+    if (e.type === "restore/end") ends.set((e.data as RestoreEndData).startSeq, e.data as RestoreEndData);
   const out = new Map<string, TimelineChange[]>();
   const add = (path: string, change: TimelineChange) => {
     const list = out.get(path);
@@ -30,7 +31,8 @@ export function fileTimeline(events: readonly SessionEvent[]): Map<string, Timel
       const end = ends.get(e.seq);
       if (!end) continue;
       const restored = end.outcome === "done" ? undefined : new Set(end.restored ?? []);
-      for (const f of (e.data as RestoreStartData).files) if (!restored || restored.has(f.path)) add(f.path, { seq: e.seq, before: f.before, after: f.after });
+      for (const f of (e.data as RestoreStartData).files)
+        if (!restored || restored.has(f.path)) add(f.path, { seq: e.seq, before: f.before, after: f.after });
     }
   }
   return out;
@@ -63,7 +65,14 @@ export function restorePointOf(events: readonly SessionEvent[], messageSeq: numb
   if (message.type === "assistant/message") {
     for (let i = at + 1; i < events.length; i++) {
       const type = events[i]!.type;
-      if (type === "user/message" || type === "assistant/message" || type === "step/start" || type === "turn/start" || type === "restore/start") return events[i]!.seq - 1;
+      if (
+        type === "user/message" ||
+        type === "assistant/message" ||
+        type === "step/start" ||
+        type === "turn/start" ||
+        type === "restore/start"
+      )
+        return events[i]!.seq - 1;
     }
     return events.at(-1)!.seq;
   }

@@ -101,12 +101,17 @@ export class Compactor {
       return await this.run(reason, deep, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (!session.readOnly && !(error instanceof CompactionImpossibleError)) session.append("compaction/error", { reason, message });
+      if (!session.readOnly && !(error instanceof CompactionImpossibleError))
+        session.append("compaction/error", { reason, message });
       throw error;
     }
   }
 
-  private async run(reason: CompactionReason, deep: boolean, signal: AbortSignal | undefined): Promise<CompactionOutcome> {
+  private async run(
+    reason: CompactionReason,
+    deep: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<CompactionOutcome> {
     const { session } = this.options;
     const window = this.options.contextWindow;
     const measured = this.ledger.tokensPerChar;
@@ -146,7 +151,10 @@ export class Compactor {
     // Nothing left to remove, and the provider said (by usage or error) it does not fit.
     const stuck = deep && !selection && window && (reason === "context-length" || (usageBefore ?? 0) >= window);
     if (stuck) {
-      const used = usageBefore && usageBefore >= window ? `${tokens(usageBefore)} of ${tokens(window)} tokens` : `more than the ${tokens(window)}-token window`;
+      const used =
+        usageBefore && usageBefore >= window
+          ? `${tokens(usageBefore)} of ${tokens(window)} tokens`
+          : `more than the ${tokens(window)}-token window`;
       end.note = `nothing is left to compact: the open tool transaction and the newest user message, with the system prompt and tools, use ${used}`;
     }
     session.append("compaction/end", end);
@@ -160,7 +168,11 @@ export class Compactor {
   }
 
   /** Summarises the selection into the cumulative summary and closes it into a segment. */
-  private async close(selection: PrefixSelection, end: CompactionEndData, signal: AbortSignal | undefined): Promise<void> {
+  private async close(
+    selection: PrefixSelection,
+    end: CompactionEndData,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const { session } = this.options;
     const closedEvents = selection.closed.map((seq) => session.event(seq)!);
     const restated = selection.restate !== undefined ? session.event(selection.restate) : undefined;

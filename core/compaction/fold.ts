@@ -7,7 +7,13 @@ function foldToolResult(data: ToolResultData, config: CompactionConfig): ToolRes
   let changed = false;
   const content = data.content.map((part) => {
     if (part.type !== "text") return part;
-    const text = pruneText(part.text, config.toolResultMaxCodePoints, config.toolResultHeadCodePoints, config.toolResultTailCodePoints, "tool output");
+    const text = pruneText(
+      part.text,
+      config.toolResultMaxCodePoints,
+      config.toolResultHeadCodePoints,
+      config.toolResultTailCodePoints,
+      "tool output",
+    );
     if (text === part.text) return part;
     changed = true;
     return { ...part, text };
@@ -19,7 +25,13 @@ function foldAssistant(data: AssistantMessageData, config: CompactionConfig): As
   let changed = false;
   const content = data.content.map((block): ContentBlock => {
     if (block.type !== "reasoning" || block.redacted) return block;
-    const text = pruneText(block.text, config.reasoningMaxCodePoints, config.reasoningHeadCodePoints, config.reasoningTailCodePoints, "reasoning");
+    const text = pruneText(
+      block.text,
+      config.reasoningMaxCodePoints,
+      config.reasoningHeadCodePoints,
+      config.reasoningTailCodePoints,
+      "reasoning",
+    );
     if (text === block.text) return block;
     changed = true;
     return { ...block, text };

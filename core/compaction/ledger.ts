@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { CompactionEndData, contextTokens, type AssistantMessageData, type CompactionCause, type SessionEvent } from "../protocol";
+import {
+  CompactionEndData,
+  contextTokens,
+  type AssistantMessageData,
+  type CompactionCause,
+  type SessionEvent,
+} from "../protocol";
 import type { Session } from "../session";
 import type { CompactionConfig } from "./config";
 import { blocksChars, sentTotal, type SentChars } from "./measure";
@@ -75,10 +81,15 @@ export class CompactionLedger {
       // Nothing could be closed: escalate once to a deep compaction (not after a manual
       // one: a small session is no reason to drop its verbatim history). An overhead that
       // does not fit is checked again every time (the window or the tools may change).
-      if (t.cause === "overhead" || (t.closed === 0 && !t.deep && t.reason !== "manual")) return { reason: "escalated", deep: true };
+      if (t.cause === "overhead" || (t.closed === 0 && !t.deep && t.reason !== "manual"))
+        return { reason: "escalated", deep: true };
       // A deep compaction that removed nothing: only new input can make one useful.
-      if (t.closed === 0) return this.userAfter && over(this.latestAfter, config.triggerRatio) ? { reason: "usage", deep: false } : undefined;
-      if (this.firstAfter && this.firstAfter.tokens / window > config.verifyRatio) return { reason: "verify-failed", deep: true };
+      if (t.closed === 0)
+        return this.userAfter && over(this.latestAfter, config.triggerRatio)
+          ? { reason: "usage", deep: false }
+          : undefined;
+      if (this.firstAfter && this.firstAfter.tokens / window > config.verifyRatio)
+        return { reason: "verify-failed", deep: true };
     }
     return over(this.latestAfter, config.triggerRatio) ? { reason: "usage", deep: false } : undefined;
   }
@@ -120,7 +131,14 @@ export class CompactionLedger {
         if (!parsed.success) return;
         const data = parsed.data;
         this.usageBeforeTerminal = data.usageBefore ?? this.latestAfter?.tokens;
-        this.terminal = { seq: event.seq, reason: data.reason as CompactionReason, kind: "end", deep: data.deep ?? DEEP_REASONS.has(data.reason as CompactionReason), closed: data.closed ?? (data.throughSeq ? 1 : 0), ...(data.cause ? { cause: data.cause } : {}) };
+        this.terminal = {
+          seq: event.seq,
+          reason: data.reason as CompactionReason,
+          kind: "end",
+          deep: data.deep ?? DEEP_REASONS.has(data.reason as CompactionReason),
+          closed: data.closed ?? (data.throughSeq ? 1 : 0),
+          ...(data.cause ? { cause: data.cause } : {}),
+        };
         // The measurement survives even when the request it came from was closed.
         if (data.tokensPerChar) this.measured ??= data.tokensPerChar;
         this.clearAfter();

@@ -51,6 +51,10 @@ export class ContextChars {
       this.total = 0;
     }
     for (; this.counted < messages.length; this.counted++) this.total += blocksChars(messages[this.counted]!.content);
-    return { system: system.length, tools: tools.length === 0 ? 0 : JSON.stringify(tools).length, messages: this.total };
+    return {
+      system: system.length,
+      tools: tools.length === 0 ? 0 : JSON.stringify(tools).length,
+      messages: this.total,
+    };
   }
 }

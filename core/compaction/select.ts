@@ -50,7 +50,10 @@ export function selectPrefix(session: Session, keepChars: number): PrefixSelecti
   while (cut > 0 && events[cut]!.type === "tool/result") cut--;
   // A closed assistant message must not leave its results behind in the kept tail.
   const closedCalls = new Set(events.slice(0, cut).flatMap(toolCallIds));
-  while (cut > 0 && events.slice(cut).some((e) => e.type === "tool/result" && closedCalls.has((e.data as ToolResultData).toolCallId))) {
+  while (
+    cut > 0 &&
+    events.slice(cut).some((e) => e.type === "tool/result" && closedCalls.has((e.data as ToolResultData).toolCallId))
+  ) {
     cut--;
     for (const id of toolCallIds(events[cut]!)) closedCalls.delete(id);
   }
@@ -86,5 +89,10 @@ export function selectDeep(session: Session): PrefixSelection | undefined {
   if (cut <= 0) return undefined;
   const throughSeq = Math.min(...events.slice(cut).map(originSeq)) - 1;
   if (throughSeq <= session.baseSeq) return undefined;
-  return { throughSeq, closed: nodes.slice(0, cut), kept: nodes.slice(cut), ...(restate !== undefined ? { restate } : {}) };
+  return {
+    throughSeq,
+    closed: nodes.slice(0, cut),
+    kept: nodes.slice(cut),
+    ...(restate !== undefined ? { restate } : {}),
+  };
 }

@@ -21,7 +21,8 @@ export function renderTranscript(messages: readonly Message[]): string {
         return `[tool result ${b.toolName}${b.isError ? " (error)" : ""}]\n${b.content.map((p) => (p.type === "text" ? p.text : "[image]")).join("\n")}`;
     }
   };
-  for (const m of messages) out.push(`## ${m.role}${m.interrupted ? " (interrupted)" : ""}\n${m.content.map(block).join("\n")}`);
+  for (const m of messages)
+    out.push(`## ${m.role}${m.interrupted ? " (interrupted)" : ""}\n${m.content.map(block).join("\n")}`);
   return out.join("\n\n");
 }
 
@@ -62,7 +63,11 @@ export interface SummariseOptions {
  * Merges `previous` (the cumulative summary so far) with `transcript`, chunk by chunk,
  * so one huge message cannot exceed the summariser's own context.
  */
-export async function summarise(previous: string | undefined, transcript: string, options: SummariseOptions): Promise<string> {
+export async function summarise(
+  previous: string | undefined,
+  transcript: string,
+  options: SummariseOptions,
+): Promise<string> {
   let summary = previous ?? "";
   const chunks = chunkText(transcript, options.chunkChars);
   for (const [i, chunk] of chunks.entries()) {

@@ -37,27 +37,48 @@ export function envConfiguresProvider(env: NodeJS.ProcessEnv): boolean {
 }
 
 /** The profile (id `profileId`) from `overrides`, else the environment; throws ProviderConfigError. */
-export function resolveEnvProvider(env: NodeJS.ProcessEnv, overrides: ProviderOverrides = {}, profileId = "env"): ResolvedProvider {
-  const protocolText = overrides.protocol ?? env.DOWNCITY_PROTOCOL ?? (env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY ? "anthropic-messages" : env.OPENAI_API_KEY ? "openai-chat" : undefined);
+export function resolveEnvProvider(
+  env: NodeJS.ProcessEnv,
+  overrides: ProviderOverrides = {},
+  profileId = "env",
+): ResolvedProvider {
+  const protocolText =
+    overrides.protocol ??
+    env.DOWNCITY_PROTOCOL ??
+    (env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY
+      ? "anthropic-messages"
+      : env.OPENAI_API_KEY
+        ? "openai-chat"
+        : undefined);
   const model = overrides.model ?? env.DOWNCITY_MODEL;
   if (!protocolText || !model) {
-    throw new ProviderConfigError(`No model provider is configured${!model && protocolText ? " (no model given)" : ""}.\n\n${ENV_PROVIDER_HELP}`);
+    throw new ProviderConfigError(
+      `No model provider is configured${!model && protocolText ? " (no model given)" : ""}.\n\n${ENV_PROVIDER_HELP}`,
+    );
   }
-  if (!(PROTOCOLS as readonly string[]).includes(protocolText)) throw new ProviderConfigError(`Unknown protocol '${protocolText}'. Use one of: ${PROTOCOLS.join(", ")}.`);
+  if (!(PROTOCOLS as readonly string[]).includes(protocolText))
+    throw new ProviderConfigError(`Unknown protocol '${protocolText}'. Use one of: ${PROTOCOLS.join(", ")}.`);
   const protocol = protocolText as Protocol;
-  const apiKey = env.DOWNCITY_API_KEY ?? (protocol === "anthropic-messages" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
+  const apiKey =
+    env.DOWNCITY_API_KEY ?? (protocol === "anthropic-messages" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
   const baseURL = overrides.baseURL ?? env.DOWNCITY_BASE_URL;
   const windowText = overrides.contextWindow ?? env.DOWNCITY_CONTEXT_WINDOW;
   let contextWindow: number | undefined;
   if (windowText !== undefined) {
     contextWindow = Number(windowText);
-    if (!Number.isInteger(contextWindow) || contextWindow <= 0) throw new ProviderConfigError(`The context window must be a positive whole number of tokens, not '${windowText}'.`);
+    if (!Number.isInteger(contextWindow) || contextWindow <= 0)
+      throw new ProviderConfigError(
+        `The context window must be a positive whole number of tokens, not '${windowText}'.`,
+      );
   }
   const profile: ProviderProfile = { id: profileId, protocol };
   if (baseURL) profile.baseURL = baseURL;
   // Local servers take any key; the SDKs refuse an empty one.
   profile.apiKey = apiKey ?? (baseURL ? "not-needed" : undefined);
-  if (!profile.apiKey) throw new ProviderConfigError(`No API key for ${protocol}: set DOWNCITY_API_KEY (or ${protocol === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"}).`);
+  if (!profile.apiKey)
+    throw new ProviderConfigError(
+      `No API key for ${protocol}: set DOWNCITY_API_KEY (or ${protocol === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"}).`,
+    );
   if (contextWindow) profile.models = { [model]: { contextWindow } };
   return contextWindow ? { profile, model, contextWindow } : { profile, model };
 }

@@ -4,7 +4,10 @@ import { loadedSdks } from "./adapters/sdks";
 
 type SdkErrorClass = "APIConnectionError" | "APIConnectionTimeoutError" | "APIError" | "APIUserAbortError";
 /** Whether `error` is one of the loaded SDKs' `name` errors (an SDK never loaded threw nothing). */
-function sdkError<K extends SdkErrorClass>(error: unknown, name: K): error is InstanceType<(typeof OpenAI)[K]> | InstanceType<(typeof Anthropic)[K]> {
+function sdkError<K extends SdkErrorClass>(
+  error: unknown,
+  name: K,
+): error is InstanceType<(typeof OpenAI)[K]> | InstanceType<(typeof Anthropic)[K]> {
   const { openai, anthropic } = loadedSdks();
   return Boolean((openai && error instanceof openai[name]) || (anthropic && error instanceof anthropic[name]));
 }
@@ -125,9 +128,12 @@ function apiErrorFacts(error: OpenAI.APIError | Anthropic.APIError): ErrorFacts 
   // OpenAI: error = { message, type, code }; Anthropic: error = { type: "error", error: { type, message } }.
   const body = (error.error ?? {}) as Record<string, unknown>;
   const inner = (typeof body.error === "object" && body.error !== null ? body.error : body) as Record<string, unknown>;
-  const message = typeof inner.message === "string" ? inner.message : typeof body.message === "string" ? body.message : error.message;
+  const message =
+    typeof inner.message === "string" ? inner.message : typeof body.message === "string" ? body.message : error.message;
   const code =
-    (typeof inner.code === "string" && inner.code) || (typeof inner.type === "string" && inner.type !== "error" && inner.type) || undefined;
+    (typeof inner.code === "string" && inner.code) ||
+    (typeof inner.type === "string" && inner.type !== "error" && inner.type) ||
+    undefined;
   const facts: ErrorFacts = { providerMessage: message };
   if (error.status !== undefined) facts.status = error.status;
   if (code) facts.code = code;
@@ -152,13 +158,18 @@ export function abortedError(cause?: unknown): LlmError {
 }
 
 function isAbort(error: unknown): boolean {
-  return (
-    sdkError(error, "APIUserAbortError") ||
-    (error instanceof Error && error.name === "AbortError")
-  );
+  return sdkError(error, "APIUserAbortError") || (error instanceof Error && error.name === "AbortError");
 }
 
-const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "ENOTFOUND", "EAI_AGAIN"]);
+const NETWORK_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "UND_ERR_SOCKET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 
 /** undici reports a cut body as TypeError("terminated") with a socket error as cause. */
 function isNetworkError(error: unknown): boolean {

@@ -50,7 +50,10 @@ export function lookupModel(protocol: Protocol, model: string): Entry | undefine
   let bestLength = -1;
   for (const table of BY_PROTOCOL[protocol]) {
     for (const prefix in table) {
-      if (prefix.length > bestLength && (id === prefix || id.startsWith(`${prefix}-`) || id.startsWith(`${prefix}.`) || id.startsWith(`${prefix}:`))) {
+      if (
+        prefix.length > bestLength &&
+        (id === prefix || id.startsWith(`${prefix}-`) || id.startsWith(`${prefix}.`) || id.startsWith(`${prefix}:`))
+      ) {
         best = table[prefix];
         bestLength = prefix.length;
       }

@@ -35,7 +35,11 @@ export function hostPort(baseURL: string): string {
   return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
 }
 
-const KIND_NAMES: Record<Protocol, string> = { "openai-chat": "OpenAI-compatible", "openai-responses": "OpenAI Responses", "anthropic-messages": "Anthropic" };
+const KIND_NAMES: Record<Protocol, string> = {
+  "openai-chat": "OpenAI-compatible",
+  "openai-responses": "OpenAI Responses",
+  "anthropic-messages": "Anthropic",
+};
 
 function headersFor(target: ProbeTarget): Record<string, string> {
   const anthropic = target.protocol === "anthropic-messages";
@@ -73,7 +77,11 @@ function unreachable(target: ProbeTarget, error: unknown): ProbeFailure {
 
 /** The system error code (ECONNREFUSED…) somewhere down an error's cause chain (fetch and the SDKs wrap it). */
 function causeCode(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === "string" && /^E[A-Z_]+$/.test(e.code)) return e.code;
   }
   return undefined;
@@ -88,7 +96,14 @@ function authFailure(target: ProbeTarget, status: number, detail: string): Probe
 /** The provider's own error text from a JSON body, short. */
 function providerText(body: unknown): string {
   const b = body as { error?: { message?: unknown } | string; message?: unknown } | undefined;
-  const text = typeof b?.error === "string" ? b.error : typeof b?.error?.message === "string" ? b.error.message : typeof b?.message === "string" ? b.message : "";
+  const text =
+    typeof b?.error === "string"
+      ? b.error
+      : typeof b?.error?.message === "string"
+        ? b.error.message
+        : typeof b?.message === "string"
+          ? b.message
+          : "";
   return text.slice(0, 200);
 }
 
@@ -119,19 +134,32 @@ export async function probeModels(target: ProbeTarget, options: ProbeOptions = {
       return { models: [], failure: unreachable(target, error) };
     }
     const body: unknown = await response.json().catch(() => undefined);
-    if (response.status === 401 || response.status === 403) return { models: [], status: response.status, failure: authFailure(target, response.status, providerText(body)) };
+    if (response.status === 401 || response.status === 403)
+      return { models: [], status: response.status, failure: authFailure(target, response.status, providerText(body)) };
     if (!response.ok) {
       const detail = providerText(body);
-      return { models: [], status: response.status, failure: { field: "baseURL", message: `${hostPort(target.baseURL)} lists no models at ${new URL(url).pathname} (HTTP ${response.status}${detail ? `: ${detail}` : ""}).` } };
+      return {
+        models: [],
+        status: response.status,
+        failure: {
+          field: "baseURL",
+          message: `${hostPort(target.baseURL)} lists no models at ${new URL(url).pathname} (HTTP ${response.status}${detail ? `: ${detail}` : ""}).`,
+        },
+      };
     }
     const ids = pick(body).filter((id): id is string => typeof id === "string" && id.length > 0);
     return { models: [...new Set(ids)].sort(), status: response.status };
   };
   // The Anthropic SDK appends /v1 to its base URL; OpenAI-style bases include it.
-  const listed = await attempt(anthropic && !base.endsWith("/v1") ? `${base}/v1/models` : `${base}/models`, (body) => (Array.isArray(body?.data) ? body.data.map((m: any) => m?.id) : []));
-  if (listed.models.length > 0 || listed.failure?.field === "apiKey" || (listed.failure && listed.status === undefined)) return listed;
+  const listed = await attempt(anthropic && !base.endsWith("/v1") ? `${base}/v1/models` : `${base}/models`, (body) =>
+    Array.isArray(body?.data) ? body.data.map((m: any) => m?.id) : [],
+  );
+  if (listed.models.length > 0 || listed.failure?.field === "apiKey" || (listed.failure && listed.status === undefined))
+    return listed;
   // Ollama's native list lives at the server root, beside its /v1.
-  const tags = await attempt(`${base.replace(/\/v1$/, "")}/api/tags`, (body) => (Array.isArray(body?.models) ? body.models.map((m: any) => m?.name ?? m?.model) : []));
+  const tags = await attempt(`${base.replace(/\/v1$/, "")}/api/tags`, (body) =>
+    Array.isArray(body?.models) ? body.models.map((m: any) => m?.name ?? m?.model) : [],
+  );
   return tags.models.length > 0 ? tags : listed;
 }
 
@@ -142,12 +170,21 @@ export type ConnectionCheck = { ok: true; models: string[] } | ({ ok: false } & 
  * else (not listed, no list) one minimal call does, unless `allowCall` is false
  * (Restricted Mode makes no model call).
  */
-export async function checkConnection(target: ProbeTarget, model: string, options: ProbeOptions & { allowCall?: boolean } = {}): Promise<ConnectionCheck> {
+export async function checkConnection(
+  target: ProbeTarget,
+  model: string,
+  options: ProbeOptions & { allowCall?: boolean } = {},
+): Promise<ConnectionCheck> {
   const listed = await probeModels(target, options);
-  if (listed.failure && (listed.failure.field === "apiKey" || listed.status === undefined)) return { ok: false, ...listed.failure };
+  if (listed.failure && (listed.failure.field === "apiKey" || listed.status === undefined))
+    return { ok: false, ...listed.failure };
   if (listed.models.includes(model)) return { ok: true, models: listed.models };
   if (options.allowCall === false) {
-    return { ok: false, field: "model", message: `${hostPort(target.baseURL)} does not list ${model}, and Restricted Mode makes no model call to try it.` };
+    return {
+      ok: false,
+      field: "model",
+      message: `${hostPort(target.baseURL)} does not list ${model}, and Restricted Mode makes no model call to try it.`,
+    };
   }
   const failure = await minimalCall(target, model, options);
   if (!failure) return { ok: true, models: listed.models };
@@ -159,9 +196,19 @@ export async function checkConnection(target: ProbeTarget, model: string, option
 }
 
 /** One tiny request through the protocol's real adapter; undefined when it was answered. */
-async function minimalCall(target: ProbeTarget, model: string, options: ProbeOptions): Promise<ProbeFailure | undefined> {
+async function minimalCall(
+  target: ProbeTarget,
+  model: string,
+  options: ProbeOptions,
+): Promise<ProbeFailure | undefined> {
   // A keyless local server: the SDKs want some key, and the server ignores it.
-  const profile: ProviderProfile = { id: "connect-test", protocol: target.protocol, baseURL: target.baseURL, apiKey: target.apiKey || "not-needed", ...(target.headers ? { headers: target.headers } : {}) };
+  const profile: ProviderProfile = {
+    id: "connect-test",
+    protocol: target.protocol,
+    baseURL: target.baseURL,
+    apiKey: target.apiKey || "not-needed",
+    ...(target.headers ? { headers: target.headers } : {}),
+  };
   const runtime = new LlmRuntime({ profiles: [profile], ...(options.fetch ? { fetch: options.fetch } : {}) });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("timeout")), options.callTimeoutMs ?? 30_000);
@@ -177,7 +224,11 @@ async function minimalCall(target: ProbeTarget, model: string, options: ProbeOpt
     for await (const _chunk of stream) break;
     return undefined;
   } catch (error) {
-    if (controller.signal.aborted) return { field: "baseURL", message: `${hostPort(target.baseURL)} did not answer a test request for ${model} within ${Math.round((options.callTimeoutMs ?? 30_000) / 1000)} s.` };
+    if (controller.signal.aborted)
+      return {
+        field: "baseURL",
+        message: `${hostPort(target.baseURL)} did not answer a test request for ${model} within ${Math.round((options.callTimeoutMs ?? 30_000) / 1000)} s.`,
+      };
     return callFailure(target, model, error);
   } finally {
     clearTimeout(timer);
@@ -187,14 +238,27 @@ async function minimalCall(target: ProbeTarget, model: string, options: ProbeOpt
 
 function callFailure(target: ProbeTarget, model: string, error: unknown): ProbeFailure {
   const where = hostPort(target.baseURL);
-  if (!(error instanceof LlmError)) return { field: "baseURL", message: `${where}: ${error instanceof Error ? error.message : String(error)}` };
+  if (!(error instanceof LlmError))
+    return { field: "baseURL", message: `${where}: ${error instanceof Error ? error.message : String(error)}` };
   const status = error.details.status;
   const detail = (error.details.providerMessage ?? "").slice(0, 200);
   if (error.kind === "auth") return authFailure(target, status ?? 401, detail);
-  if (error.details.code === "connection" || error.details.code === "timeout") return unreachable(target, error.details.code === "timeout" ? Object.assign(new Error("timeout"), { name: "TimeoutError" }) : (error.details.cause ?? error));
+  if (error.details.code === "connection" || error.details.code === "timeout")
+    return unreachable(
+      target,
+      error.details.code === "timeout"
+        ? Object.assign(new Error("timeout"), { name: "TimeoutError" })
+        : (error.details.cause ?? error),
+    );
   if (status === 404 || /model/i.test(detail)) {
-    return { field: "model", message: `${where} does not serve ${model} (HTTP ${status ?? "error"}${detail ? `: ${detail}` : ""}).` };
+    return {
+      field: "model",
+      message: `${where} does not serve ${model} (HTTP ${status ?? "error"}${detail ? `: ${detail}` : ""}).`,
+    };
   }
   const kind = KIND_NAMES[target.protocol];
-  return { field: "baseURL", message: `${where} refused a test request for ${model} (HTTP ${status ?? "error"}${detail ? `: ${detail}` : ""}). Is it an ${kind} server?` };
+  return {
+    field: "baseURL",
+    message: `${where} refused a test request for ${model} (HTTP ${status ?? "error"}${detail ? `: ${detail}` : ""}). Is it an ${kind} server?`,
+  };
 }

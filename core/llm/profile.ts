@@ -30,7 +30,9 @@ export const ProviderProfileSchema = z.object({
     .partial()
     .optional(),
   timeoutMs: z.number().int().positive().optional(),
-  server: z.enum(["openai", "anthropic", "deepseek", "ollama", "llama.cpp", "vllm", "lmstudio", "openrouter", "other"]).optional(),
+  server: z
+    .enum(["openai", "anthropic", "deepseek", "ollama", "llama.cpp", "vllm", "lmstudio", "openrouter", "other"])
+    .optional(),
 });
 
 /** A validated, frozen copy of `profile`; throws a readable error naming the bad field. */

@@ -87,7 +87,11 @@ export class LlmRuntime implements LlmClient {
     const adapter = this.adapters.get(profile.protocol);
     if (!adapter) throw new LlmError("bad-request", `no adapter registered for protocol "${profile.protocol}"`);
     if (!Array.isArray(options.messages)) throw new LlmError("bad-request", "options.messages must be an array");
-    const capabilities = resolveCapabilities(profile, options.model, this.cachedServerWindow(profile.id, options.model));
+    const capabilities = resolveCapabilities(
+      profile,
+      options.model,
+      this.cachedServerWindow(profile.id, options.model),
+    );
     return this.bind(adapter, profile, capabilities, options);
   }
 
@@ -114,7 +118,12 @@ export class LlmRuntime implements LlmClient {
     return resolveCapabilities(profile, model, await this.serverWindow(profile, model));
   }
 
-  private bind(adapter: LlmAdapter, profile: ProviderProfile, capabilities: ModelCapabilities, options: GenerateOptions): PreparedCall {
+  private bind(
+    adapter: LlmAdapter,
+    profile: ProviderProfile,
+    capabilities: ModelCapabilities,
+    options: GenerateOptions,
+  ): PreparedCall {
     const adapterId = replayAdapterId(profile);
     const defaults = adapter.defaults?.(options, profile, capabilities) ?? {};
     const bound: GenerateOptions = { ...options };

@@ -85,8 +85,7 @@ function positiveInt(value: unknown): number | undefined {
 /** Ollama: a Modelfile `num_ctx` is what the server runs with; else the model's trained length. */
 const ollama: Probe = async (ctx) => {
   const json = (await getJson(ctx, `${ctx.origin}/api/show`, { model: ctx.model })) as
-    | { parameters?: unknown; model_info?: Record<string, unknown> }
-    | undefined;
+    { parameters?: unknown; model_info?: Record<string, unknown> } | undefined;
   if (!json) return undefined;
   if (typeof json.parameters === "string") {
     const match = /^\s*num_ctx\s+(\d+)\s*$/m.exec(json.parameters);
@@ -100,22 +99,19 @@ const ollama: Probe = async (ctx) => {
 
 const llamaCpp: Probe = async (ctx) => {
   const json = (await getJson(ctx, `${ctx.origin}/props`)) as
-    | { default_generation_settings?: { n_ctx?: unknown }; n_ctx?: unknown }
-    | undefined;
+    { default_generation_settings?: { n_ctx?: unknown }; n_ctx?: unknown } | undefined;
   return positiveInt(json?.default_generation_settings?.n_ctx) ?? positiveInt(json?.n_ctx);
 };
 
 const vllm: Probe = async (ctx) => {
   const json = (await getJson(ctx, `${ctx.apiBase}/models`)) as
-    | { data?: Array<{ id?: unknown; root?: unknown; max_model_len?: unknown }> }
-    | undefined;
+    { data?: Array<{ id?: unknown; root?: unknown; max_model_len?: unknown }> } | undefined;
   const entry = json?.data?.find((m) => m.id === ctx.model) ?? json?.data?.find((m) => m.root === ctx.model);
   return positiveInt(entry?.max_model_len);
 };
 
 const lmStudio: Probe = async (ctx) => {
   const json = (await getJson(ctx, `${ctx.origin}/api/v0/models/${encodeURIComponent(ctx.model)}`)) as
-    | { loaded_context_length?: unknown; max_context_length?: unknown }
-    | undefined;
+    { loaded_context_length?: unknown; max_context_length?: unknown } | undefined;
   return positiveInt(json?.loaded_context_length) ?? positiveInt(json?.max_context_length);
 };

@@ -19,15 +19,7 @@ export interface ModelCapabilities {
  * window is queried; when absent it is inferred from the base URL.
  */
 export type ServerKind =
-  | "openai"
-  | "anthropic"
-  | "deepseek"
-  | "ollama"
-  | "llama.cpp"
-  | "vllm"
-  | "lmstudio"
-  | "openrouter"
-  | "other";
+  "openai" | "anthropic" | "deepseek" | "ollama" | "llama.cpp" | "vllm" | "lmstudio" | "openrouter" | "other";
 
 /**
  * Per-endpoint quirks of OpenAI-compatible servers (openai-chat only).
@@ -65,13 +57,7 @@ export interface ProviderProfile {
 }
 
 export type LlmErrorKind =
-  | "context-length"
-  | "rate-limit"
-  | "auth"
-  | "bad-request"
-  | "transient"
-  | "aborted"
-  | "unknown";
+  "context-length" | "rate-limit" | "auth" | "bad-request" | "transient" | "aborted" | "unknown";
 
 /** A provider failure normalised to a neutral kind; the provider's message is kept. */
 export class LlmError extends Error {
@@ -99,9 +85,17 @@ export class LlmError extends Error {
 /** One protocol's translation between GenerateOptions/StreamChunk and its wire format. */
 export interface LlmAdapter {
   readonly protocol: Protocol;
-  stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk>;
+  stream(
+    options: GenerateOptions,
+    profile: ProviderProfile,
+    capabilities: ModelCapabilities,
+  ): AsyncIterable<StreamChunk>;
   /** Values the adapter fills in when the caller left them out (e.g. Anthropic's required max_tokens). */
-  defaults?(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): Partial<GenerateOptions>;
+  defaults?(
+    options: GenerateOptions,
+    profile: ProviderProfile,
+    capabilities: ModelCapabilities,
+  ): Partial<GenerateOptions>;
 }
 
 /** One call bound to an adapter, a profile snapshot, capabilities and the adapter's defaults. */

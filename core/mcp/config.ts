@@ -81,7 +81,11 @@ export interface ParsedMcpConfig {
 export function parseMcpConfig(raw: unknown, source: McpSource): ParsedMcpConfig {
   const problems: McpConfigProblem[] = [];
   const file = McpConfigFile.safeParse(raw ?? {});
-  if (!file.success) return { servers: [], problems: [{ source, message: `not a valid MCP configuration: ${z.prettifyError(file.error)}` }] };
+  if (!file.success)
+    return {
+      servers: [],
+      problems: [{ source, message: `not a valid MCP configuration: ${z.prettifyError(file.error)}` }],
+    };
   const inputs = file.data.inputs ?? [];
   const servers: McpServerEntry[] = [];
   for (const [name, value] of Object.entries(file.data.servers)) {
@@ -100,7 +104,8 @@ function parseServer(value: unknown): McpServerConfig | string {
   if (typeof value !== "object" || value === null) return "must be an object with `command` (stdio) or `url` (http)";
   const v = value as Record<string, unknown>;
   const type = v.type;
-  if (type !== undefined && type !== "stdio" && type !== "http" && type !== "sse") return `unknown type '${String(type)}' (use stdio, http or sse)`;
+  if (type !== undefined && type !== "stdio" && type !== "http" && type !== "sse")
+    return `unknown type '${String(type)}' (use stdio, http or sse)`;
   const schema = type === "stdio" || (type === undefined && "command" in v) ? StdioServerConfig : HttpServerConfig;
   const parsed = schema.safeParse(v);
   if (!parsed.success) return z.prettifyError(parsed.error).replace(/\n/g, "; ");
@@ -138,7 +143,11 @@ export function launchLine(config: McpServerConfig): string {
 /** A stable fingerprint of everything that decides what a server runs: changing any of it asks for consent again. */
 export function launchFingerprint(entry: McpServerEntry): string {
   const c = entry.config;
-  return JSON.stringify("command" in c ? ["stdio", c.command, c.args ?? [], c.env ?? {}, c.cwd ?? "", c.envFile ?? ""] : [c.type ?? "http", c.url, c.headers ?? {}]);
+  return JSON.stringify(
+    "command" in c
+      ? ["stdio", c.command, c.args ?? [], c.env ?? {}, c.cwd ?? "", c.envFile ?? ""]
+      : [c.type ?? "http", c.url, c.headers ?? {}],
+  );
 }
 
 function shellQuote(s: string): string {
@@ -156,7 +165,13 @@ export function inputIdsOf(config: McpServerConfig): string[] {
 }
 
 function stringsOf(config: McpServerConfig): string[] {
-  if ("command" in config) return [config.command, ...(config.args ?? []), ...Object.values(config.env ?? {}).filter((v): v is string => typeof v === "string"), config.cwd ?? ""];
+  if ("command" in config)
+    return [
+      config.command,
+      ...(config.args ?? []),
+      ...Object.values(config.env ?? {}).filter((v): v is string => typeof v === "string"),
+      config.cwd ?? "",
+    ];
   return [config.url, ...Object.values(config.headers ?? {})];
 }
 
@@ -177,10 +192,19 @@ export function substitute(config: McpServerConfig, ctx: SubstituteContext): Mcp
       if (value === undefined) throw new Error(`input '${name}' has no value`);
       return value;
     });
-  const map = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v)])) : undefined);
+  const map = (m: Record<string, string> | undefined) =>
+    m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v)])) : undefined;
   if ("command" in config) {
-    const env = config.env ? Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, v === null ? null : sub(v)])) : undefined;
-    return { ...config, command: sub(config.command), ...(config.args ? { args: config.args.map(sub) } : {}), ...(env ? { env } : {}), ...(config.cwd ? { cwd: sub(config.cwd) } : {}) };
+    const env = config.env
+      ? Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, v === null ? null : sub(v)]))
+      : undefined;
+    return {
+      ...config,
+      command: sub(config.command),
+      ...(config.args ? { args: config.args.map(sub) } : {}),
+      ...(env ? { env } : {}),
+      ...(config.cwd ? { cwd: sub(config.cwd) } : {}),
+    };
   }
   return { ...config, url: sub(config.url), ...(config.headers ? { headers: map(config.headers)! } : {}) };
 }

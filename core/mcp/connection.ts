@@ -69,7 +69,14 @@ export interface McpServerStatus {
 
 /** `tools/list` read loosely: one tool with a bad schema must not make the SDK reject the whole list. */
 const LooseToolList = z.looseObject({
-  tools: z.array(z.looseObject({ name: z.string().min(1), title: z.string().optional(), description: z.string().optional(), inputSchema: z.unknown() })),
+  tools: z.array(
+    z.looseObject({
+      name: z.string().min(1),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      inputSchema: z.unknown(),
+    }),
+  ),
   nextCursor: z.string().optional(),
 });
 
@@ -198,7 +205,10 @@ export class McpConnection {
       this.connectedAt = this.deps.now();
       this.lastError = undefined;
       this.setState("running");
-      this.deps.log.info(this.name, `started (${kind}): ${this.adapted.length} tool${this.adapted.length === 1 ? "" : "s"}`);
+      this.deps.log.info(
+        this.name,
+        `started (${kind}): ${this.adapted.length} tool${this.adapted.length === 1 ? "" : "s"}`,
+      );
     } catch (err) {
       const client = this.client;
       this.client = undefined;
@@ -241,7 +251,10 @@ export class McpConnection {
     const requestInit = { headers: config.headers ?? {} };
     if (config.type !== "sse") {
       try {
-        return { client: await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit }), timeout), kind: "streamable-http" };
+        return {
+          client: await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit }), timeout),
+          kind: "streamable-http",
+        };
       } catch (err) {
         this.deps.log.info(this.name, `Streamable HTTP failed (${errorText(err)}); trying the legacy SSE transport`);
         try {
@@ -269,7 +282,9 @@ export class McpConnection {
     const listed: z.infer<typeof LooseToolList>["tools"] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseToolList, { timeout: this.deps.startTimeoutMs });
+      const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseToolList, {
+        timeout: this.deps.startTimeoutMs,
+      });
       listed.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
@@ -295,7 +310,11 @@ export class McpConnection {
       // An unchanged tool keeps its object across refreshes: the runtime's registry (and its schema cache) stays valid.
       const key = JSON.stringify([description, checked.schema]);
       const previous = this.byName.get(name);
-      adapted.push(previous?.key === key ? previous.tool : this.adapt(t.name, description, name, checked.schema, checked.parameters));
+      adapted.push(
+        previous?.key === key
+          ? previous.tool
+          : this.adapt(t.name, description, name, checked.schema, checked.parameters),
+      );
       byName.set(name, { key, tool: adapted[adapted.length - 1]! });
     }
     this.adapted = adapted;
@@ -315,7 +334,13 @@ export class McpConnection {
     }
   }
 
-  private adapt(tool: string, description: string, name: string, schema: Record<string, unknown>, parameters: Tool["parameters"]): Tool {
+  private adapt(
+    tool: string,
+    description: string,
+    name: string,
+    schema: Record<string, unknown>,
+    parameters: Tool["parameters"],
+  ): Tool {
     const server = this.name;
     return {
       name,
@@ -327,7 +352,8 @@ export class McpConnection {
       readOnly: false,
       // The result is capped in toToolOutput, with the cap stated; the registry's cap is a backstop.
       maxResultChars: MCP_RESULT_CAP + 1_000,
-      describe: (args) => `call ${tool} on the MCP server "${server}"${Object.keys(args ?? {}).length ? ` with ${clip(JSON.stringify(args), 200)}` : ""}`,
+      describe: (args) =>
+        `call ${tool} on the MCP server "${server}"${Object.keys(args ?? {}).length ? ` with ${clip(JSON.stringify(args), 200)}` : ""}`,
       mcp: { server, tool, alwaysAllowed: () => this.deps.alwaysAllowed(server, tool) },
       execute: (args, ctx) => this.call(tool, args as Record<string, unknown>, ctx),
     };
@@ -335,7 +361,11 @@ export class McpConnection {
 
   /** Runs one call: progress goes to the card, Stop and the timeout cancel it on the server (`notifications/cancelled`). */
   async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
-    if (this.held) return textOutput(`The MCP server "${this.name}" is stopped; the user can start it from "Downcity: MCP Servers".`, { isError: true });
+    if (this.held)
+      return textOutput(
+        `The MCP server "${this.name}" is stopped; the user can start it from "Downcity: MCP Servers".`,
+        { isError: true },
+      );
     if (this.state !== "running") {
       try {
         await this.start();
@@ -358,12 +388,21 @@ export class McpConnection {
       });
       return toToolOutput(result as McpCallResult);
     } catch (err) {
-      if (ctx.signal.aborted) return textOutput(`${tool} was cancelled; the MCP server "${this.name}" was told to stop it.`, { isError: true });
+      if (ctx.signal.aborted)
+        return textOutput(`${tool} was cancelled; the MCP server "${this.name}" was told to stop it.`, {
+          isError: true,
+        });
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-        return textOutput(`${tool} got no answer from the MCP server "${this.name}" within ${Math.round(timeout / 1000)} s; the call was cancelled on the server.`, { isError: true });
+        return textOutput(
+          `${tool} got no answer from the MCP server "${this.name}" within ${Math.round(timeout / 1000)} s; the call was cancelled on the server.`,
+          { isError: true },
+        );
       }
       if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-        return textOutput(`The MCP server "${this.name}" exited during the call to ${tool}; it will be restarted.${this.tail()}`, { isError: true });
+        return textOutput(
+          `The MCP server "${this.name}" exited during the call to ${tool}; it will be restarted.${this.tail()}`,
+          { isError: true },
+        );
       }
       return textOutput(`${tool} failed on the MCP server "${this.name}": ${errorText(err)}`, { isError: true });
     }

@@ -19,7 +19,10 @@ export async function readMcpFile(path: string, source: McpSource): Promise<Pars
   try {
     raw = text.trim() === "" ? {} : parseJsonc(text);
   } catch (err) {
-    return { servers: [], problems: [{ source, message: `${source.label} is not valid JSON: ${(err as Error).message}` }] };
+    return {
+      servers: [],
+      problems: [{ source, message: `${source.label} is not valid JSON: ${(err as Error).message}` }],
+    };
   }
   return parseMcpConfig(raw, source);
 }

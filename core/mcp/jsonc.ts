@@ -25,7 +25,8 @@ export function parseJsonc(text: string): unknown {
       for (;;) {
         while (j < n && /\s/.test(text[j]!)) j++;
         if (text[j] === "/" && text[j + 1] === "/") while (j < n && text[j] !== "\n") j++;
-        else if (text[j] === "/" && text[j + 1] === "*") j = text.indexOf("*/", j + 2) === -1 ? n : text.indexOf("*/", j + 2) + 2;
+        else if (text[j] === "/" && text[j + 1] === "*")
+          j = text.indexOf("*/", j + 2) === -1 ? n : text.indexOf("*/", j + 2) + 2;
         else break;
       }
       if (text[j] === "}" || text[j] === "]") out[i] = " ";

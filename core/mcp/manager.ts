@@ -1,6 +1,17 @@
 import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
-import { inputIdsOf, launchFingerprint, launchLine, substitute, type McpConfigProblem, type McpInput, type McpServerConfig, type McpServerEntry, type McpSource, type ParsedMcpConfig } from "./config";
+import {
+  inputIdsOf,
+  launchFingerprint,
+  launchLine,
+  substitute,
+  type McpConfigProblem,
+  type McpInput,
+  type McpServerConfig,
+  type McpServerEntry,
+  type McpSource,
+  type ParsedMcpConfig,
+} from "./config";
 import { DEFAULT_BACKOFF, McpConnection, type BackoffPolicy, type McpLog, type McpServerStatus } from "./connection";
 
 /** What the consent prompt shows: the server, where it is configured, and exactly what it runs or connects to. */
@@ -64,7 +75,12 @@ export class McpManager {
     const next = new Map(config.servers.map((s) => [s.name, s]));
     for (const [name, conn] of this.connections) {
       const entry = next.get(name);
-      if (entry && launchFingerprint(entry) === launchFingerprint(conn.entry) && entry.source.kind === conn.entry.source.kind) continue;
+      if (
+        entry &&
+        launchFingerprint(entry) === launchFingerprint(conn.entry) &&
+        entry.source.kind === conn.entry.source.kind
+      )
+        continue;
       void conn.stop();
       this.connections.delete(name);
     }
@@ -94,14 +110,18 @@ export class McpManager {
   async tools(): Promise<McpTools> {
     if (this.closed || this.host.restricted?.() !== undefined) return { tools: [], notices: [] };
     const notices: string[] = [];
-    const pending = [...this.connections.values()].filter((c) => c.current === "stopped" && !c.stoppedByUser && !this.isHeld(c));
+    const pending = [...this.connections.values()].filter(
+      (c) => c.current === "stopped" && !c.stoppedByUser && !this.isHeld(c),
+    );
     await Promise.all(
       pending.map(async (c) => {
         try {
           await c.start();
-          for (const d of c.disabledTools) notices.push(`MCP server "${c.name}": tool "${d.tool}" is disabled because ${d.reason}.`);
+          for (const d of c.disabledTools)
+            notices.push(`MCP server "${c.name}": tool "${d.tool}" is disabled because ${d.reason}.`);
         } catch (err) {
-          if (!(err instanceof ConsentDeclined) && !(causeOf(err) instanceof ConsentDeclined)) notices.push(err instanceof Error ? err.message : String(err));
+          if (!(err instanceof ConsentDeclined) && !(causeOf(err) instanceof ConsentDeclined))
+            notices.push(err instanceof Error ? err.message : String(err));
         }
       }),
     );
@@ -162,7 +182,12 @@ export class McpManager {
     if (entry.source.kind === "workspace") {
       const fingerprint = launchFingerprint(entry);
       if (this.declined.has(fingerprint)) throw new ConsentDeclined("the user did not allow this server to start");
-      const ok = await this.host.consent({ server: entry.name, source: entry.source, launch: launchLine(entry.config), fingerprint });
+      const ok = await this.host.consent({
+        server: entry.name,
+        source: entry.source,
+        launch: launchLine(entry.config),
+        fingerprint,
+      });
       if (!ok) {
         this.declined.add(fingerprint);
         throw new ConsentDeclined("the user did not allow this server to start");

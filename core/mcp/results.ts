@@ -34,12 +34,16 @@ export function toToolOutput(result: McpCallResult, cap = MCP_RESULT_CAP): ToolO
   if (result.structuredContent !== undefined && !parts.some((p) => p.type === "text")) {
     parts.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) });
   }
-  if (parts.length === 0) parts.push({ type: "text", text: result.isError ? "(the tool failed and returned no content)" : "(no content)" });
+  if (parts.length === 0)
+    parts.push({ type: "text", text: result.isError ? "(the tool failed and returned no content)" : "(no content)" });
   const output: ToolOutput = { content: parts, ...(result.isError ? { isError: true } : {}) };
   const total = parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0);
   if (total <= cap) return output;
   const capped = capOutput(output, cap);
-  capped.content.push({ type: "text", text: `[MCP result capped at ${cap.toLocaleString("en-US")} characters: the server returned ${total.toLocaleString("en-US")}]` });
+  capped.content.push({
+    type: "text",
+    text: `[MCP result capped at ${cap.toLocaleString("en-US")} characters: the server returned ${total.toLocaleString("en-US")}]`,
+  });
   capped.truncated = true;
   return capped;
 }
@@ -50,8 +54,15 @@ function convert(item: McpContent): ToolResultPart[] {
       return [{ type: "text", text: String((item as { text: unknown }).text ?? "") }];
     case "image": {
       const { data, mimeType } = item as { data: string; mimeType: string };
-      if (!IMAGE_TYPES.has(mimeType)) return [{ type: "text", text: `[image ${mimeType}, ${approxBytes(data)} not shown: unsupported type]` }];
-      if (data.length > MAX_IMAGE_CHARS) return [{ type: "text", text: `[image ${mimeType}, ${approxBytes(data)} not kept: over the ${approxBytes(MAX_IMAGE_CHARS)} limit]` }];
+      if (!IMAGE_TYPES.has(mimeType))
+        return [{ type: "text", text: `[image ${mimeType}, ${approxBytes(data)} not shown: unsupported type]` }];
+      if (data.length > MAX_IMAGE_CHARS)
+        return [
+          {
+            type: "text",
+            text: `[image ${mimeType}, ${approxBytes(data)} not kept: over the ${approxBytes(MAX_IMAGE_CHARS)} limit]`,
+          },
+        ];
       return [{ type: "image", mediaType: mimeType, data }];
     }
     case "audio": {
@@ -66,7 +77,12 @@ function convert(item: McpContent): ToolResultPart[] {
     }
     case "resource_link": {
       const l = item as { uri: string; name?: string; description?: string };
-      return [{ type: "text", text: `Link: ${l.name ? `${l.name} ` : ""}<${l.uri}>${l.description ? ` — ${l.description}` : ""}` }];
+      return [
+        {
+          type: "text",
+          text: `Link: ${l.name ? `${l.name} ` : ""}<${l.uri}>${l.description ? ` — ${l.description}` : ""}`,
+        },
+      ];
     }
     default:
       return [{ type: "text", text: `[${item.type} content not shown]` }];

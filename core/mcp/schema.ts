@@ -4,8 +4,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 export type JsonObject = Record<string, unknown>;
 
 export type CheckedSchema =
-  | { ok: true; schema: JsonObject; parameters: z.ZodType<Record<string, unknown>> }
-  | { ok: false; reason: string };
+  { ok: true; schema: JsonObject; parameters: z.ZodType<Record<string, unknown>> } | { ok: false; reason: string };
 
 const validators = new AjvJsonSchemaValidator();
 
@@ -16,9 +15,14 @@ const validators = new AjvJsonSchemaValidator();
  * does for built-in tools.
  */
 export function checkInputSchema(input: unknown): CheckedSchema {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return { ok: false, reason: "its inputSchema is not a JSON object" };
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return { ok: false, reason: "its inputSchema is not a JSON object" };
   const { $schema: _dialect, ...schema } = input as JsonObject;
-  if (schema.type !== "object") return { ok: false, reason: `its inputSchema must have "type": "object" (has ${JSON.stringify(schema.type ?? null)})` };
+  if (schema.type !== "object")
+    return {
+      ok: false,
+      reason: `its inputSchema must have "type": "object" (has ${JSON.stringify(schema.type ?? null)})`,
+    };
   let validate: ReturnType<typeof validators.getValidator>;
   try {
     validate = validators.getValidator(schema as never);

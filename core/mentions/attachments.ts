@@ -33,13 +33,23 @@ export function parseFileMention(raw: string): { path: string; range?: { start: 
   if (!m || !m[1]) return { path: raw.trim() };
   const start = Number(m[2]);
   const end = m[3] ? Number(m[3]) : start;
-  return start >= 1 && end >= 1 ? { path: m[1], range: { start: Math.min(start, end), end: Math.max(start, end) } } : { path: m[1] };
+  return start >= 1 && end >= 1
+    ? { path: m[1], range: { start: Math.min(start, end), end: Math.max(start, end) } }
+    : { path: m[1] };
 }
 
 const ext = (path: string) => /\.([A-Za-z0-9]+)$/.exec(path)?.[1] ?? "";
 
-export function fileAttachment(path: string, content: string, range?: { start: number; end: number }): ResolvedAttachment {
-  if (!range) return { info: { kind: "file", label: path, path }, text: capped(`Attached file \`${path}\`:\n\n${fenced(content, ext(path))}`) };
+export function fileAttachment(
+  path: string,
+  content: string,
+  range?: { start: number; end: number },
+): ResolvedAttachment {
+  if (!range)
+    return {
+      info: { kind: "file", label: path, path },
+      text: capped(`Attached file \`${path}\`:\n\n${fenced(content, ext(path))}`),
+    };
   const cut = lineRange(content, range.start, range.end);
   const r = { start: cut.start, end: cut.end };
   return {
@@ -56,12 +66,16 @@ export interface FolderEntry {
 /** A folder's listing (one level, directories first), not its files' contents. */
 export function folderAttachment(path: string, entries: readonly FolderEntry[], more = 0): ResolvedAttachment {
   const shown = path || ".";
-  const sorted = [...entries].sort((a, b) => Number(b.directory) - Number(a.directory) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = [...entries].sort(
+    (a, b) => Number(b.directory) - Number(a.directory) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   const lines = sorted.map((e) => `${e.name}${e.directory ? "/" : ""}`);
   if (more > 0) lines.push(`… and ${more} more`);
   return {
     info: { kind: "folder", label: `${shown}/`, ...(path ? { path } : {}) },
-    text: capped(`Attached folder listing of \`${shown}/\` (${entries.length + more} entries):\n\n${fenced(lines.join("\n") || "(empty)")}`),
+    text: capped(
+      `Attached folder listing of \`${shown}/\` (${entries.length + more} entries):\n\n${fenced(lines.join("\n") || "(empty)")}`,
+    ),
   };
 }
 
@@ -77,13 +91,26 @@ export interface Problem {
 
 export function problemsAttachment(problems: readonly Problem[], more = 0): ResolvedAttachment {
   const errors = problems.filter((p) => p.severity === "error").length;
-  const lines = problems.map((p) => `${p.path}:${p.line}:${p.column} ${p.severity}${p.source ? ` ${p.source}` : ""}: ${p.message.replace(/\s*\n\s*/g, " ")}`);
+  const lines = problems.map(
+    (p) =>
+      `${p.path}:${p.line}:${p.column} ${p.severity}${p.source ? ` ${p.source}` : ""}: ${p.message.replace(/\s*\n\s*/g, " ")}`,
+  );
   if (more > 0) lines.push(`… and ${more} more`);
-  const head = problems.length === 0 ? "The workspace has no problems (diagnostics) now." : `Attached problems (${problems.length + more}: ${errors} error${errors === 1 ? "" : "s"}), as the Problems panel shows them:`;
-  return { info: { kind: "problems", label: `Problems (${problems.length + more})` }, text: capped(problems.length ? `${head}\n\n${fenced(lines.join("\n"))}` : head) };
+  const head =
+    problems.length === 0
+      ? "The workspace has no problems (diagnostics) now."
+      : `Attached problems (${problems.length + more}: ${errors} error${errors === 1 ? "" : "s"}), as the Problems panel shows them:`;
+  return {
+    info: { kind: "problems", label: `Problems (${problems.length + more})` },
+    text: capped(problems.length ? `${head}\n\n${fenced(lines.join("\n"))}` : head),
+  };
 }
 
-export function selectionAttachment(path: string, range: { start: number; end: number }, text: string): ResolvedAttachment {
+export function selectionAttachment(
+  path: string,
+  range: { start: number; end: number },
+  text: string,
+): ResolvedAttachment {
   const name = path.split("/").pop() ?? path;
   return {
     info: { kind: "selection", label: `Selection (${name}:${range.start}-${range.end})`, path, range },
@@ -95,7 +122,9 @@ export function terminalAttachment(name: string, output: string, command?: strin
   const clean = output.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, "").replace(/\r\n?/g, "\n");
   return {
     info: { kind: "terminal", label: `Terminal (${name})` },
-    text: capped(`Attached recent output of the terminal "${name}"${command ? ` (last command: \`${command}\`)` : ""}:\n\n${fenced(clean || "(no output)")}`),
+    text: capped(
+      `Attached recent output of the terminal "${name}"${command ? ` (last command: \`${command}\`)` : ""}:\n\n${fenced(clean || "(no output)")}`,
+    ),
   };
 }
 

@@ -12,7 +12,8 @@ export function fuzzyScore(path: string, query: string): number | undefined {
   // The match that starts as late as possible keeps as much of the query as it can in the file name.
   const exactName = p.slice(nameStart).indexOf(q);
   // Within the name: at its start best, then the fewer extra characters in the name (file1234 before file12341).
-  if (exactName >= 0) return 1_000 + (exactName === 0 ? 500 : 0) - (path.length - nameStart - q.length) - path.length / 100;
+  if (exactName >= 0)
+    return 1_000 + (exactName === 0 ? 500 : 0) - (path.length - nameStart - q.length) - path.length / 100;
   const contiguous = p.indexOf(q);
   if (contiguous >= 0) return 500 - contiguous / 10 - path.length / 100;
   let score = 0;
@@ -21,7 +22,13 @@ export function fuzzyScore(path: string, query: string): number | undefined {
   for (let i = 0; i < p.length && qi < q.length; i++) {
     if (p[i] !== q[qi]) continue;
     const prev = path[i - 1];
-    const boundary = i === 0 || prev === "/" || prev === "." || prev === "_" || prev === "-" || (path[i] !== p[i] && prev !== undefined && prev === prev.toLowerCase());
+    const boundary =
+      i === 0 ||
+      prev === "/" ||
+      prev === "." ||
+      prev === "_" ||
+      prev === "-" ||
+      (path[i] !== p[i] && prev !== undefined && prev === prev.toLowerCase());
     score += 1 + (i === last + 1 ? 4 : 0) + (boundary ? 3 : 0) + (i >= nameStart ? 2 : 0);
     last = i;
     qi++;

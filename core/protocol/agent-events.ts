@@ -84,7 +84,13 @@ export const AgentEvent = z.discriminatedUnion("type", [
     note: z.string().optional(),
   }),
   /** `seq`: the notice is in the session log too (views derive it from there); without it, it is the host's own. */
-  z.object({ type: z.literal("notice"), ...Base, level: z.enum(["info", "warning", "error"]), message: z.string(), seq: z.number().int().positive().optional() }),
+  z.object({
+    type: z.literal("notice"),
+    ...Base,
+    level: z.enum(["info", "warning", "error"]),
+    message: z.string(),
+    seq: z.number().int().positive().optional(),
+  }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type AgentEventType = AgentEvent["type"];

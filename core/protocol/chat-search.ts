@@ -6,7 +6,14 @@ import { SearchHit } from "./search";
  * hit of the core query, reduced to what the view shows. The snippet is model output:
  * the view renders it as text only, marking `ranges`.
  */
-export const SessionSearchHit = SearchHit.pick({ seq: true, kind: true, snippet: true, ranges: true, time: true, location: true });
+export const SessionSearchHit = SearchHit.pick({
+  seq: true,
+  kind: true,
+  snippet: true,
+  ranges: true,
+  time: true,
+  location: true,
+});
 export type SessionSearchHit = z.infer<typeof SessionSearchHit>;
 
 /** Where a reveal points: a message of the shown session, and the words to mark in it. */

@@ -11,9 +11,22 @@ export type ConnectKind = z.infer<typeof ConnectKind>;
 
 /** Per kind: its label, the Base URL the form starts with, and a local-server example. */
 export const CONNECT_KINDS: Record<ConnectKind, { label: string; baseURL: string; example: string }> = {
-  "openai-chat": { label: "OpenAI-compatible", baseURL: "http://127.0.0.1:11434/v1", example: "Ollama http://127.0.0.1:11434/v1 · LM Studio http://127.0.0.1:1234/v1 · llama.cpp http://127.0.0.1:8080/v1 · https://api.openai.com/v1" },
-  "openai-responses": { label: "OpenAI Responses", baseURL: "https://api.openai.com/v1", example: "https://api.openai.com/v1 · a local Responses server, e.g. http://127.0.0.1:8000/v1" },
-  "anthropic-messages": { label: "Anthropic", baseURL: "https://api.anthropic.com", example: "https://api.anthropic.com · a local proxy, e.g. http://127.0.0.1:4000" },
+  "openai-chat": {
+    label: "OpenAI-compatible",
+    baseURL: "http://127.0.0.1:11434/v1",
+    example:
+      "Ollama http://127.0.0.1:11434/v1 · LM Studio http://127.0.0.1:1234/v1 · llama.cpp http://127.0.0.1:8080/v1 · https://api.openai.com/v1",
+  },
+  "openai-responses": {
+    label: "OpenAI Responses",
+    baseURL: "https://api.openai.com/v1",
+    example: "https://api.openai.com/v1 · a local Responses server, e.g. http://127.0.0.1:8000/v1",
+  },
+  "anthropic-messages": {
+    label: "Anthropic",
+    baseURL: "https://api.anthropic.com",
+    example: "https://api.anthropic.com · a local proxy, e.g. http://127.0.0.1:4000",
+  },
 };
 
 /** An http(s) URL with a host; the message says what to type. */
@@ -34,7 +47,10 @@ const BaseURL = z
 export const ListModelsParams = z.object({ kind: ConnectKind, baseURL: BaseURL }).strict();
 export type ListModelsParams = z.infer<typeof ListModelsParams>;
 /** The models the server lists; `problem` says why there are none (unreachable, HTTP status, needs a key). */
-export const ListModelsResult = z.object({ models: z.array(z.string().min(1).max(500)).max(5000), problem: z.string().optional() });
+export const ListModelsResult = z.object({
+  models: z.array(z.string().min(1).max(500)).max(5000),
+  problem: z.string().optional(),
+});
 export type ListModelsResult = z.infer<typeof ListModelsResult>;
 
 export const ConnectParams = z

@@ -128,7 +128,13 @@ export const RequestHeaderData = z.looseObject({
   tools: z.array(z.string()).optional(),
   contextWindow: z.number().int().positive().optional(),
   /** Characters the request sent; with the answer's real usage, the session's tokens per character. */
-  chars: z.object({ system: z.number().int().nonnegative(), tools: z.number().int().nonnegative(), messages: z.number().int().nonnegative() }).optional(),
+  chars: z
+    .object({
+      system: z.number().int().nonnegative(),
+      tools: z.number().int().nonnegative(),
+      messages: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 /** A failed model call: it stays in the log (with what it had streamed), off the Surface. */

@@ -22,7 +22,9 @@ export type Mention = z.infer<typeof Mention>;
 /** The most text one attachment may carry (a file is cut with a marker before this). */
 export const ATTACHMENT_MAX_CHARS = 256 * 1024;
 
-export const ResolvedAttachment = z.object({ info: AttachmentInfo, text: z.string().max(ATTACHMENT_MAX_CHARS + 1024) }).strict();
+export const ResolvedAttachment = z
+  .object({ info: AttachmentInfo, text: z.string().max(ATTACHMENT_MAX_CHARS + 1024) })
+  .strict();
 export type ResolvedAttachment = z.infer<typeof ResolvedAttachment>;
 
 /** A rough token figure for the meter before sending (the provider's real count comes with the next usage). */

@@ -34,10 +34,15 @@ export interface AgentSessionRef {
  * keeps any character in an id unambiguous.
  */
 export function sessionKey(ref: AgentSessionRef, folderKey?: string): string {
-  return JSON.stringify(folderKey === undefined ? [ref.agentId, ref.sessionId] : [folderKey, ref.agentId, ref.sessionId]);
+  return JSON.stringify(
+    folderKey === undefined ? [ref.agentId, ref.sessionId] : [folderKey, ref.agentId, ref.sessionId],
+  );
 }
 
 /** The same session: folder, agent and session (a ref without a folder equals only another without one). */
-export function sameRef(a: AgentSessionRef & { folderKey?: string }, b: AgentSessionRef & { folderKey?: string }): boolean {
+export function sameRef(
+  a: AgentSessionRef & { folderKey?: string },
+  b: AgentSessionRef & { folderKey?: string },
+): boolean {
   return a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId;
 }

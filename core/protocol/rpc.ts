@@ -119,21 +119,52 @@ export const ChatMethods = {
      * `connect`: the connect form was asked for (Select Model's "Add a model…") before the view loaded.
      * `moved`: the sidebar's conversation is open in an editor tab (Open Chat in Editor), so it shows the placeholder.
      */
-    result: z.object({ config: ChatConfig, snapshot: ChatSnapshot.optional(), connect: z.boolean().optional(), moved: MovedChat.optional() }),
+    result: z.object({
+      config: ChatConfig,
+      snapshot: ChatSnapshot.optional(),
+      connect: z.boolean().optional(),
+      moved: MovedChat.optional(),
+    }),
   },
-  catchUp: { params: z.object({ ref: SessionRef, afterSeq: z.number().int().nonnegative() }).strict(), result: CatchUp },
+  catchUp: {
+    params: z.object({ ref: SessionRef, afterSeq: z.number().int().nonnegative() }).strict(),
+    result: CatchUp,
+  },
   switchSession: { params: z.object({ ref: SessionRef }).strict(), result: ChatSnapshot },
-  newSession: { params: z.object({ folderKey: z.string().min(1).optional(), agentId: Id.optional() }).strict(), result: ChatSnapshot },
+  newSession: {
+    params: z.object({ folderKey: z.string().min(1).optional(), agentId: Id.optional() }).strict(),
+    result: ChatSnapshot,
+  },
   listSessions: { params: Empty, result: z.array(ChatSessionItem) },
-  loadEarlier: { params: z.object({ ref: SessionRef, beforeSeq: z.number().int().positive() }).strict(), result: ChatPage },
+  loadEarlier: {
+    params: z.object({ ref: SessionRef, beforeSeq: z.number().int().positive() }).strict(),
+    result: ChatPage,
+  },
   /** The pages (one segment each, newest first) from `beforeSeq` back to the one holding `seq`: a reveal's paging in one round trip. */
-  loadThrough: { params: z.object({ ref: SessionRef, beforeSeq: z.number().int().positive(), seq: z.number().int().positive() }).strict(), result: z.array(ChatPage) },
+  loadThrough: {
+    params: z
+      .object({ ref: SessionRef, beforeSeq: z.number().int().positive(), seq: z.number().int().positive() })
+      .strict(),
+    result: z.array(ChatPage),
+  },
   /** The find bar's "search this whole session": the core query over every segment of one session. */
-  searchSession: { params: z.object({ ref: SessionRef, query: z.string().min(1).max(500) }).strict(), result: z.object({ hits: z.array(SessionSearchHit), more: z.boolean() }) },
+  searchSession: {
+    params: z.object({ ref: SessionRef, query: z.string().min(1).max(500) }).strict(),
+    result: z.object({ hits: z.array(SessionSearchHit), more: z.boolean() }),
+  },
   /** Starts a turn, or steers the running one. Resolves once accepted; the run streams as events. */
   prompt: {
     /** An attachment is a workspace path (read by the host at send) or a mention resolved when it was picked. */
-    params: z.object({ ref: SessionRef, text: Text, attachments: z.array(z.union([z.string().min(1).max(4096), ResolvedAttachment])).max(50).optional() }).strict(),
+    params: z
+      .object({
+        ref: SessionRef,
+        text: Text,
+        attachments: z
+          .array(z.union([z.string().min(1).max(4096), ResolvedAttachment]))
+          .max(50)
+          .optional(),
+      })
+      .strict(),
     result: z.object({ steered: z.boolean() }),
   },
   cancel: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
@@ -141,9 +172,15 @@ export const ChatMethods = {
   retry: { params: z.object({ ref: SessionRef, turnEnd: z.number().int().positive() }).strict(), result: Empty },
   /** Opens the Settings editor at a Downcity setting (a failed turn's "Open Settings"). */
   openSettings: { params: z.object({ setting: z.string().max(200).optional() }).strict(), result: Empty },
-  approve: { params: z.object({ ref: SessionRef, toolCallId: Id, decision: ApprovalDecision }).strict(), result: z.object({ resolved: z.boolean() }) },
+  approve: {
+    params: z.object({ ref: SessionRef, toolCallId: Id, decision: ApprovalDecision }).strict(),
+    result: z.object({ resolved: z.boolean() }),
+  },
   rename: { params: z.object({ ref: SessionRef, title: z.string().trim().min(1).max(500) }).strict(), result: Empty },
-  fork: { params: z.object({ ref: SessionRef, atSeq: z.number().int().positive().optional() }).strict(), result: ChatSnapshot },
+  fork: {
+    params: z.object({ ref: SessionRef, atSeq: z.number().int().positive().optional() }).strict(),
+    result: ChatSnapshot,
+  },
   /** "Restore to Here" / "Edit and Resend" on a message: the host's preview, then the restore; the fork the conversation continues in, if any. */
   restoreToMessage: {
     params: z.object({ ref: SessionRef, seq: z.number().int().positive(), resend: z.boolean().optional() }).strict(),
@@ -152,17 +189,36 @@ export const ChatMethods = {
   exportSession: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
   selectModel: { params: z.object({ ref: SessionRef, model: ModelChoice }).strict(), result: Empty },
   /** Runs one of the few commands the view offers (empty state, header). */
-  runCommand: { params: z.object({ command: z.enum(["downcity.setApiKey", "downcity.selectModel", "downcity.compactSession"]) }).strict(), result: Empty },
-  searchFiles: { params: z.object({ folderKey: z.string().min(1), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  runCommand: {
+    params: z
+      .object({ command: z.enum(["downcity.setApiKey", "downcity.selectModel", "downcity.compactSession"]) })
+      .strict(),
+    result: Empty,
+  },
+  searchFiles: {
+    params: z.object({ folderKey: z.string().min(1), query: z.string().max(500) }).strict(),
+    result: z.array(z.string()),
+  },
   /** The composer's @-menu: workspace files (fuzzy) or folders matching a query (no folder: the first one). */
-  searchMentions: { params: z.object({ folderKey: z.string().min(1).optional(), kind: z.enum(["file", "folder"]), query: z.string().max(500) }).strict(), result: z.array(z.string()) },
+  searchMentions: {
+    params: z
+      .object({ folderKey: z.string().min(1).optional(), kind: z.enum(["file", "folder"]), query: z.string().max(500) })
+      .strict(),
+    result: z.array(z.string()),
+  },
   /** A picked (or dropped) mention as the text that will be sent, so the chip and the meter show it first. */
-  resolveMention: { params: z.object({ folderKey: z.string().min(1).optional(), mention: Mention }).strict(), result: ResolvedAttachment },
+  resolveMention: {
+    params: z.object({ folderKey: z.string().min(1).optional(), mention: Mention }).strict(),
+    result: ResolvedAttachment,
+  },
   /** The rules files the session's next request uses (its chips), and opening one in the editor. */
   sessionRules: { params: z.object({ ref: SessionRef }).strict(), result: SessionRules },
   openRulesFile: { params: z.object({ ref: SessionRef, path: z.string().min(1).max(4096) }).strict(), result: Empty },
   /** A link in model output: confirmed and opened externally, or a workspace path opened in the editor. */
-  openLink: { params: z.object({ folderKey: z.string().min(1), href: z.string().min(1).max(8192) }).strict(), result: z.object({ opened: z.boolean() }) },
+  openLink: {
+    params: z.object({ folderKey: z.string().min(1), href: z.string().min(1).max(8192) }).strict(),
+    result: z.object({ opened: z.boolean() }),
+  },
   openDiff: { params: z.object({ ref: SessionRef, toolCallId: Id }).strict(), result: Empty },
   /** Undoes an applied edit (one step); logged as `tool/undo`. Fails, changing nothing, when the file changed since. */
   undoEdit: { params: z.object({ ref: SessionRef, toolCallId: Id }).strict(), result: z.object({ path: z.string() }) },
@@ -190,9 +246,14 @@ export const ChatRequestEnvelope = z.object({
   params: z.unknown(),
 });
 
-export type ChatRequest = { [M in ChatMethod]: { kind: "request"; id: number; method: M; params: ChatParams<M> } }[ChatMethod];
+export type ChatRequest = {
+  [M in ChatMethod]: { kind: "request"; id: number; method: M; params: ChatParams<M> };
+}[ChatMethod];
 
-export const RpcError = z.object({ message: z.string(), code: z.enum(["invalid", "not-found", "read-only", "failed"]) });
+export const RpcError = z.object({
+  message: z.string(),
+  code: z.enum(["invalid", "not-found", "read-only", "failed"]),
+});
 export type RpcError = z.infer<typeof RpcError>;
 
 export const ChatResponse = z.union([
@@ -225,13 +286,16 @@ export const ChatHostMessage = z.union([ChatResponse, z.object({ kind: z.literal
 export type ChatHostMessage = z.infer<typeof ChatHostMessage>;
 
 /** Validates a webview message: the typed request, or an error naming what is wrong (and the id when readable). */
-export function parseChatRequest(raw: unknown): { ok: true; request: ChatRequest } | { ok: false; id: number | null; message: string } {
+export function parseChatRequest(
+  raw: unknown,
+): { ok: true; request: ChatRequest } | { ok: false; id: number | null; message: string } {
   const envelope = ChatRequestEnvelope.safeParse(raw);
   const rawId = (raw as { id?: unknown } | null)?.id;
   const id = typeof rawId === "number" && Number.isInteger(rawId) && rawId >= 0 ? rawId : null;
   if (!envelope.success) return { ok: false, id, message: `malformed request: ${z.prettifyError(envelope.error)}` };
   const { method } = envelope.data;
   const params = ChatMethods[method].params.safeParse(envelope.data.params ?? {});
-  if (!params.success) return { ok: false, id, message: `invalid params for ${method}: ${z.prettifyError(params.error)}` };
+  if (!params.success)
+    return { ok: false, id, message: `invalid params for ${method}: ${z.prettifyError(params.error)}` };
   return { ok: true, request: { kind: "request", id: envelope.data.id, method, params: params.data } as ChatRequest };
 }

@@ -35,7 +35,10 @@ export type ReplayState = z.infer<typeof ReplayState>;
  * last request's real tokens against `window` (the selected model's, when settings name
  * one, else the window the run reported). Undefined when no window is known.
  */
-export function contextShare(usage: Usage, window: number | undefined): { used: number; window: number; ratio: number } | undefined {
+export function contextShare(
+  usage: Usage,
+  window: number | undefined,
+): { used: number; window: number; ratio: number } | undefined {
   if (!window) return undefined;
   const used = contextTokens(usage);
   return { used, window, ratio: Math.min(1, used / window) };

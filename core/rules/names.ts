@@ -12,8 +12,18 @@ export const KNOWN_EXTRAS = ["CLAUDE.md", ".github/copilot-instructions.md", ".c
 export function ruleNames(extra: readonly string[] = []): string[] {
   const names = [ALWAYS];
   for (const raw of extra) {
-    const name = raw.trim().replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
-    if (!name || name.startsWith("/") || /^[a-z]:/i.test(name) || name.split("/").some((p) => p === ".." || p === "." || p === "")) continue;
+    const name = raw
+      .trim()
+      .replace(/\\/g, "/")
+      .replace(/^\.\/+/, "")
+      .replace(/\/+$/, "");
+    if (
+      !name ||
+      name.startsWith("/") ||
+      /^[a-z]:/i.test(name) ||
+      name.split("/").some((p) => p === ".." || p === "." || p === "")
+    )
+      continue;
     if (!names.includes(name)) names.push(name);
   }
   return names;

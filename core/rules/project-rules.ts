@@ -70,14 +70,25 @@ export class ProjectRules {
         seen.add(path);
         const outcome = await this.read(path, dirs);
         if (outcome.kind === "missing") continue;
-        if (outcome.kind === "refused") out.push({ path, scope: folder, depth, text: "", capped: false, refused: outcome.note });
-        else if (outcome.kind === "file") out.push({ path, scope: folder, depth, text: outcome.text, capped: outcome.capped });
+        if (outcome.kind === "refused")
+          out.push({ path, scope: folder, depth, text: "", capped: false, refused: outcome.note });
+        else if (outcome.kind === "file")
+          out.push({ path, scope: folder, depth, text: outcome.text, capped: outcome.capped });
         else {
           // A rules folder (`.clinerules/`): its files in name order, each a rules file of the same folder.
           for (const entry of outcome.entries.slice(0, FOLDER_FILES)) {
             const inner = await this.read(`${path}/${entry}`, dirs);
-            if (inner.kind === "file") out.push({ path: `${path}/${entry}`, scope: folder, depth, text: inner.text, capped: inner.capped });
-            else if (inner.kind === "refused") out.push({ path: `${path}/${entry}`, scope: folder, depth, text: "", capped: false, refused: inner.note });
+            if (inner.kind === "file")
+              out.push({ path: `${path}/${entry}`, scope: folder, depth, text: inner.text, capped: inner.capped });
+            else if (inner.kind === "refused")
+              out.push({
+                path: `${path}/${entry}`,
+                scope: folder,
+                depth,
+                text: "",
+                capped: false,
+                refused: inner.note,
+              });
           }
         }
       }
@@ -88,7 +99,8 @@ export class ProjectRules {
   private async read(path: string, dirs: Map<string, boolean | string>) {
     const abs = join(this.options.root, path);
     const outcome = await readCandidate(this.options.root, path, this.counters, dirs, this.cache.get(abs));
-    if (outcome.kind === "file") this.cache.set(abs, { stat: outcome.stat, text: outcome.text, capped: outcome.capped });
+    if (outcome.kind === "file")
+      this.cache.set(abs, { stat: outcome.stat, text: outcome.text, capped: outcome.capped });
     else this.cache.delete(abs);
     return outcome;
   }
@@ -131,15 +143,30 @@ function assemble(found: Found[], budgetTokens: number): LoadedRules {
     if (f.text.length <= left) {
       kept.set(f, f.text);
       left -= f.text.length;
-      if (f.capped) Object.assign(info, { state: "truncated", note: `cut at the ${n(RULES_FILE_CAP / 1024)} KiB size cap of a rules file` });
+      if (f.capped)
+        Object.assign(info, {
+          state: "truncated",
+          note: `cut at the ${n(RULES_FILE_CAP / 1024)} KiB size cap of a rules file`,
+        });
       continue;
     }
-    kept.set(f, `${f.text.slice(0, left)}\n[… truncated: ${n(left)} of ${n(f.text.length)} characters kept by the rules budget of ${n(budgetTokens)} tokens]`);
-    Object.assign(info, { state: "truncated", note: `kept ${n(left)} of ${n(f.text.length)} characters (rules budget of ${n(budgetTokens)} tokens)` });
+    kept.set(
+      f,
+      `${f.text.slice(0, left)}\n[… truncated: ${n(left)} of ${n(f.text.length)} characters kept by the rules budget of ${n(budgetTokens)} tokens]`,
+    );
+    Object.assign(info, {
+      state: "truncated",
+      note: `kept ${n(left)} of ${n(f.text.length)} characters (rules budget of ${n(budgetTokens)} tokens)`,
+    });
     left = 0;
   }
   const listed = found.map((f) => files.get(f)!);
-  const sections = found.filter((f) => kept.has(f)).map((f) => `## ${f.path} (${f.scope ? `applies to ${f.scope}/` : "applies to the whole workspace"})\n${kept.get(f)!.trimEnd()}`);
+  const sections = found
+    .filter((f) => kept.has(f))
+    .map(
+      (f) =>
+        `## ${f.path} (${f.scope ? `applies to ${f.scope}/` : "applies to the whole workspace"})\n${kept.get(f)!.trimEnd()}`,
+    );
   if (sections.length === 0) return { files: listed, budgetTokens, text: "" };
   const cut = listed.filter((f) => f.state === "truncated" || f.state === "omitted");
   const lines = [
@@ -148,6 +175,10 @@ function assemble(found: Found[], budgetTokens: number): LoadedRules {
     "",
     sections.join("\n\n"),
   ];
-  if (cut.length) lines.push("", `[Rules budget ${n(budgetTokens)} tokens: ${cut.map((f) => `${f.path} ${f.state === "omitted" ? "left out" : "truncated"}`).join("; ")}.]`);
+  if (cut.length)
+    lines.push(
+      "",
+      `[Rules budget ${n(budgetTokens)} tokens: ${cut.map((f) => `${f.path} ${f.state === "omitted" ? "left out" : "truncated"}`).join("; ")}.]`,
+    );
   return { files: listed, budgetTokens, text: lines.join("\n") };
 }

@@ -47,13 +47,23 @@ export async function readCandidate(
   } catch {
     return { kind: "missing" };
   }
-  if (st.isSymbolicLink()) return { kind: "refused", note: "a symbolic link (rules files are never followed out of the folder)" };
+  if (st.isSymbolicLink())
+    return { kind: "refused", note: "a symbolic link (rules files are never followed out of the folder)" };
   if (st.isDirectory()) {
-    const names = (await readdir(path, { withFileTypes: true }).catch(() => [])).filter((e) => !e.name.startsWith(".")).map((e) => e.name).sort();
+    const names = (await readdir(path, { withFileTypes: true }).catch(() => []))
+      .filter((e) => !e.name.startsWith("."))
+      .map((e) => e.name)
+      .sort();
     return { kind: "dir", entries: names };
   }
   if (!st.isFile()) return { kind: "refused", note: "not a regular file" };
-  if (known && known.stat.size === st.size && known.stat.mtimeMs === st.mtimeMs && known.stat.ino === st.ino && known.stat.ctimeMs === st.ctimeMs) {
+  if (
+    known &&
+    known.stat.size === st.size &&
+    known.stat.mtimeMs === st.mtimeMs &&
+    known.stat.ino === st.ino &&
+    known.stat.ctimeMs === st.ctimeMs
+  ) {
     return { kind: "file", text: known.text, capped: known.capped, stat: st };
   }
   try {
@@ -71,12 +81,19 @@ export async function readCandidate(
       await handle.close();
     }
   } catch (error) {
-    return { kind: "refused", note: `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    return {
+      kind: "refused",
+      note: `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
   }
 }
 
 /** true: a real directory; false: missing; a string: why it is refused (a link). Memoised per load. */
-async function checkDir(path: string, counters: ReadCounters, dirs: Map<string, boolean | string>): Promise<boolean | string> {
+async function checkDir(
+  path: string,
+  counters: ReadCounters,
+  dirs: Map<string, boolean | string>,
+): Promise<boolean | string> {
   const hit = dirs.get(path);
   if (hit !== undefined) return hit;
   let result: boolean | string;

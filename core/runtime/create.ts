@@ -16,6 +16,10 @@ export const createWorkspaceRuntime: RuntimeFactory = (options) => new Workspace
  * only one, its model and context window the default of every run.
  */
 export function singleProvider(provider: ResolvedProvider): Pick<WorkspaceRuntimeOptions, "providers" | "model"> {
-  const model = { provider: provider.profile.id, model: provider.model, ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}) };
+  const model = {
+    provider: provider.profile.id,
+    model: provider.model,
+    ...(provider.contextWindow ? { contextWindow: provider.contextWindow } : {}),
+  };
   return { providers: () => [provider.profile], model: () => model };
 }

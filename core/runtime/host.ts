@@ -10,7 +10,16 @@ export type { ProviderProfile } from "../llm/types";
 export { listServerModels } from "../llm/list-models";
 export { checkConnection, probeModels } from "../llm/probe";
 export { ApprovalPolicy, settingsForPolicy, type ApproveFn } from "../agent/approval";
-export type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionChange, SessionListItem, TranscriptFormat } from "../session";
+export type {
+  DamagedFolder,
+  HistoryPage,
+  ListFilter,
+  RepairReport,
+  Session,
+  SessionChange,
+  SessionListItem,
+  TranscriptFormat,
+} from "../session";
 export { SessionNotFoundError } from "../storage/errors";
 export type { Unsubscribe } from "../util/emitter";
 export { DEFAULT_RULES_BUDGET } from "../rules";

@@ -1,7 +1,14 @@
 import type { LocalSessionRef, SessionEvent } from "../protocol";
 import type { Session, SessionListItem, SessionPersistence } from "../session";
 import { ContentSource } from "../checkpoints/content";
-import { applyRestore, endRestore, RestoreError, settleInterruptedRestore, undoableRestore, type ConflictChoice } from "../checkpoints/apply";
+import {
+  applyRestore,
+  endRestore,
+  RestoreError,
+  settleInterruptedRestore,
+  undoableRestore,
+  type ConflictChoice,
+} from "../checkpoints/apply";
 import { planRestore, type LoadedPlan } from "../checkpoints/plan";
 import { restorePointOf } from "../checkpoints/timeline";
 import { realRoot } from "../checkpoints/real-root";
@@ -40,7 +47,7 @@ export interface RestoreHost {
 export async function fullHistory(host: RestoreHost, session: Session): Promise<SessionEvent[]> {
   const ref: LocalSessionRef = { agentId: session.agentId, sessionId: session.id };
   const pages: SessionEvent[][] = [[...session.events()]];
-  for (let before = session.baseSeq + 1; before > 1; ) {
+  for (let before = session.baseSeq + 1; before > 1;) {
     const page = await host.sessions.messages(ref, { beforeSequence: before });
     if (page.events.length === 0) break;
     pages.unshift(page.events.filter((e) => e.seq < before));
@@ -54,7 +61,8 @@ export async function restorePoint(host: RestoreHost, session: Session, messageS
   return restorePointOf(await fullHistory(host, session), messageSeq);
 }
 
-const sourceOf = (host: RestoreHost, session: Session) => new ContentSource(realRoot(host.root), host.sessionDir(session));
+const sourceOf = (host: RestoreHost, session: Session) =>
+  new ContentSource(realRoot(host.root), host.sessionDir(session));
 
 export async function previewRestore(host: RestoreHost, session: Session, toSeq: number): Promise<LoadedPlan> {
   return planRestore(await fullHistory(host, session), toSeq, realRoot(host.root), sourceOf(host, session));
@@ -86,7 +94,13 @@ export async function applyPreviewed(
   }
   endRestore(session, result, fork?.sessionId);
   await host.sessions.flush(session);
-  return { startSeq: result.startSeq, restored: result.restored, kept: result.kept, notRestorable: result.notRestorable, ...(fork ? { fork } : {}) };
+  return {
+    startSeq: result.startSeq,
+    restored: result.restored,
+    kept: result.kept,
+    notRestorable: result.notRestorable,
+    ...(fork ? { fork } : {}),
+  };
 }
 
 /** The preview of undoing the session's latest restore (back to the files it found). */
@@ -94,7 +108,10 @@ export async function previewUndo(host: RestoreHost, session: Session): Promise<
   const events = await fullHistory(host, session);
   const last = undoableRestore(events);
   if (!last) throw new RestoreError("there is no restore to undo in this session");
-  return { plan: await planRestore(events, last.seq - 1, realRoot(host.root), sourceOf(host, session)), undoOf: last.seq };
+  return {
+    plan: await planRestore(events, last.seq - 1, realRoot(host.root), sourceOf(host, session)),
+    undoOf: last.seq,
+  };
 }
 
 /** Logs the end of a restore a crash interrupted, from what the disk holds (on open). */

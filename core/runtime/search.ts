@@ -11,7 +11,10 @@ export { inert, inertJson } from "../search/snippet";
  * disk. A `WorkspaceRuntime` answers `search()` the same way, plus its live sessions.
  * Imports neither the agent nor the provider SDKs.
  */
-export function searchWorkspace(folder: { root: string; searchIndexDir?: string }, options: SearchOptions): AsyncIterable<SearchHit> {
+export function searchWorkspace(
+  folder: { root: string; searchIndexDir?: string },
+  options: SearchOptions,
+): AsyncIterable<SearchHit> {
   const ctx = createStorageContext({ root: folder.root });
   const index = folder.searchIndexDir !== undefined ? openSearchIndex(ctx, folder.searchIndexDir) : undefined;
   return searchSessions({ ctx, list: (filter) => listStored(ctx, filter) }, options, index && indexPrefilter(index));

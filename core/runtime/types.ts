@@ -1,5 +1,16 @@
 import type { AgentEvent, ApprovalDecision, ContentBlock, ModelChoice, SessionEvent } from "../protocol";
-import type { DamagedFolder, HistoryPage, ListFilter, RepairReport, Session, SessionChange, SessionListItem, SessionPersistence, LocalSessionRef, TranscriptFormat } from "../session";
+import type {
+  DamagedFolder,
+  HistoryPage,
+  ListFilter,
+  RepairReport,
+  Session,
+  SessionChange,
+  SessionListItem,
+  SessionPersistence,
+  LocalSessionRef,
+  TranscriptFormat,
+} from "../session";
 import type { StoredItemAt } from "../storage/stored-item";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
@@ -42,7 +53,6 @@ export interface SessionApprovalRequest extends ApprovalRequest {
   sessionId: string;
   agentId: string;
 }
-
 
 export interface WorkspaceRuntimeOptions {
   /** Realpath of the workspace folder. */
@@ -146,7 +156,11 @@ export interface WorkspaceRuntimeApi {
   /** Every event of the session, oldest first, paged back one segment at a time (the fork picker, exports). */
   history(ref: LocalSessionRef, options?: { signal?: AbortSignal }): Promise<SessionEvent[]>;
   /** The whole history as an export file's text (`md` readable, `jsonl` one event per line), paged one segment at a time. */
-  exportTranscript(ref: LocalSessionRef, format: TranscriptFormat, options?: { title?: string; signal?: AbortSignal }): Promise<string>;
+  exportTranscript(
+    ref: LocalSessionRef,
+    format: TranscriptFormat,
+    options?: { title?: string; signal?: AbortSignal },
+  ): Promise<string>;
   /** Deletes a folder a list reported damaged (`ListFilter.onDamaged`), if it still is. */
   deleteDamaged?(folder: DamagedFolder): Promise<void>;
   /** A new session of the agent (default: the first agent, `code`). */
@@ -157,7 +171,11 @@ export interface WorkspaceRuntimeApi {
    * Sends input: starts a turn, or (while one runs) steers it — or, with `whenRunning:
    * "queue"`, waits to start the next turn. Resolves when the run ends.
    */
-  prompt(ref: LocalSessionRef, input: string | ContentBlock[], options?: { model?: ModelChoice; whenRunning?: "steer" | "queue" }): Promise<RunResult[]>;
+  prompt(
+    ref: LocalSessionRef,
+    input: string | ContentBlock[],
+    options?: { model?: ModelChoice; whenRunning?: "steer" | "queue" },
+  ): Promise<RunResult[]>;
   steer(ref: LocalSessionRef, input: string | ContentBlock[]): void;
   /** Runs the session's last turn again when it failed (no new user message); resolves when the run ends. */
   retry(ref: LocalSessionRef, options?: { model?: ModelChoice }): Promise<RunResult[]>;

@@ -4,7 +4,20 @@ import { Agent, SessionApprovals, type CallSettings, type TurnOutcome } from "..
 import { LlmRuntime } from "../llm/runtime";
 import type { LlmClient, ProviderProfile } from "../llm/types";
 import { sessionKey, type AgentEvent, type ModelChoice, type ContentBlock, type SessionEvent } from "../protocol";
-import { renderTranscript, wholeHistory, type DamagedFolder, type HistoryPage, type ListFilter, type RepairReport, type Session, type SessionChange, type SessionListItem, type SessionPersistence, type LocalSessionRef, type TranscriptFormat } from "../session";
+import {
+  renderTranscript,
+  wholeHistory,
+  type DamagedFolder,
+  type HistoryPage,
+  type ListFilter,
+  type RepairReport,
+  type Session,
+  type SessionChange,
+  type SessionListItem,
+  type SessionPersistence,
+  type LocalSessionRef,
+  type TranscriptFormat,
+} from "../session";
 import { encodeId } from "../storage/id-codec";
 import { folderPaths, sessionPaths } from "../storage/layout";
 import { readStoredItemAt } from "../storage/stored-item";
@@ -25,7 +38,15 @@ import { ProjectRules, touchedPaths } from "../rules";
 import type { SessionRules } from "../protocol/rules";
 import { BUILTIN_AGENTS } from "./agents";
 import { RestrictedModeError, RuntimeError } from "./errors";
-import type { AgentProfile, CompactNowResult, LiveOptions, RunResult, StoredSessionAt, WorkspaceRuntimeApi, WorkspaceRuntimeOptions } from "./types";
+import type {
+  AgentProfile,
+  CompactNowResult,
+  LiveOptions,
+  RunResult,
+  StoredSessionAt,
+  WorkspaceRuntimeApi,
+  WorkspaceRuntimeOptions,
+} from "./types";
 
 interface Entry {
   session: Session;
@@ -59,7 +80,10 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private readonly entries = new Map<string, Entry>();
   private readonly emitter = new Emitter<{ event: [AgentEvent] }>();
   private readonly profileSnapshots = new Map<string, string>();
-  private readonly registries = new Map<string, { profile: AgentProfile; tools: readonly Tool[]; registry: ToolRegistry }>();
+  private readonly registries = new Map<
+    string,
+    { profile: AgentProfile; tools: readonly Tool[]; registry: ToolRegistry }
+  >();
   /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
   private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
@@ -71,7 +95,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     this.root = options.root;
     this.projectRules = new ProjectRules({ root: options.root, ...options.rules });
     this.live = { agents: checkedAgents(options.agents ?? BUILTIN_AGENTS), compaction: options.compaction };
-    this.sessions = new Sessions({ root: options.root, ...options.storage, ...(options.persistence ? { persistence: options.persistence } : {}) });
+    this.sessions = new Sessions({
+      root: options.root,
+      ...options.storage,
+      ...(options.persistence ? { persistence: options.persistence } : {}),
+    });
     this.llmRuntime = options.llm ? undefined : new LlmRuntime();
     this.llm = options.llm ?? this.llmRuntime!;
   }
@@ -117,7 +145,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return wholeHistory((o) => this.messages(ref, o), options.signal);
   }
 
-  async exportTranscript(ref: LocalSessionRef, format: TranscriptFormat, options: { title?: string; signal?: AbortSignal } = {}): Promise<string> {
+  async exportTranscript(
+    ref: LocalSessionRef,
+    format: TranscriptFormat,
+    options: { title?: string; signal?: AbortSignal } = {},
+  ): Promise<string> {
     return renderTranscript(await this.history(ref, options), format, options.title);
   }
 
@@ -140,7 +172,9 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 
   async rules(ref: LocalSessionRef): Promise<SessionRules> {
     const session = this.entries.get(this.key(ref))?.session;
-    const { files, budgetTokens } = await this.projectRules.load(session ? touchedPaths(session.deriveMessages(), this.root) : []);
+    const { files, budgetTokens } = await this.projectRules.load(
+      session ? touchedPaths(session.deriveMessages(), this.root) : [],
+    );
     return { files, budgetTokens };
   }
 
@@ -157,7 +191,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   /** Writes a previewed restore (or undo); refused in Restricted Mode, on a read-only session and while it runs. */
-  async applyRestore(ref: LocalSessionRef, plan: restore.RestorePreview, options: restore.RestoreApplyOptions): Promise<restore.RestoreOutcome> {
+  async applyRestore(
+    ref: LocalSessionRef,
+    plan: restore.RestorePreview,
+    options: restore.RestoreApplyOptions,
+  ): Promise<restore.RestoreOutcome> {
     const entry = await this.writableEntry(ref);
     if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; restore it when the run ends`);
     return restore.applyPreviewed(this.restoreHost(), entry.session, plan, options);
@@ -166,14 +204,22 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private restoreHost(): restore.RestoreHost {
     const persistence = this.sessions.persistence;
     const storageRoot = persistence instanceof JsonlSessionPersistence ? persistence.ctx.root : this.root;
-    return { root: this.root, sessions: this.sessions, sessionDir: (s) => sessionPaths(storageRoot, s.agentId, s.id).dir };
+    return {
+      root: this.root,
+      sessions: this.sessions,
+      sessionDir: (s) => sessionPaths(storageRoot, s.agentId, s.id).dir,
+    };
   }
 
   messages(ref: LocalSessionRef, options: { beforeSequence?: number } = {}): Promise<HistoryPage> {
     return this.sessions.messages(this.ref(ref), options);
   }
 
-  async prompt(ref: LocalSessionRef, input: string | ContentBlock[], options: { model?: ModelChoice; whenRunning?: "steer" | "queue" } = {}): Promise<RunResult[]> {
+  async prompt(
+    ref: LocalSessionRef,
+    input: string | ContentBlock[],
+    options: { model?: ModelChoice; whenRunning?: "steer" | "queue" } = {},
+  ): Promise<RunResult[]> {
     const entry = await this.writableEntry(ref);
     if (entry.run) {
       if (options.whenRunning === "queue") entry.agent!.followUp(input);
@@ -191,7 +237,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const why = this.options.restricted?.();
     if (why !== undefined) throw new RestrictedModeError(why);
     const entry = await this.entry(ref);
-    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    if (entry.session.readOnly)
+      throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
     while (entry.compacting) await entry.compacting.catch(() => undefined);
     return entry;
   }
@@ -238,7 +285,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const why = this.options.restricted?.();
     if (why !== undefined) throw new RestrictedModeError(why);
     const entry = await this.entry(ref);
-    if (entry.session.readOnly) throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
+    if (entry.session.readOnly)
+      throw new RuntimeError(`session ${entry.session.id} is read-only: ${entry.session.readOnly}`);
     if (entry.run) throw new RuntimeError(`session ${entry.session.id} is running; compact it when the run ends`);
     if (entry.compacting) throw new RuntimeError(`session ${entry.session.id} is already being compacted`);
     const compacting = this.compactEntry(entry, options.signal);
@@ -290,13 +338,18 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       this.sessions.onChange((change) => index.changed(change.agentId, change.sessionId));
       this.searchIndex = index;
     }
-    return searchSessions(catalog, options, this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems, SEARCH_FULL_CHECK_MS));
+    return searchSessions(
+      catalog,
+      options,
+      this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems, SEARCH_FULL_CHECK_MS),
+    );
   }
 
   private searchCatalog(): SearchCatalog {
     const { persistence, store } = this.sessions;
     // Search reads the JSONL layout (another backend's files are not searched).
-    const ctx = persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
+    const ctx =
+      persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
     return {
       ctx,
       list: (filter) => this.sessions.list(filter),
@@ -308,7 +361,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.cancelAll();
-      await Promise.all([...this.entries.values()].flatMap((e) => [e.run?.catch(() => undefined), e.compacting?.catch(() => undefined)]));
+      await Promise.all(
+        [...this.entries.values()].flatMap((e) => [
+          e.run?.catch(() => undefined),
+          e.compacting?.catch(() => undefined),
+        ]),
+      );
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       await Promise.all([...this.entries.values()].map((e) => e.checkpoints?.dispose()));
       this.entries.clear();
@@ -320,7 +378,8 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
 
   private profile(agentId: string): AgentProfile {
     const profile = this.agents.find((a) => a.id === agentId);
-    if (!profile) throw new RuntimeError(`unknown agent '${agentId}' (agents: ${this.agents.map((a) => a.id).join(", ")})`);
+    if (!profile)
+      throw new RuntimeError(`unknown agent '${agentId}' (agents: ${this.agents.map((a) => a.id).join(", ")})`);
     return profile;
   }
 
@@ -347,7 +406,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     if (entry) return entry;
     const profile = this.agents.find((a) => a.id === session.agentId) ?? this.agents[0]!;
     const forward = (event: SessionEvent) => this.forwardLogEvent(session, event);
-    entry = { session, profile, approvals: new SessionApprovals(), detach: [session.on("event", forward), session.on("external", forward)] };
+    entry = {
+      session,
+      profile,
+      approvals: new SessionApprovals(),
+      detach: [session.on("event", forward), session.on("external", forward)],
+    };
     this.entries.set(key, entry);
     return entry;
   }
@@ -355,7 +419,13 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private forwardLogEvent(session: Session, event: SessionEvent): void {
     const base = { sessionId: session.id, agentId: session.agentId };
     this.emitter.emit("event", { type: "session-event", ...base, event });
-    const data = (event.data ?? {}) as { reason?: string; folded?: number; closed?: number; note?: string; message?: string };
+    const data = (event.data ?? {}) as {
+      reason?: string;
+      folded?: number;
+      closed?: number;
+      note?: string;
+      message?: string;
+    };
     const reason = String(data.reason ?? "unknown");
     if (event.type === "compaction/start") this.emitter.emit("event", { type: "compaction-started", ...base, reason });
     else if (event.type === "compaction/end") {
@@ -369,7 +439,13 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
         ...(data.note ? { note: data.note } : {}),
       });
     } else if (event.type === "compaction/error") {
-      this.emitter.emit("event", { type: "compaction-finished", ...base, reason, closed: 0, error: String(data.message ?? "compaction failed") });
+      this.emitter.emit("event", {
+        type: "compaction-finished",
+        ...base,
+        reason,
+        closed: 0,
+        error: String(data.message ?? "compaction failed"),
+      });
     }
   }
 
@@ -382,7 +458,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
    * Compaction needs only the model: a session whose agent is not configured (removed
    * from the settings, or stored under the store's default agent) still compacts.
    */
-  private async agentFor(entry: Entry, requested: ModelChoice | undefined, purpose: "run" | "compact" = "run"): Promise<Agent> {
+  private async agentFor(
+    entry: Entry,
+    requested: ModelChoice | undefined,
+    purpose: "run" | "compact" = "run",
+  ): Promise<Agent> {
     entry.profile = this.profileOf(entry, purpose);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
@@ -404,7 +484,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       model,
       workspace: { root: this.root, platform: platform(), notes: (await options.workspaceNotes?.()) ?? [] },
       approval: () => options.approval(),
-      ...(options.approve ? { approve: (request, signal) => options.approve!({ ...request, sessionId: entry.session.id, agentId: entry.session.agentId }, signal) } : {}),
+      ...(options.approve
+        ? {
+            approve: (request, signal) =>
+              options.approve!({ ...request, sessionId: entry.session.id, agentId: entry.session.agentId }, signal),
+          }
+        : {}),
       ...(options.restricted ? { restricted: options.restricted } : {}),
       ...(entry.profile.forbiddenKinds ? { forbiddenKinds: entry.profile.forbiddenKinds } : {}),
       agentName: entry.profile.name,
@@ -477,7 +562,14 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private async mcpTools(entry: Entry): Promise<readonly Tool[]> {
     if (!this.options.mcpTools) return [];
     const { session } = entry;
-    const notice = (message: string) => this.emitter.emit("event", { type: "notice", sessionId: session.id, agentId: session.agentId, level: "warning", message });
+    const notice = (message: string) =>
+      this.emitter.emit("event", {
+        type: "notice",
+        sessionId: session.id,
+        agentId: session.agentId,
+        level: "warning",
+        message,
+      });
     try {
       const { tools, notices } = await this.options.mcpTools();
       for (const message of notices) notice(message);
@@ -491,10 +583,18 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   /** The agent's tools from the host's current list (an agent may name a subset), MCP tools after the host's own. */
   private registryFor(profile: AgentProfile, extra: readonly Tool[] = []): ToolRegistry {
     const allowed = profile.tools ? new Set(profile.tools) : undefined;
-    const tools = [...this.options.tools(), ...extra].filter((tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind));
+    const tools = [...this.options.tools(), ...extra].filter(
+      (tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind),
+    );
     // The same tools keep their registry (and its cached JSON schemas).
     const cached = this.registries.get(profile.id);
-    if (cached && cached.profile === profile && cached.tools.length === tools.length && cached.tools.every((tool, i) => tool === tools[i])) return cached.registry;
+    if (
+      cached &&
+      cached.profile === profile &&
+      cached.tools.length === tools.length &&
+      cached.tools.every((tool, i) => tool === tools[i])
+    )
+      return cached.registry;
     const registry = new ToolRegistry(tools);
     this.registries.set(profile.id, { profile, tools, registry });
     return registry;

@@ -11,7 +11,8 @@ export interface Field {
 const asBlocks = (value: unknown): ContentBlock[] => (Array.isArray(value) ? (value as ContentBlock[]) : []);
 
 /** A tool call as it is searched: its name, then its arguments as JSON. */
-const toolCallText = (name: unknown, args: unknown) => `${typeof name === "string" ? name : ""} ${JSON.stringify(args ?? {})}`;
+const toolCallText = (name: unknown, args: unknown) =>
+  `${typeof name === "string" ? name : ""} ${JSON.stringify(args ?? {})}`;
 
 /**
  * The searchable fields of an assistant message's (or a draft's) blocks: text, then
@@ -22,11 +23,14 @@ export function blockFields(blocks: readonly ContentBlock[], reasoning: boolean,
   let thought = "";
   for (const block of blocks) {
     if (block?.type === "text" && typeof block.text === "string") text += (text ? "\n" : "") + block.text;
-    else if (reasoning && block?.type === "reasoning" && typeof block.text === "string") thought += (thought ? "\n" : "") + block.text;
+    else if (reasoning && block?.type === "reasoning" && typeof block.text === "string")
+      thought += (thought ? "\n" : "") + block.text;
   }
   if (text) out.push({ kind: "assistant", part: "text", text });
   if (thought) out.push({ kind: "assistant", part: "reasoning", text: thought });
-  for (const block of blocks) if (block?.type === "tool-call") out.push({ kind: "tool", part: "tool-call", text: toolCallText(block.name, block.arguments) });
+  for (const block of blocks)
+    if (block?.type === "tool-call")
+      out.push({ kind: "tool", part: "tool-call", text: toolCallText(block.name, block.arguments) });
 }
 
 /**

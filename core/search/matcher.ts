@@ -44,7 +44,10 @@ export function createMatcher(options: Pick<SearchOptions, "query" | "regex" | "
           const at = hay.indexOf(needle, from);
           if (at < 0) break;
           const end = at + needle.length;
-          if (options.word && ((at > 0 && isWordUnit(text.charCodeAt(at - 1))) || (end < text.length && isWordUnit(text.charCodeAt(end))))) {
+          if (
+            options.word &&
+            ((at > 0 && isWordUnit(text.charCodeAt(at - 1))) || (end < text.length && isWordUnit(text.charCodeAt(end))))
+          ) {
             from = at + 1;
             continue;
           }
@@ -59,7 +62,8 @@ export function createMatcher(options: Pick<SearchOptions, "query" | "regex" | "
   const required = compiled.required.map(fold);
   // A text without the pattern's longest literal cannot match: one native scan instead of the engine
   // (re2js does this itself for case-sensitive patterns, not for case-insensitive ones).
-  const quick = !caseSensitive && required.length > 0 ? required.reduce((a, b) => (b.length > a.length ? b : a)) : undefined;
+  const quick =
+    !caseSensitive && required.length > 0 ? required.reduce((a, b) => (b.length > a.length ? b : a)) : undefined;
   return {
     caseSensitive,
     required,

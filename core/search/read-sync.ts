@@ -17,7 +17,8 @@ export function readFileQuiet(path: string, from = 0, to?: number): Buffer | und
   try {
     fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR")
+      return undefined;
     throw error;
   }
   try {
@@ -62,7 +63,8 @@ export function linkFree(root: string, paths: SessionPaths, checked: Map<string,
     checked.set(path, ok);
     if (!ok) return false;
   }
-  for (const p of [paths.dir, paths.messages, paths.active, paths.draft, paths.segments]) if (lstatQuiet(p)?.isSymbolicLink()) return false;
+  for (const p of [paths.dir, paths.messages, paths.active, paths.draft, paths.segments])
+    if (lstatQuiet(p)?.isSymbolicLink()) return false;
   return true;
 }
 
@@ -70,7 +72,11 @@ export function linkFree(root: string, paths: SessionPaths, checked: Map<string,
 export function segmentNamesSync(paths: SessionPaths): SegmentName[] {
   if (lstatQuiet(paths.segments)?.isDirectory() !== true) return [];
   try {
-    return sortSegments(readdirSync(paths.segments, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name));
+    return sortSegments(
+      readdirSync(paths.segments, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name),
+    );
   } catch {
     return [];
   }

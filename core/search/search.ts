@@ -30,7 +30,10 @@ export interface PlannedSession {
 }
 
 /** Narrows what is read (the index): which sessions, newest first, and which of their units; undefined: read everything. */
-export type SearchPrefilter = (options: SearchOptions, matcher: Matcher) => Promise<Iterable<PlannedSession> | undefined>;
+export type SearchPrefilter = (
+  options: SearchOptions,
+  matcher: Matcher,
+) => Promise<Iterable<PlannedSession> | undefined>;
 
 export const DEFAULT_LIMIT = 200;
 /** Matches counted per field (the snippet shows those near the first). */
@@ -40,7 +43,10 @@ const MAX_COUNTED = 1000;
 export function prepareSearch(options: SearchOptions): { options: SearchOptions; matcher: Matcher } {
   const { signal, ...rest } = options;
   const parsed = SearchOptions.safeParse(rest);
-  if (!parsed.success) throw new SearchQueryError(`bad search options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new SearchQueryError(
+      `bad search options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`,
+    );
   const checked: SearchOptions = signal ? { ...parsed.data, signal } : parsed.data;
   return { options: checked, matcher: createMatcher(checked) };
 }
@@ -50,17 +56,28 @@ export function prepareSearch(options: SearchOptions): { options: SearchOptions;
  * message first within it, streamed. Every hit comes from the log as it is now (the
  * prefilter only skips what cannot match). Holds one unit of one session at a time.
  */
-export function searchSessions(catalog: SearchCatalog, options: SearchOptions, prefilter?: SearchPrefilter): AsyncIterable<SearchHit> {
+export function searchSessions(
+  catalog: SearchCatalog,
+  options: SearchOptions,
+  prefilter?: SearchPrefilter,
+): AsyncIterable<SearchHit> {
   const prepared = prepareSearch(options);
   return run(catalog, prepared.options, prepared.matcher, prefilter);
 }
 
-async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Matcher, prefilter: SearchPrefilter | undefined): AsyncGenerator<SearchHit> {
+async function* run(
+  catalog: SearchCatalog,
+  options: SearchOptions,
+  matcher: Matcher,
+  prefilter: SearchPrefilter | undefined,
+): AsyncGenerator<SearchHit> {
   const { signal } = options;
   const limit = options.limit ?? DEFAULT_LIMIT;
   const perSession = options.perSession ?? Infinity;
   const reasoning = options.reasoning === true;
-  const planned = (prefilter && (await prefilter(options, matcher))) ?? (await listed(catalog, options)).map((item): PlannedSession => ({ item }));
+  const planned =
+    (prefilter && (await prefilter(options, matcher))) ??
+    (await listed(catalog, options)).map((item): PlannedSession => ({ item }));
   let total = 0;
   const checked = new Map<string, boolean>();
   let visited = 0;
@@ -75,7 +92,10 @@ async function* run(catalog: SearchCatalog, options: SearchOptions, matcher: Mat
     const segments = segmentUnits(paths);
     const baseSeq = segments[0]?.kind === "segment" ? segments[0].name.last : 0;
     // A hot session's Active is in memory (with what is not flushed yet): always read.
-    const active = readActive === false && !hot ? [] : await readUnit(catalog.ctx, paths, { kind: "active" }, baseSeq, reasoning, hot);
+    const active =
+      readActive === false && !hot
+        ? []
+        : await readUnit(catalog.ctx, paths, { kind: "active" }, baseSeq, reasoning, hot);
     const lastSeq = Math.max(baseSeq, active[0]?.seq ?? 0, hot?.lastSeq ?? 0);
     const draft = await readUnit(catalog.ctx, paths, { kind: "draft", lastSeq }, baseSeq, reasoning);
     let inSession = 0;

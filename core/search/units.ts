@@ -55,7 +55,11 @@ function surfaceOf(events: readonly SessionEvent[], baseSeq: number): Set<number
   return new Set(surface.nodes);
 }
 
-function entriesOf(events: readonly SessionEvent[], reasoning: boolean, locate: (event: SessionEvent) => Pick<UnitEntry, "location" | "beforeSequence">): UnitEntry[] {
+function entriesOf(
+  events: readonly SessionEvent[],
+  reasoning: boolean,
+  locate: (event: SessionEvent) => Pick<UnitEntry, "location" | "beforeSequence">,
+): UnitEntry[] {
   const out: UnitEntry[] = [];
   // Newest first.
   for (let i = events.length - 1; i >= 0; i--) {
@@ -67,8 +71,14 @@ function entriesOf(events: readonly SessionEvent[], reasoning: boolean, locate: 
 }
 
 /** Active's entries: a title is no message, it is "in context" while it is in Active. */
-function activeEntries(events: readonly SessionEvent[], reasoning: boolean, onSurface: (e: SessionEvent) => boolean): UnitEntry[] {
-  return entriesOf(events, reasoning, (e) => ({ location: e.type === "session/title" || onSurface(e) ? "context" : "folded" }));
+function activeEntries(
+  events: readonly SessionEvent[],
+  reasoning: boolean,
+  onSurface: (e: SessionEvent) => boolean,
+): UnitEntry[] {
+  return entriesOf(events, reasoning, (e) => ({
+    location: e.type === "session/title" || onSurface(e) ? "context" : "folded",
+  }));
 }
 
 /**
@@ -77,11 +87,20 @@ function activeEntries(events: readonly SessionEvent[], reasoning: boolean, onSu
  * `baseSeq` is the last closed seq (Active events at or below it are a compaction's
  * leftover overlap, already in the segment).
  */
-export async function readUnit(ctx: StorageContext, paths: SessionPaths, unit: Unit, baseSeq: number, reasoning: boolean, hot?: Session): Promise<UnitEntry[]> {
+export async function readUnit(
+  ctx: StorageContext,
+  paths: SessionPaths,
+  unit: Unit,
+  baseSeq: number,
+  reasoning: boolean,
+  hot?: Session,
+): Promise<UnitEntry[]> {
   if (unit.kind === "segment") {
     // Keyed by file identity: a closed segment never changes (a fork's hard link is the same file).
     const st = lstatQuiet(`${paths.segments}${sep}${unit.name.file}`);
-    const key = st?.isFile() ? `s\u0000${unit.name.file}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}\u0000${reasoning}` : undefined;
+    const key = st?.isFile()
+      ? `s\u0000${unit.name.file}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}\u0000${reasoning}`
+      : undefined;
     const cached = key !== undefined ? unitCache.get(key) : undefined;
     if (cached) return cached;
     let events: SessionEvent[];
@@ -102,7 +121,9 @@ export async function readUnit(ctx: StorageContext, paths: SessionPaths, unit: U
     }
     // Keyed by the file's stamp (taken before the read: an append after it changes it) and what shapes the entries.
     const st = lstatQuiet(paths.active);
-    const key = st?.isFile() ? `a\u0000${paths.active}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}\u0000${baseSeq}\u0000${reasoning}` : undefined;
+    const key = st?.isFile()
+      ? `a\u0000${paths.active}\u0000${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}\u0000${baseSeq}\u0000${reasoning}`
+      : undefined;
     const cached = key !== undefined ? unitCache.get(key) : undefined;
     if (cached) return cached;
     const buf = readQuietly(paths.active);
@@ -113,7 +134,9 @@ export async function readUnit(ctx: StorageContext, paths: SessionPaths, unit: U
     const events = skip > 0 ? parsed.slice(skip) : parsed;
     // A log whose first event does not follow the segments is damaged: it opens read-only, its events are still the log.
     const onSurface = surfaceOf(events, baseSeq);
-    const entries = activeEntries(events, reasoning, (e) => (onSurface ? onSurface.has(e.seq) : e.surface !== undefined));
+    const entries = activeEntries(events, reasoning, (e) =>
+      onSurface ? onSurface.has(e.seq) : e.surface !== undefined,
+    );
     if (key !== undefined) unitCache.set(key, entries);
     return entries;
   }

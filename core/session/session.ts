@@ -117,7 +117,12 @@ export class Session {
     return this.titleState;
   }
   get stats(): SessionStats {
-    return { messageCount: this.messageCount, lastSeq: this.lastSeq, createdAt: this.createdAt, updatedAt: this.updated };
+    return {
+      messageCount: this.messageCount,
+      lastSeq: this.lastSeq,
+      createdAt: this.createdAt,
+      updatedAt: this.updated,
+    };
   }
   get readOnly(): string | undefined {
     return this.readOnlyReason;
@@ -158,8 +163,14 @@ export class Session {
    * await `SessionStore.flush()` for durability.
    */
   append<T extends string>(type: T, data: EventData<T>, options: AppendOptions = {}): SessionEvent {
-    if (this.readOnlyReason !== undefined) throw new ReadOnlySessionError(`session ${this.id} is read-only: ${this.readOnlyReason}`);
-    const candidate: SessionEvent = { seq: this.lastSeq + 1, time: options.time ?? Date.now(), type, data: structuredClone(data) };
+    if (this.readOnlyReason !== undefined)
+      throw new ReadOnlySessionError(`session ${this.id} is read-only: ${this.readOnlyReason}`);
+    const candidate: SessionEvent = {
+      seq: this.lastSeq + 1,
+      time: options.time ?? Date.now(),
+      type,
+      data: structuredClone(data),
+    };
     if (options.surface !== undefined) candidate.surface = structuredClone(options.surface);
     if (options.sources !== undefined) candidate.sources = [...options.sources];
     const validated = this.validate(candidate);
@@ -204,11 +215,16 @@ export class Session {
   closePrefix(summary: PrefixSummary): void {
     const through = summary.throughSeq;
     if (through < this.baseSeq || through > this.lastSeq) {
-      throw new SessionEventError(`cannot close prefix through ${through}: memory holds ${this.baseSeq + 1}..${this.lastSeq}`);
+      throw new SessionEventError(
+        `cannot close prefix through ${through}: memory holds ${this.baseSeq + 1}..${this.lastSeq}`,
+      );
     }
     const kept = this.events(through + 1);
     this.log.splice(0, this.log.length - kept.length);
-    this.currentSummary = { ...summary, messageCount: summary.messageCount ?? this.messageCount - this.countMessages(kept) };
+    this.currentSummary = {
+      ...summary,
+      messageCount: summary.messageCount ?? this.messageCount - this.countMessages(kept),
+    };
     this.surfaceManager.reset(through);
     for (const event of this.log) this.surfaceManager.commit(this.surfaceManager.plan(event));
     this.emitter.emit("prefix-closed", this.currentSummary, this);
@@ -228,19 +244,25 @@ export class Session {
 
   private validate(raw: SessionEvent): { event: SessionEvent; plan: SurfacePlan } {
     const parsed = SessionEventSchema.safeParse(raw);
-    if (!parsed.success) throw new SessionEventError(`invalid event: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new SessionEventError(
+        `invalid event: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
     const expected = this.lastSeq + 1;
     if (raw.seq !== expected) throw new SessionEventError(`event seq ${raw.seq} does not follow ${expected - 1}`);
     const schema = EVENT_DATA_SCHEMAS[raw.type];
     if (schema) {
       const data = schema.safeParse(raw.data);
       if (!data.success) {
-        throw new SessionEventError(`invalid ${raw.type} data: ${data.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+        throw new SessionEventError(
+          `invalid ${raw.type} data: ${data.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+        );
       }
     } else if (raw.data === undefined) {
       throw new SessionEventError(`${raw.type} has no data`);
     }
-    if (raw.sources?.some((s) => s >= raw.seq)) throw new SessionEventError(`sources of ${raw.seq} must refer to earlier events`);
+    if (raw.sources?.some((s) => s >= raw.seq))
+      throw new SessionEventError(`sources of ${raw.seq} must refer to earlier events`);
     const plan = this.surfaceManager.plan(raw);
     // The stored object is the input (not zod's output), so fields a later version
     // added are kept. Fresh appends were already cloned by append().

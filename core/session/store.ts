@@ -49,7 +49,8 @@ export class SessionStore {
 
   /** Adds a session built from storage (see `Session.seed`). */
   adopt(session: Session): Session {
-    if (this.get(session.id, session.agentId)) throw new Error(`session ${session.id} is already open for agent ${session.agentId}`);
+    if (this.get(session.id, session.agentId))
+      throw new Error(`session ${session.id} is already open for agent ${session.agentId}`);
     this.add(session);
     this.emitter.emit("opened", session);
     return session;
@@ -90,7 +91,10 @@ export class SessionStore {
     let map = this.byAgent.get(session.agentId);
     if (!map) this.byAgent.set(session.agentId, (map = new Map()));
     map.set(session.id, session);
-    this.detach.set(session, session.on("event", (event) => this.emitter.emit("event", event, session)));
+    this.detach.set(
+      session,
+      session.on("event", (event) => this.emitter.emit("event", event, session)),
+    );
   }
 
   private nextFallbackId(agentId: string): string {

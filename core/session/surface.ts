@@ -39,7 +39,9 @@ export class SurfaceManager {
     const op = event.surface;
     if (op === undefined) return { kind: "none" };
     if (!isSurfaceType(event.type)) {
-      throw new SessionEventError(`${event.type} may not carry a surface op (only user/message, assistant/message, tool/result)`);
+      throw new SessionEventError(
+        `${event.type} may not carry a surface op (only user/message, assistant/message, tool/result)`,
+      );
     }
     if (op === "append") return { kind: "append", seq: event.seq };
 
@@ -60,7 +62,9 @@ export class SurfaceManager {
     const sources = new Set(event.sources ?? []);
     const missing = this.nodeList.slice(startIdx, endIdx + 1).filter((seq) => !sources.has(seq));
     if (missing.length > 0) {
-      throw new SessionEventError(`surface replace sources must cover every shadowed seq; missing ${missing.join(", ")}`);
+      throw new SessionEventError(
+        `surface replace sources must cover every shadowed seq; missing ${missing.join(", ")}`,
+      );
     }
     return { kind: "replace", seq: event.seq, startIdx, count: endIdx - startIdx + 1 };
   }

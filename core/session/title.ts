@@ -10,7 +10,12 @@ export interface TitleState {
   pinned: boolean;
 }
 
-export const EMPTY_TITLE: TitleState = Object.freeze({ title: undefined, source: undefined, seq: undefined, pinned: false });
+export const EMPTY_TITLE: TitleState = Object.freeze({
+  title: undefined,
+  source: undefined,
+  seq: undefined,
+  pinned: false,
+});
 
 /**
  * Folds one event into the title (seed 003: latest wins; once the user renamed the

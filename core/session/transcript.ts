@@ -1,5 +1,13 @@
 // The readable transcript of a session: `sessions show` / `export` in the CLI and Export Session in VS Code.
-import { CompactionEndData, contextTokens, type AssistantMessageData, type ContentBlock, type SessionEvent, type ToolResultData, type UserMessageData } from "../protocol";
+import {
+  CompactionEndData,
+  contextTokens,
+  type AssistantMessageData,
+  type ContentBlock,
+  type SessionEvent,
+  type ToolResultData,
+  type UserMessageData,
+} from "../protocol";
 import type { HistoryPage } from "./persistence";
 
 const blockText = (b: ContentBlock): string => {
@@ -19,7 +27,8 @@ const blockText = (b: ContentBlock): string => {
   }
 };
 
-const tokens = (n: number, window?: number) => `${n.toLocaleString("en-US")}${window ? ` of ${window.toLocaleString("en-US")} tokens (${Math.round((n / window) * 100)} %)` : " tokens"}`;
+const tokens = (n: number, window?: number) =>
+  `${n.toLocaleString("en-US")}${window ? ` of ${window.toLocaleString("en-US")} tokens (${Math.round((n / window) * 100)} %)` : " tokens"}`;
 
 /** Real usage (tokens) of the first answer after each `compaction/end` of `events`, by its seq. */
 export function usageAfterCompactions(events: readonly SessionEvent[]): Map<number, number> {
@@ -40,7 +49,10 @@ function compactionMarkdown(event: SessionEvent, usageAfter: number | undefined)
   if (!parsed.success) return `*compaction (#${event.seq})*`;
   const d = parsed.data;
   const closed = d.closed ?? 0;
-  const what = closed > 0 ? `closed ${closed} message${closed === 1 ? "" : "s"}${d.throughSeq ? ` (history through #${d.throughSeq})` : ""}` : `nothing closed${d.note ? `: ${d.note}` : ""}`;
+  const what =
+    closed > 0
+      ? `closed ${closed} message${closed === 1 ? "" : "s"}${d.throughSeq ? ` (history through #${d.throughSeq})` : ""}`
+      : `nothing closed${d.note ? `: ${d.note}` : ""}`;
   const usage = [
     d.usageBefore !== undefined ? `usage before ${tokens(d.usageBefore, d.contextWindow)}` : "",
     usageAfter !== undefined ? `after ${tokens(usageAfter, d.contextWindow)}` : "",
@@ -80,7 +92,9 @@ export function eventMarkdown(event: SessionEvent, usageAfter?: ReadonlyMap<numb
       return `*title: ${(event.data as { title: string }).title}*`;
     case "turn/end": {
       const data = event.data as { reason: string; error?: string };
-      return data.reason === "completed" ? undefined : `*turn ended: ${data.reason}${data.error ? ` — ${data.error}` : ""}*`;
+      return data.reason === "completed"
+        ? undefined
+        : `*turn ended: ${data.reason}${data.error ? ` — ${data.error}` : ""}*`;
     }
     default:
       return undefined;

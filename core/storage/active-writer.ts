@@ -158,7 +158,8 @@ export class ActiveLogWriter {
       this.timer = undefined;
       this.exclusive(() => this.writeBatch()).catch(() => {
         // Reported through onError; retried here only while the background owns retries.
-        if (this.owner === "background" && this.flushing === 0 && !this.closed && !this.timer) this.schedule(this.backoff(this.failures));
+        if (this.owner === "background" && this.flushing === 0 && !this.closed && !this.timer)
+          this.schedule(this.backoff(this.failures));
       });
     }, ms);
   }

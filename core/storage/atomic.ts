@@ -7,7 +7,11 @@ export function tempName(path: string): string {
 }
 
 /** Writes all of `data` at `position`, looping over short writes. */
-export async function writeFully(handle: Awaited<ReturnType<FsSeam["open"]>>, data: Buffer, position: number): Promise<void> {
+export async function writeFully(
+  handle: Awaited<ReturnType<FsSeam["open"]>>,
+  data: Buffer,
+  position: number,
+): Promise<void> {
   let done = 0;
   while (done < data.length) {
     const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);

@@ -27,16 +27,34 @@ export async function closePrefixToSegment(
 ): Promise<number> {
   const { fs } = ctx;
   if (throughSeq <= session.baseSeq || throughSeq > writer.durableSeq) {
-    throw new SessionEventError(`cannot close prefix through ${throughSeq}: open range is ${session.baseSeq + 1}..${writer.durableSeq}`);
+    throw new SessionEventError(
+      `cannot close prefix through ${throughSeq}: open range is ${session.baseSeq + 1}..${writer.durableSeq}`,
+    );
   }
   const closing = session.events().filter((e) => e.seq <= throughSeq);
   const after = session.events(throughSeq + 1);
   let title = session.summary?.title ?? EMPTY_TITLE;
   for (const e of closing) title = foldTitle(title, e);
   const afterMessages = after.filter((e) => e.type === "user/message" || e.type === "assistant/message").length;
-  const summary: PrefixSummary = { throughSeq, text: summaryText, messageCount: session.stats.messageCount - afterMessages, title };
-  const footer: SummaryFooter = { kind: "summary", throughSeq, text: summaryText, messageCount: summary.messageCount!, createdAt: session.createdAt };
-  footer.title = { pinned: title.pinned, ...(title.title !== undefined && { title: title.title }), ...(title.source && { source: title.source }), ...(title.seq !== undefined && { seq: title.seq }) };
+  const summary: PrefixSummary = {
+    throughSeq,
+    text: summaryText,
+    messageCount: session.stats.messageCount - afterMessages,
+    title,
+  };
+  const footer: SummaryFooter = {
+    kind: "summary",
+    throughSeq,
+    text: summaryText,
+    messageCount: summary.messageCount!,
+    createdAt: session.createdAt,
+  };
+  footer.title = {
+    pinned: title.pinned,
+    ...(title.title !== undefined && { title: title.title }),
+    ...(title.source && { source: title.source }),
+    ...(title.seq !== undefined && { seq: title.seq }),
+  };
   if (model) footer.model = model;
   const segment = await encodeSegment(closing, footer);
   const created = !fs.existsSync(paths.segments);

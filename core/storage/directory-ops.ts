@@ -18,16 +18,26 @@ import { assertNoLinks } from "./no-links";
 async function lockForOperation(ctx: StorageContext, paths: SessionPaths): Promise<WriterLock | undefined> {
   if (paths.area !== "sessions") return undefined;
   const result = await WriterLock.acquire(ctx.fs, paths.lock, ctx.lock, () => {});
-  if ("heldBy" in result) throw new ReadOnlySessionError(`session ${paths.sessionId} is open for writing elsewhere (${describeOwner(result.heldBy)})`);
+  if ("heldBy" in result)
+    throw new ReadOnlySessionError(
+      `session ${paths.sessionId} is open for writing elsewhere (${describeOwner(result.heldBy)})`,
+    );
   return result.lock;
 }
 
 /** Moves a session between `sessions/` and `archived/`; returns its meta for the change feed. */
-export async function moveSessionDir(ctx: StorageContext, agentId: string, sessionId: string, from: Area, to: Area): Promise<SessionMeta | undefined> {
+export async function moveSessionDir(
+  ctx: StorageContext,
+  agentId: string,
+  sessionId: string,
+  from: Area,
+  to: Area,
+): Promise<SessionMeta | undefined> {
   const { fs } = ctx;
   const src = sessionPaths(ctx.root, agentId, sessionId, from);
   const dst = sessionPaths(ctx.root, agentId, sessionId, to);
-  if (!fs.existsSync(src.dir)) throw new SessionNotFoundError(`no ${from === "archived" ? "archived " : ""}session ${JSON.stringify(sessionId)}`);
+  if (!fs.existsSync(src.dir))
+    throw new SessionNotFoundError(`no ${from === "archived" ? "archived " : ""}session ${JSON.stringify(sessionId)}`);
   if (fs.existsSync(dst.dir)) throw new Error(`session ${JSON.stringify(sessionId)} already exists in ${to}`);
   await assertNoLinks(ctx, src);
   const lock = await lockForOperation(ctx, src);

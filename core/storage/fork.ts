@@ -22,7 +22,14 @@ import { CHECKPOINTS_DIR } from "./layout";
  * straddling `atSeq` is not split: its events up to `atSeq` start the fork's Active.
  * The fork is assembled in a hidden directory and published by one rename.
  */
-export async function forkSession(ctx: StorageContext, source: SessionPaths, newId: string, atSeq: number | undefined, hot?: Session, validPrefix = false): Promise<SessionMeta> {
+export async function forkSession(
+  ctx: StorageContext,
+  source: SessionPaths,
+  newId: string,
+  atSeq: number | undefined,
+  hot?: Session,
+  validPrefix = false,
+): Promise<SessionMeta> {
   const { fs } = ctx;
   const segments = await listSegments(ctx, source);
   let active: readonly SessionEvent[];
@@ -34,22 +41,30 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
   } else {
     const log = await loadLog(ctx, source);
     if (log.damage && (!validPrefix || log.segmentDamage)) {
-      const hint = log.segmentDamage ? "" : ` (fork its valid prefix, through seq ${log.events.at(-1)?.seq ?? log.baseSeq}, with validPrefix)`;
-      throw new SessionRefusedError(`cannot fork damaged session ${JSON.stringify(source.sessionId)}: ${log.damage}${hint}`);
+      const hint = log.segmentDamage
+        ? ""
+        : ` (fork its valid prefix, through seq ${log.events.at(-1)?.seq ?? log.baseSeq}, with validPrefix)`;
+      throw new SessionRefusedError(
+        `cannot fork damaged session ${JSON.stringify(source.sessionId)}: ${log.damage}${hint}`,
+      );
     }
     active = log.events;
     lastSeq = log.events.at(-1)?.seq ?? log.baseSeq;
     prefixOnly = log.damage !== undefined;
   }
   const at = atSeq ?? lastSeq;
-  if (!Number.isSafeInteger(at) || at < 1 || at > lastSeq) throw new RangeError(`fork point ${at} is outside 1..${lastSeq}`);
+  if (!Number.isSafeInteger(at) || at < 1 || at > lastSeq)
+    throw new RangeError(`fork point ${at} is outside 1..${lastSeq}`);
   const linked = segments.filter((s) => s.last <= at);
   const straddle = segments.find((s) => s.first <= at && s.last > at);
   const events = (straddle ? (await readSegment(ctx, source, straddle)).events : active).filter((e) => e.seq <= at);
   const lastLinked = linked.at(-1);
   let summary: PrefixSummary | undefined;
   if (lastLinked) {
-    summary = hot?.summary && hot.summary.throughSeq === lastLinked.last ? hot.summary : footerSummary((await readSegment(ctx, source, lastLinked)).footer);
+    summary =
+      hot?.summary && hot.summary.throughSeq === lastLinked.last
+        ? hot.summary
+        : footerSummary((await readSegment(ctx, source, lastLinked)).footer);
   }
   const sourceMeta = parseMeta(await readIfExists(fs, source.meta).catch(() => undefined));
   const createdAt = ctx.clock();
@@ -57,7 +72,11 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
   const seeded = Session.seed({ id: newId, agentId: source.agentId, createdAt, ...(summary && { summary }) }, events);
   // Told apart from its source, and titled even when forked before the source's title
   // event: a user title, so automatic renaming never overwrites it (the user may still).
-  const named = seeded.append("session/title", { title: forkTitle(hot?.title.title ?? sourceMeta?.title ?? seeded.title.title ?? firstUserText(events)), messageSeqs: [], source: { kind: "user" } });
+  const named = seeded.append("session/title", {
+    title: forkTitle(hot?.title.title ?? sourceMeta?.title ?? seeded.title.title ?? firstUserText(events)),
+    messageSeqs: [],
+    source: { kind: "user" },
+  });
 
   const target = sessionPaths(ctx.root, source.agentId, newId, "sessions");
   const tmp = join(areaDir(ctx.root, source.agentId, "sessions"), `.fork-${randomUUID()}`);
@@ -100,7 +119,12 @@ export async function forkSession(ctx: StorageContext, source: SessionPaths, new
       historyBytes: bytes + activeData.length,
       segmentBytes: bytes,
       timeZone: sourceMeta?.timeZone ?? localTimeZone(),
-      forkedFrom: { sessionId: source.sessionId, agentId: source.agentId, atSeq: at, ...(prefixOnly && { validPrefix: true as const }) },
+      forkedFrom: {
+        sessionId: source.sessionId,
+        agentId: source.agentId,
+        atSeq: at,
+        ...(prefixOnly && { validPrefix: true as const }),
+      },
       lastSeq: named.seq,
     };
     if (title.title !== undefined) meta.title = title.title;

@@ -81,8 +81,6 @@ async function readFileNoFollow(path: string): Promise<Buffer> {
   }
 }
 
-
-
 export const nodeFs: FsSeam = {
   open: (path, flags) => fsp.open(path, FLAGS[flags]),
   readFile: readFileNoFollow,

@@ -96,19 +96,35 @@ export class JsonlSessionPersistence implements SessionPersistence {
         this.emitChange("created", session.agentId, session.id, this.describe(session));
       }),
       store.on("flush", (session) => this.flush(session)),
-      store.on("disposed", (session) => void this.release(session).catch((e) => this.emitter.emit("error", e as Error, session))),
+      store.on(
+        "disposed",
+        (session) => void this.release(session).catch((e) => this.emitter.emit("error", e as Error, session)),
+      ),
     ];
     return () => offs.forEach((off) => off());
   }
 
   existsSync(ref: LocalSessionRef): boolean {
     const agentId = refAgent(ref);
-    return (["sessions", "archived"] as const).some((area) => this.ctx.fs.existsSync(sessionPaths(this.ctx.root, agentId, ref.sessionId, area).dir));
+    return (["sessions", "archived"] as const).some((area) =>
+      this.ctx.fs.existsSync(sessionPaths(this.ctx.root, agentId, ref.sessionId, area).dir),
+    );
   }
 
   // ---------------------------------------------------------------- write path
 
-  private register(session: Session, paths: SessionPaths, init: { fresh: boolean; handle?: FileHandleSeam; size?: number; meta?: SessionMeta; segmentBytes?: number; lock?: WriterLock }): Entry {
+  private register(
+    session: Session,
+    paths: SessionPaths,
+    init: {
+      fresh: boolean;
+      handle?: FileHandleSeam;
+      size?: number;
+      meta?: SessionMeta;
+      segmentBytes?: number;
+      lock?: WriterLock;
+    },
+  ): Entry {
     const meta = new MetaWriter(
       this.ctx,
       paths,
@@ -225,7 +241,8 @@ export class JsonlSessionPersistence implements SessionPersistence {
   private writable(session: Session): Entry & { writer: ActiveLogWriter } {
     const entry = this.entries.get(session);
     if (!entry) throw new Error(`session ${session.id} is not open in this store`);
-    if (session.readOnly !== undefined || !entry.writer) throw new ReadOnlySessionError(`session ${session.id} is read-only: ${session.readOnly}`);
+    if (session.readOnly !== undefined || !entry.writer)
+      throw new ReadOnlySessionError(`session ${session.id} is read-only: ${session.readOnly}`);
     return entry as Entry & { writer: ActiveLogWriter };
   }
 
@@ -240,7 +257,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async writeDraft(session: Session, draft: Draft): Promise<void> {
     const entry = this.writable(session);
     if (!entry.writer.materialised) await this.ensureMaterialised(entry);
-    const stored: Record<string, unknown> = { draftId: draft.draftId, blocks: draft.blocks, time: this.ctx.clock(), afterSeq: session.lastSeq };
+    const stored: Record<string, unknown> = {
+      draftId: draft.draftId,
+      blocks: draft.blocks,
+      time: this.ctx.clock(),
+      afterSeq: session.lastSeq,
+    };
     if (draft.provider !== undefined) stored.provider = draft.provider;
     if (draft.model !== undefined) stored.model = draft.model;
     const data = Buffer.from(JSON.stringify(stored), "utf8");
@@ -251,7 +273,9 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async discardDraft(session: Session): Promise<void> {
     const entry = this.writable(session);
     await entry.writer.flush();
-    await entry.writer.exclusive(() => this.ctx.fs.unlink(entry.paths.draft).catch((e) => (isErrno(e, "ENOENT") ? undefined : Promise.reject(e))));
+    await entry.writer.exclusive(() =>
+      this.ctx.fs.unlink(entry.paths.draft).catch((e) => (isErrno(e, "ENOENT") ? undefined : Promise.reject(e))),
+    );
   }
 
   /** Compaction's durable half (see `closePrefixToSegment`); meta.json follows, best-effort. */
@@ -259,7 +283,16 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const entry = this.writable(session);
     await entry.writer.flush();
     await entry.writer.exclusive(async (handle) => {
-      entry.segmentBytes += await closePrefixToSegment(this.ctx, entry.paths, session, entry.writer, handle, throughSeq, summaryText, entry.model);
+      entry.segmentBytes += await closePrefixToSegment(
+        this.ctx,
+        entry.paths,
+        session,
+        entry.writer,
+        handle,
+        throughSeq,
+        summaryText,
+        entry.model,
+      );
       entry.activeBytes = entry.writer.size + entry.writer.pendingBytes;
       await entry.meta.tryWrite();
     });
@@ -289,7 +322,10 @@ export class JsonlSessionPersistence implements SessionPersistence {
   async open(ref: LocalSessionRef): Promise<{ session: Session; report: RepairReport }> {
     const agentId = refAgent(ref);
     const paths = await this.findDir(ref);
-    if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)} for agent ${JSON.stringify(agentId)}`);
+    if (!paths)
+      throw new SessionNotFoundError(
+        `no session ${JSON.stringify(ref.sessionId)} for agent ${JSON.stringify(agentId)}`,
+      );
     await assertNoLinks(this.ctx, paths);
     await assertHasLog(this.ctx, paths);
     const actions: string[] = [];
@@ -298,7 +334,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
     let entryRef: Entry | undefined;
     if (paths.area === "archived") reasons.push("archived (unarchive it to continue)");
     else {
-      const result = await WriterLock.acquire(this.ctx.fs, paths.lock, this.ctx.lock, (reason) => entryRef && this.lockLost(entryRef, reason));
+      const result = await WriterLock.acquire(
+        this.ctx.fs,
+        paths.lock,
+        this.ctx.lock,
+        (reason) => entryRef && this.lockLost(entryRef, reason),
+      );
       if ("lock" in result) {
         lock = result.lock;
         if (result.tookOver) actions.push(result.tookOver);
@@ -310,17 +351,34 @@ export class JsonlSessionPersistence implements SessionPersistence {
       if (plan.readOnly !== undefined) {
         await lock?.release();
         lock = undefined;
-        const entry = this.register(session, paths, { fresh: false, ...(plan.oldMeta && { meta: plan.oldMeta }), segmentBytes: plan.oldMeta?.segmentBytes ?? 0, size: plan.validEnd });
+        const entry = this.register(session, paths, {
+          fresh: false,
+          ...(plan.oldMeta && { meta: plan.oldMeta }),
+          segmentBytes: plan.oldMeta?.segmentBytes ?? 0,
+          size: plan.validEnd,
+        });
         if (plan.damage) entry.damage = { reason: plan.damage, inSegments: plan.segmentDamage === true };
         else if (paths.area === "sessions") {
-          const ino = await this.ctx.fs.stat(paths.active).then((s) => s.ino, () => undefined);
-          entry.follower = new ActiveFollower(this.ctx, paths, session, plan.validEnd, ino, (e) => this.emitter.emit("error", e, session));
+          const ino = await this.ctx.fs.stat(paths.active).then(
+            (s) => s.ino,
+            () => undefined,
+          );
+          entry.follower = new ActiveFollower(this.ctx, paths, session, plan.validEnd, ino, (e) =>
+            this.emitter.emit("error", e, session),
+          );
           entry.follower.start();
         }
         return { session, report: { repaired: false, actions, readOnly: plan.readOnly } };
       }
       const { handle, size } = await applyOpen(this.ctx, paths, plan);
-      const entry = this.register(session, paths, { fresh: false, ...(handle && { handle }), size, meta: plan.meta, segmentBytes: plan.segmentBytes, lock: lock! });
+      const entry = this.register(session, paths, {
+        fresh: false,
+        ...(handle && { handle }),
+        size,
+        meta: plan.meta,
+        segmentBytes: plan.segmentBytes,
+        lock: lock!,
+      });
       entryRef = entry;
       await writePlannedMeta(this.ctx, paths, plan, (e) => this.emitter.emit("error", e, session));
       const repaired = actions.some((a) => !a.startsWith("took over"));
@@ -365,7 +423,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const before = options.beforeSequence;
     if (before === undefined && hot) {
       const events = [...hot.events()];
-      const page: HistoryPage = { events, firstSeq: events[0]?.seq ?? hot.baseSeq + 1, lastSeq: hot.lastSeq, hasOlder: hot.baseSeq > 0 };
+      const page: HistoryPage = {
+        events,
+        firstSeq: events[0]?.seq ?? hot.baseSeq + 1,
+        lastSeq: hot.lastSeq,
+        hasOlder: hot.baseSeq > 0,
+      };
       if (hot.summary) page.summary = hot.summary.text;
       return page;
     }
@@ -373,7 +436,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
     if (!paths) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)}`);
     if (before === undefined) {
       const log = await loadLog(this.ctx, paths);
-      const page: HistoryPage = { events: log.events, firstSeq: log.events[0]?.seq ?? log.baseSeq + 1, lastSeq: log.events.at(-1)?.seq ?? log.baseSeq, hasOlder: log.baseSeq > 0 };
+      const page: HistoryPage = {
+        events: log.events,
+        firstSeq: log.events[0]?.seq ?? log.baseSeq + 1,
+        lastSeq: log.events.at(-1)?.seq ?? log.baseSeq,
+        hasOlder: log.baseSeq > 0,
+      };
       if (log.footer) page.summary = log.footer.text;
       return page;
     }
@@ -383,7 +451,13 @@ export class JsonlSessionPersistence implements SessionPersistence {
     for (const s of segments) if (s.first < before) target = s;
     if (!target) return { events: [], firstSeq: before, lastSeq: before - 1, hasOlder: false };
     const segment = await readSegment(this.ctx, paths, target);
-    return { events: segment.events, firstSeq: target.first, lastSeq: target.last, summary: segment.footer.text, hasOlder: target.first > 1 };
+    return {
+      events: segment.events,
+      firstSeq: target.first,
+      lastSeq: target.last,
+      summary: segment.footer.text,
+      hasOlder: target.first > 1,
+    };
   }
 
   residentBytes(session: Session): number {
@@ -406,11 +480,21 @@ export class JsonlSessionPersistence implements SessionPersistence {
     if (!source) throw new SessionNotFoundError(`no session ${JSON.stringify(ref.sessionId)}`);
     await assertNoLinks(this.ctx, source);
     if (entry?.damage && (!options.validPrefix || entry.damage.inSegments)) {
-      throw new SessionRefusedError(`cannot fork damaged session ${JSON.stringify(ref.sessionId)}: ${entry.damage.reason}${entry.damage.inSegments ? "" : ` (fork its valid prefix, through seq ${hot!.lastSeq}, with validPrefix)`}`);
+      throw new SessionRefusedError(
+        `cannot fork damaged session ${JSON.stringify(ref.sessionId)}: ${entry.damage.reason}${entry.damage.inSegments ? "" : ` (fork its valid prefix, through seq ${hot!.lastSeq}, with validPrefix)`}`,
+      );
     }
     const newId = options.newId ?? `session-${randomUUID()}`;
-    if (this.existsSync({ agentId: source.agentId, sessionId: newId })) throw new Error(`session ${JSON.stringify(newId)} already exists`);
-    const meta = await forkSession(this.ctx, source, newId, options.atSeq, hot, options.validPrefix === true && (!hot || entry?.damage !== undefined));
+    if (this.existsSync({ agentId: source.agentId, sessionId: newId }))
+      throw new Error(`session ${JSON.stringify(newId)} already exists`);
+    const meta = await forkSession(
+      this.ctx,
+      source,
+      newId,
+      options.atSeq,
+      hot,
+      options.validPrefix === true && (!hot || entry?.damage !== undefined),
+    );
     const item = itemFromMeta(meta, false);
     this.emitChange("created", item.agentId, item.sessionId, item);
     return item;
@@ -445,7 +529,12 @@ export class JsonlSessionPersistence implements SessionPersistence {
     const area: Area = folder.archived ? "archived" : "sessions";
     const paths = folderPaths(this.ctx.root, folder.agentId, area, folder.folder);
     let still = false;
-    await listStored(this.ctx, { agentId: folder.agentId, archived: folder.archived, verifyLogs: true, onDamaged: (d) => (still ||= d.folder === folder.folder) });
+    await listStored(this.ctx, {
+      agentId: folder.agentId,
+      archived: folder.archived,
+      verifyLogs: true,
+      onDamaged: (d) => (still ||= d.folder === folder.folder),
+    });
     if (!still) throw new SessionRefusedError(`${paths.dir} is no longer a damaged folder (nothing was deleted)`);
     await deleteSessionDir(this.ctx, paths);
   }
@@ -505,4 +594,3 @@ export class JsonlSessionPersistence implements SessionPersistence {
     this.emitter.emit("change", change);
   }
 }
-

@@ -39,11 +39,23 @@ export function areaDir(root: string, agentId: string, area: Area): string {
 
 /** The paths of a folder in an area by its name alone (a damaged folder claims no usable id). */
 export function folderPaths(root: string, agentId: string, area: Area, folder: string): SessionPaths {
-  if (folder.length === 0 || folder.startsWith(".") || /[\\/]/.test(folder)) throw new Error(`not a session folder name: ${JSON.stringify(folder)}`);
+  if (folder.length === 0 || folder.startsWith(".") || /[\\/]/.test(folder))
+    throw new Error(`not a session folder name: ${JSON.stringify(folder)}`);
   const paths = sessionPaths(root, agentId, "", area);
   const dir = join(areaDir(root, agentId, area), folder);
   const messages = join(dir, "messages");
-  return { ...paths, name: folder, dir, meta: join(dir, META_FILE), idFile: join(dir, ID_FILE), lock: join(dir, LOCK_FILE), messages, active: join(messages, ACTIVE_FILE), draft: join(messages, DRAFT_FILE), segments: join(messages, "segments") };
+  return {
+    ...paths,
+    name: folder,
+    dir,
+    meta: join(dir, META_FILE),
+    idFile: join(dir, ID_FILE),
+    lock: join(dir, LOCK_FILE),
+    messages,
+    active: join(messages, ACTIVE_FILE),
+    draft: join(messages, DRAFT_FILE),
+    segments: join(messages, "segments"),
+  };
 }
 
 export function sessionPaths(root: string, agentId: string, sessionId: string, area: Area = "sessions"): SessionPaths {

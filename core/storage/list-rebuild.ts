@@ -26,14 +26,25 @@ export async function dirSessionId(ctx: StorageContext, dir: string, name: strin
  * Rebuilds a session's list attributes from its log (meta.json missing or corrupt).
  * Reads only the latest segment and Active, and stats the segments for their size.
  */
-export async function rebuildMeta(ctx: StorageContext, agentId: string, sessionId: string, area: Area, old?: SessionMeta): Promise<SessionMeta | undefined> {
+export async function rebuildMeta(
+  ctx: StorageContext,
+  agentId: string,
+  sessionId: string,
+  area: Area,
+  old?: SessionMeta,
+): Promise<SessionMeta | undefined> {
   const paths = sessionPaths(ctx.root, agentId, sessionId, area);
   await assertNoLinks(ctx, paths);
   const log = await loadLog(ctx, paths);
   if (!log.activeExists && log.segments.length === 0) return undefined;
   let segmentBytes = 0;
-  for (const s of await listSegments(ctx, paths)) segmentBytes += (await ctx.fs.stat(join(paths.segments, s.file))).size;
-  const extra: Parameters<typeof metaFromLog>[2] = { timeZone: old?.timeZone ?? localTimeZone(), segmentBytes, fallbackTime: ctx.clock() };
+  for (const s of await listSegments(ctx, paths))
+    segmentBytes += (await ctx.fs.stat(join(paths.segments, s.file))).size;
+  const extra: Parameters<typeof metaFromLog>[2] = {
+    timeZone: old?.timeZone ?? localTimeZone(),
+    segmentBytes,
+    fallbackTime: ctx.clock(),
+  };
   if (old?.forkedFrom) extra.forkedFrom = old.forkedFrom;
   if (old?.createdAt !== undefined) extra.createdAt = old.createdAt;
   return metaFromLog(log, { sessionId, agentId }, extra);
@@ -61,14 +72,22 @@ export async function listUnusual(
   const archived = area === "archived";
   const items: SessionListItem[] = [];
   for (const { meta, dir, name } of logless) {
-    const segments = await listSegments(ctx, { segments: join(dir, "messages", "segments") } as SessionPaths).catch(() => []);
+    const segments = await listSegments(ctx, { segments: join(dir, "messages", "segments") } as SessionPaths).catch(
+      () => [],
+    );
     if (segments.length > 0) items.push(itemFromMeta(meta, archived));
     else onDamaged(meta.agentId, name, NO_LOG);
   }
   const rebuilt = await mapLimit(missing, 8, async ({ agentId, dir, name }): Promise<SessionListItem | undefined> => {
     const sessionId = await dirSessionId(ctx, dir, name).catch(() => undefined);
     if (sessionId === undefined) {
-      onDamaged(agentId, name, isHashedName(name) ? `its ${ID_FILE} file is missing or unreadable` : "its name is not the encoding of a session id");
+      onDamaged(
+        agentId,
+        name,
+        isHashedName(name)
+          ? `its ${ID_FILE} file is missing or unreadable`
+          : "its name is not the encoding of a session id",
+      );
       return undefined;
     }
     // A folder stands only for the id that encodes to its name, never for another session.

@@ -46,7 +46,11 @@ const isLeftover = (name: string) => name.startsWith(".deleted-") || name.starts
 async function sweepLeftovers(ctx: StorageContext, paths: string[]): Promise<void> {
   for (const path of paths) {
     try {
-      if (path.slice(path.lastIndexOf(sep) + 1).startsWith(".fork-") && ctx.clock() - (await ctx.fs.stat(path)).mtimeMs < STALE_FORK_MS) continue;
+      if (
+        path.slice(path.lastIndexOf(sep) + 1).startsWith(".fork-") &&
+        ctx.clock() - (await ctx.fs.stat(path)).mtimeMs < STALE_FORK_MS
+      )
+        continue;
       await ctx.fs.rm(path);
     } catch {
       // Housekeeping only: another process may be removing it too.
@@ -86,7 +90,8 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
     const base = areaDir(ctx.root, agent.agentId, area);
     if (!(await isRealDir(ctx, dirname(base))) || !(await isRealDir(ctx, base))) continue;
     // Plain concatenation: path.join per entry is measurable at 10,000 sessions.
-    for (const name of await readdirNames(ctx, base, leftovers)) dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
+    for (const name of await readdirNames(ctx, base, leftovers))
+      dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
   }
   if (leftovers.length > 0) await sweepLeftovers(ctx, leftovers);
   const archived = area === "archived";
@@ -114,7 +119,8 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   // Loaded only now: it parses event logs (zod), which a list of healthy sessions never needs.
   const { listUnusual } = require("./list-rebuild") as typeof import("./list-rebuild");
   const report = filter.onDamaged;
-  const onDamaged = (agentId: string, folder: string, reason: string) => report?.({ agentId, archived, folder, reason });
+  const onDamaged = (agentId: string, folder: string, reason: string) =>
+    report?.({ agentId, archived, folder, reason });
   for (const item of await listUnusual(ctx, area, logless, missing, onDamaged)) items.push(item);
   return items;
 }

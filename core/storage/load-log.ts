@@ -28,8 +28,18 @@ export interface LoadedLog {
 }
 
 export function footerSummary(footer: SummaryFooter): PrefixSummary {
-  const summary: PrefixSummary = { throughSeq: footer.throughSeq, text: footer.text, messageCount: footer.messageCount };
-  if (footer.title) summary.title = { title: footer.title.title, source: footer.title.source, seq: footer.title.seq, pinned: footer.title.pinned };
+  const summary: PrefixSummary = {
+    throughSeq: footer.throughSeq,
+    text: footer.text,
+    messageCount: footer.messageCount,
+  };
+  if (footer.title)
+    summary.title = {
+      title: footer.title.title,
+      source: footer.title.source,
+      seq: footer.title.seq,
+      pinned: footer.title.pinned,
+    };
   return summary;
 }
 
@@ -93,13 +103,20 @@ export async function loadLog(ctx: StorageContext, paths: SessionPaths): Promise
  * compaction interrupted between its two steps only when they are byte for byte the
  * segment's own records; anything else is damage and both copies are kept.
  */
-function overlapDiffers(active: Buffer, parsed: ParsedLog, count: number, latest: DecodedSegment, name: SegmentName): string | undefined {
+function overlapDiffers(
+  active: Buffer,
+  parsed: ParsedLog,
+  count: number,
+  latest: DecodedSegment,
+  name: SegmentName,
+): string | undefined {
   let offset = 0;
   for (let i = 0; i < count; i++) {
     const event = parsed.events[i]!;
     const size = parsed.sizes[i]!;
     const stored = event.seq >= name.first ? latest.events[event.seq - name.first] : undefined;
-    if (!stored) return `active.jsonl starts at seq ${event.seq}, before segment ${name.file} (seq ${name.first}..${name.last})`;
+    if (!stored)
+      return `active.jsonl starts at seq ${event.seq}, before segment ${name.file} (seq ${name.first}..${name.last})`;
     if (!encodeRecord(stored).equals(active.subarray(offset, offset + size))) {
       return `active.jsonl seq ${event.seq} (byte ${offset}) differs from the same seq in segment ${name.file}; both kept`;
     }

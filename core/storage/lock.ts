@@ -5,7 +5,12 @@ import { z } from "zod";
 import { readIfExists, writeTemp } from "./atomic";
 import { isErrno, type FsSeam } from "./fs-seam";
 
-export const LockOwner = z.object({ pid: z.number().int(), host: z.string(), token: z.string(), startedAt: z.number() });
+export const LockOwner = z.object({
+  pid: z.number().int(),
+  host: z.string(),
+  token: z.string(),
+  startedAt: z.number(),
+});
 export type LockOwner = z.infer<typeof LockOwner>;
 
 export interface LockOptions {
@@ -57,7 +62,10 @@ export class WriterLock {
     // DESIGN §4, "auxiliary files never block an intact log": a lock that is not a file
     // (a link, a directory or a FIFO from a cloned repository) can never be taken or
     // released. Moved aside instead; a rename moves a link itself, not its target.
-    const kind = await fs.lstat(path).then((s) => (s.isFile() ? "file" : "other"), () => undefined);
+    const kind = await fs.lstat(path).then(
+      (s) => (s.isFile() ? "file" : "other"),
+      () => undefined,
+    );
     if (kind === "other") {
       const aside = `${path}.corrupt-${options.clock()}`;
       await fs.rename(path, aside);
@@ -120,8 +128,14 @@ export class WriterLock {
     }
   }
 
-  private static async staleReason(fs: FsSeam, path: string, owner: LockOwner | undefined, options: LockOptions): Promise<string | undefined> {
-    if (owner && owner.host === hostname() && !pidAlive(owner.pid)) return `took over the lock of dead pid ${owner.pid}`;
+  private static async staleReason(
+    fs: FsSeam,
+    path: string,
+    owner: LockOwner | undefined,
+    options: LockOptions,
+  ): Promise<string | undefined> {
+    if (owner && owner.host === hostname() && !pidAlive(owner.pid))
+      return `took over the lock of dead pid ${owner.pid}`;
     let mtime: number;
     try {
       mtime = (await fs.stat(path)).mtimeMs;
@@ -129,7 +143,8 @@ export class WriterLock {
       return undefined;
     }
     const age = options.clock() - mtime;
-    if (age > options.staleMs) return `took over a lock with no heartbeat for ${Math.round(age / 1000)} s (${describeOwner(owner)})`;
+    if (age > options.staleMs)
+      return `took over a lock with no heartbeat for ${Math.round(age / 1000)} s (${describeOwner(owner)})`;
     return undefined;
   }
 
@@ -145,7 +160,9 @@ export class WriterLock {
     if (current === "missing" || current?.token !== this.owner.token) {
       this.lost = true;
       this.stop();
-      this.onLost(`lost the writer lock to ${current === "missing" ? "nobody (lock removed)" : describeOwner(current)}`);
+      this.onLost(
+        `lost the writer lock to ${current === "missing" ? "nobody (lock removed)" : describeOwner(current)}`,
+      );
       return;
     }
     const now = new Date(this.options.clock());

@@ -23,7 +23,13 @@ export function titleAt(log: LoadedLog): TitleState {
 export function metaFromLog(
   log: LoadedLog,
   ids: { sessionId: string; agentId: string },
-  extra: { timeZone: string; segmentBytes: number; forkedFrom?: SessionMeta["forkedFrom"]; createdAt?: number; fallbackTime: number },
+  extra: {
+    timeZone: string;
+    segmentBytes: number;
+    forkedFrom?: SessionMeta["forkedFrom"];
+    createdAt?: number;
+    fallbackTime: number;
+  },
 ): SessionMeta {
   let messageCount = log.footer?.messageCount ?? 0;
   let model = log.footer?.model;
@@ -33,7 +39,12 @@ export function metaFromLog(
     model = eventModel(e) ?? model;
     if (e.time > updatedAt) updatedAt = e.time;
   }
-  const createdAt = extra.createdAt ?? log.footer?.createdAt ?? log.latest?.events[0]?.time ?? log.events[0]?.time ?? extra.fallbackTime;
+  const createdAt =
+    extra.createdAt ??
+    log.footer?.createdAt ??
+    log.latest?.events[0]?.time ??
+    log.events[0]?.time ??
+    extra.fallbackTime;
   const title = titleAt(log);
   const meta: SessionMeta = {
     version: 1,

@@ -29,10 +29,13 @@ export class MetaWriter {
     this.dirty = true;
     if (this.timer) return;
     const wait = this.lastWrite + this.ctx.metaIntervalMs - this.ctx.clock();
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.dirty) this.serial(() => this.write()).catch((e) => this.onError(e as Error));
-    }, Math.max(0, wait));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        if (this.dirty) this.serial(() => this.write()).catch((e) => this.onError(e as Error));
+      },
+      Math.max(0, wait),
+    );
     this.timer.unref();
   }
 

@@ -25,7 +25,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 function forkOrigin(f: unknown): ForkOrigin | undefined {
   if (!isRecord(f) || !isId(f.sessionId) || !isId(f.agentId) || !isCount(f.atSeq)) return undefined;
   if (f.validPrefix !== undefined && f.validPrefix !== true) return undefined;
-  const origin: ForkOrigin = { sessionId: f.sessionId as string, agentId: f.agentId as string, atSeq: f.atSeq as number };
+  const origin: ForkOrigin = {
+    sessionId: f.sessionId as string,
+    agentId: f.agentId as string,
+    atSeq: f.atSeq as number,
+  };
   if (f.validPrefix) origin.validPrefix = true;
   return origin;
 }
@@ -42,7 +46,10 @@ function checkMeta(v: Record<string, unknown>): SessionMeta | undefined {
     isId(v.sessionId) &&
     isId(v.agentId) &&
     isOptText(v.title) &&
-    (v.titleSource === undefined || v.titleSource === "fallback" || v.titleSource === "llm" || v.titleSource === "user") &&
+    (v.titleSource === undefined ||
+      v.titleSource === "fallback" ||
+      v.titleSource === "llm" ||
+      v.titleSource === "user") &&
     isOptText(v.model) &&
     isNum(v.createdAt) &&
     isNum(v.updatedAt) &&

@@ -59,7 +59,9 @@ export interface OpenPlan {
  */
 export async function assertHasLog(ctx: StorageContext, paths: SessionPaths): Promise<void> {
   if ((await kindOf(ctx, paths.active)) !== undefined || (await kindOf(ctx, paths.segments)) !== undefined) return;
-  throw new SessionNotFoundError(`session ${JSON.stringify(paths.sessionId)} has no stored events (${rel(paths, paths.active)} is gone)`);
+  throw new SessionNotFoundError(
+    `session ${JSON.stringify(paths.sessionId)} has no stored events (${rel(paths, paths.active)} is gone)`,
+  );
 }
 
 /** Lists the kind of a path without following links; undefined when it does not exist. */
@@ -94,9 +96,17 @@ function holdsCompleteRecord(tail: Buffer): boolean {
  * calls and the open turn, rebuild a bad meta.json. `reasons` already holds why the
  * open is read-only (archived, locked elsewhere); damage adds to it.
  */
-export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons: string[], actions: string[]): Promise<OpenPlan> {
+export async function planOpen(
+  ctx: StorageContext,
+  paths: SessionPaths,
+  reasons: string[],
+  actions: string[],
+): Promise<OpenPlan> {
   const log = await loadLog(ctx, paths);
-  if (!log.activeExists && log.segments.length === 0) throw new SessionNotFoundError(`session ${JSON.stringify(paths.sessionId)} has no stored events (${rel(paths, paths.active)} is gone)`);
+  if (!log.activeExists && log.segments.length === 0)
+    throw new SessionNotFoundError(
+      `session ${JSON.stringify(paths.sessionId)} has no stored events (${rel(paths, paths.active)} is gone)`,
+    );
   let damage = log.damage;
   const asides: Aside[] = [];
 
@@ -104,20 +114,28 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
   // a directory, a FIFO or unreadable is moved aside (never followed) and rebuilt from the log.
   let oldMeta: SessionMeta | undefined;
   const metaKind = await kindOf(ctx, paths.meta);
-  if (metaKind === "other") asides.push({ path: paths.meta, aside: asideName(ctx, paths.meta), action: "moved aside meta.json (not a file)" });
+  if (metaKind === "other")
+    asides.push({ path: paths.meta, aside: asideName(ctx, paths.meta), action: "moved aside meta.json (not a file)" });
   else if (metaKind === "file") {
     const data = await readIfExists(ctx.fs, paths.meta).catch((e: Error) => e);
-    if (data instanceof Error) asides.push({ path: paths.meta, aside: asideName(ctx, paths.meta), action: `moved aside an unreadable meta.json (${data.message})` });
+    if (data instanceof Error)
+      asides.push({
+        path: paths.meta,
+        aside: asideName(ctx, paths.meta),
+        action: `moved aside an unreadable meta.json (${data.message})`,
+      });
     else oldMeta = parseMeta(data);
   }
 
   const init: SessionInit = {
     id: paths.sessionId,
     agentId: paths.agentId,
-    createdAt: oldMeta?.createdAt ?? log.footer?.createdAt ?? log.latest?.events[0]?.time ?? log.events[0]?.time ?? ctx.clock(),
+    createdAt:
+      oldMeta?.createdAt ?? log.footer?.createdAt ?? log.latest?.events[0]?.time ?? log.events[0]?.time ?? ctx.clock(),
   };
   if (log.footer) init.summary = footerSummary(log.footer);
-  else if (log.baseSeq > 0) init.summary = { throughSeq: log.baseSeq, text: "[summary unavailable: the latest segment is damaged]" };
+  else if (log.baseSeq > 0)
+    init.summary = { throughSeq: log.baseSeq, text: "[summary unavailable: the latest segment is damaged]" };
 
   // Seed through the same validation as hot appends; an invalid record counts like an unparsable one.
   let events = log.events;
@@ -139,26 +157,35 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
     const reason = `seq ${events[k]?.seq} is invalid: ${(error as Error).message}`;
     if (k < events.length - 1) damage = damage ? `${damage}; ${reason}` : reason;
     else tornReason = reason;
-    validEnd = log.overlap.bytes + log.parsed.sizes.slice(log.overlap.count, log.overlap.count + k).reduce((a, b) => a + b, 0);
+    validEnd =
+      log.overlap.bytes + log.parsed.sizes.slice(log.overlap.count, log.overlap.count + k).reduce((a, b) => a + b, 0);
     events = events.slice(0, k);
     session = partial;
   }
   if (damage) reasons.unshift(`damaged storage, nothing was changed: ${damage}`);
 
   let segmentBytes = oldMeta?.segmentBytes;
-  const sameLog = oldMeta !== undefined && oldMeta.lastSeq === session.lastSeq && oldMeta.sessionId === paths.sessionId && segmentBytes !== undefined;
+  const sameLog =
+    oldMeta !== undefined &&
+    oldMeta.lastSeq === session.lastSeq &&
+    oldMeta.sessionId === paths.sessionId &&
+    segmentBytes !== undefined;
   if (segmentBytes === undefined || !sameLog) {
     segmentBytes = 0;
     for (const s of log.segments) segmentBytes += (await ctx.fs.stat(join(paths.segments, s.file))).size;
   }
   const metaFor = (active: readonly SessionEvent[], activeBytes: number, createdAt?: number) =>
-    metaFromLog({ ...log, events: [...active], parsed: { ...log.parsed, validEnd: activeBytes } }, { sessionId: paths.sessionId, agentId: paths.agentId }, {
-      timeZone: oldMeta?.timeZone ?? localTimeZone(),
-      segmentBytes: segmentBytes!,
-      fallbackTime: ctx.clock(),
-      ...(createdAt !== undefined && { createdAt }),
-      ...(oldMeta?.forkedFrom && { forkedFrom: oldMeta.forkedFrom }),
-    });
+    metaFromLog(
+      { ...log, events: [...active], parsed: { ...log.parsed, validEnd: activeBytes } },
+      { sessionId: paths.sessionId, agentId: paths.agentId },
+      {
+        timeZone: oldMeta?.timeZone ?? localTimeZone(),
+        segmentBytes: segmentBytes!,
+        fallbackTime: ctx.clock(),
+        ...(createdAt !== undefined && { createdAt }),
+        ...(oldMeta?.forkedFrom && { forkedFrom: oldMeta.forkedFrom }),
+      },
+    );
   const fromLog = metaFor(events, validEnd - log.overlap.bytes, init.createdAt);
   const plan: OpenPlan = { session, actions, log, validEnd: log.parsed.validEnd, meta: fromLog, segmentBytes };
   if (oldMeta) plan.oldMeta = oldMeta;
@@ -176,7 +203,12 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
   plan.repair = repair;
   const fileEnd = log.active.length;
   if (validEnd < fileEnd) {
-    const cut: NonNullable<typeof repair.cut> = { from: validEnd, to: fileEnd, afterSeq: session.lastSeq, reason: tornReason ?? "invalid record" };
+    const cut: NonNullable<typeof repair.cut> = {
+      from: validEnd,
+      to: fileEnd,
+      afterSeq: session.lastSeq,
+      reason: tornReason ?? "invalid record",
+    };
     if (holdsCompleteRecord(log.active.subarray(validEnd))) cut.backup = `${paths.active}.cut-${ctx.clock()}`;
     repair.cut = cut;
   }
@@ -188,7 +220,11 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
   // The draft, like meta.json: a link, directory or FIFO is moved aside, never read through.
   const draftKind = await kindOf(ctx, paths.draft);
   if (draftKind === "other") {
-    asides.push({ path: paths.draft, aside: asideName(ctx, paths.draft), action: "moved aside the draft (not a file)" });
+    asides.push({
+      path: paths.draft,
+      aside: asideName(ctx, paths.draft),
+      action: "moved aside the draft (not a file)",
+    });
   } else if (draftKind === "file") {
     const data = await readIfExists(ctx.fs, paths.draft).catch((e: Error) => e);
     const draft = data instanceof Error ? `unreadable (${data.message})` : data ? parseDraft(data) : undefined;
@@ -205,10 +241,16 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
       try {
         const event = recoverDraft(session, draft);
         repair.deleteDraft = true;
-        actions.push(`recovered draft ${draft.draftId} as interrupted assistant message seq ${event.seq} (${draft.blocks.map((b) => b.type).join(", ")})`);
+        actions.push(
+          `recovered draft ${draft.draftId} as interrupted assistant message seq ${event.seq} (${draft.blocks.map((b) => b.type).join(", ")})`,
+        );
       } catch (error) {
         const aside = asideName(ctx, paths.draft);
-        asides.push({ path: paths.draft, aside, action: `kept an invalid draft as ${rel(paths, aside)} (${(error as Error).message})` });
+        asides.push({
+          path: paths.draft,
+          aside,
+          action: `kept an invalid draft as ${rel(paths, aside)} (${(error as Error).message})`,
+        });
       }
     }
   }
@@ -216,7 +258,8 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
   if (session.lastSeq > before) repair.append = Buffer.concat(session.events(before + 1).map((e) => encodeRecord(e)));
 
   // The events recovery appended count like any other.
-  if (session.lastSeq > before) plan.meta = metaFor(session.events(), validEnd - log.overlap.bytes + repair.append.length, fromLog.createdAt);
+  if (session.lastSeq > before)
+    plan.meta = metaFor(session.events(), validEnd - log.overlap.bytes + repair.append.length, fromLog.createdAt);
   const stale = staleReason(oldMeta, fromLog, metaKind);
   if (stale) plan.metaStale = stale;
   else if (session.lastSeq > before) plan.metaStale = "recovered events";
@@ -224,9 +267,14 @@ export async function planOpen(ctx: StorageContext, paths: SessionPaths, reasons
 }
 
 /** Why meta.json must be rewritten: missing, corrupt, behind the log, or disagreeing with it. */
-function staleReason(old: SessionMeta | undefined, fromLog: SessionMeta, kind: "file" | "other" | undefined): string | undefined {
+function staleReason(
+  old: SessionMeta | undefined,
+  fromLog: SessionMeta,
+  kind: "file" | "other" | undefined,
+): string | undefined {
   if (!old) return kind === "other" ? "rebuilt meta.json" : "rebuilt missing or corrupt meta.json";
-  if (old.lastSeq !== fromLog.lastSeq || old.sessionId !== fromLog.sessionId) return `rebuilt stale meta.json (seq ${old.lastSeq} vs log ${fromLog.lastSeq})`;
+  if (old.lastSeq !== fromLog.lastSeq || old.sessionId !== fromLog.sessionId)
+    return `rebuilt stale meta.json (seq ${old.lastSeq} vs log ${fromLog.lastSeq})`;
   for (const key of ["agentId", "messageCount", "title", "titleSource"] as const) {
     if (old[key] !== fromLog[key]) return `rebuilt meta.json that disagreed with the log (${key})`;
   }
@@ -239,7 +287,11 @@ function staleReason(old: SessionMeta | undefined, fromLog: SessionMeta, kind: "
  * auxiliary files aside, drop the draft. Returns Active's handle and size. meta.json is
  * the caller's (best-effort).
  */
-export async function applyOpen(ctx: StorageContext, paths: SessionPaths, plan: OpenPlan): Promise<{ handle?: FileHandleSeam; size: number }> {
+export async function applyOpen(
+  ctx: StorageContext,
+  paths: SessionPaths,
+  plan: OpenPlan,
+): Promise<{ handle?: FileHandleSeam; size: number }> {
   const { fs } = ctx;
   const repair = plan.repair!;
   const { log, actions } = plan;
@@ -259,13 +311,17 @@ export async function applyOpen(ctx: StorageContext, paths: SessionPaths, plan: 
       await h.close();
     }
     size = from;
-    actions.push(`truncated torn tail: ${to - from} bytes after seq ${afterSeq} (${reason})${backup ? `; the cut bytes are kept in ${rel(paths, backup)}` : ""}`);
+    actions.push(
+      `truncated torn tail: ${to - from} bytes after seq ${afterSeq} (${reason})${backup ? `; the cut bytes are kept in ${rel(paths, backup)}` : ""}`,
+    );
   }
   if (repair.dropOverlap) {
     const rest = log.active.subarray(repair.dropOverlap.bytes, size);
     await writeAtomic(fs, paths.active, Buffer.from(rest), true);
     size = rest.length;
-    actions.push(`finished an interrupted compaction: dropped ${repair.dropOverlap.count} Active event(s) already in segment ${log.segments.at(-1)?.file}`);
+    actions.push(
+      `finished an interrupted compaction: dropped ${repair.dropOverlap.count} Active event(s) already in segment ${log.segments.at(-1)?.file}`,
+    );
   }
   let handle: FileHandleSeam | undefined;
   if (repair.append.length > 0 && !log.activeExists && !repair.dropOverlap) {
@@ -291,7 +347,12 @@ export async function applyOpen(ctx: StorageContext, paths: SessionPaths, plan: 
 }
 
 /** Writes the planned meta.json, best-effort: a list accelerator never fails an open. */
-export async function writePlannedMeta(ctx: StorageContext, paths: SessionPaths, plan: OpenPlan, onError: (error: Error) => void): Promise<void> {
+export async function writePlannedMeta(
+  ctx: StorageContext,
+  paths: SessionPaths,
+  plan: OpenPlan,
+  onError: (error: Error) => void,
+): Promise<void> {
   if (!plan.metaStale) return;
   if (plan.metaStale !== "recovered events") plan.actions.push(plan.metaStale);
   await writeAtomic(ctx.fs, paths.meta, encodeMeta(plan.meta)).catch((e) => onError(namedError(e, paths.meta)));

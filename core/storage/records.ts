@@ -39,7 +39,9 @@ export function encodeRecord(record: unknown): Buffer {
 export function looksLikeEvent(value: unknown): value is SessionEvent {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
-  return Number.isSafeInteger(v.seq) && (v.seq as number) > 0 && typeof v.type === "string" && typeof v.time === "number";
+  return (
+    Number.isSafeInteger(v.seq) && (v.seq as number) > 0 && typeof v.type === "string" && typeof v.time === "number"
+  );
 }
 
 export interface ParsedLog {

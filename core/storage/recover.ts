@@ -14,7 +14,11 @@ export function draftCommitted(draftId: string, ...logs: readonly (readonly Sess
 
 /** Appends the draft as an interrupted assistant message, parts in their order. */
 export function recoverDraft(session: Session, draft: StoredDraft): SessionEvent {
-  const data: AssistantMessageData & { draftId: string } = { content: draft.blocks, interrupted: true, draftId: draft.draftId };
+  const data: AssistantMessageData & { draftId: string } = {
+    content: draft.blocks,
+    interrupted: true,
+    draftId: draft.draftId,
+  };
   if (draft.provider) data.provider = draft.provider;
   if (draft.model) data.model = draft.model;
   return session.append("assistant/message", data, { surface: "append", time: draft.time });
@@ -52,7 +56,10 @@ export function closeToolCalls(session: Session, actions: string[]): void {
       for (const block of (e.data as AssistantMessageData).content) {
         if (block.type === "tool-call") open.push({ id: block.id, name: block.name, started: false });
       }
-    } else if (e.type === "tool/call" || (e.type === "tool/approval" && (e.data as { decision: string }).decision === "approved")) {
+    } else if (
+      e.type === "tool/call" ||
+      (e.type === "tool/approval" && (e.data as { decision: string }).decision === "approved")
+    ) {
       const id = (e.data as { toolCallId: string }).toolCallId;
       const call = open.find((c) => c.id === id && !c.started);
       if (call) call.started = true;
@@ -74,10 +81,19 @@ export function closeToolCalls(session: Session, actions: string[]): void {
       kind === "not-started"
         ? "The session was interrupted before this tool call ran. It was not executed."
         : "The session was interrupted while this tool call was running. Its outcome is unknown; check before retrying.";
-    const data: ToolResultData = { toolCallId: orphan.id, toolName: orphan.name, content: [{ type: "text", text }], isError: true, synthetic: kind };
+    const data: ToolResultData = {
+      toolCallId: orphan.id,
+      toolName: orphan.name,
+      content: [{ type: "text", text }],
+      isError: true,
+      synthetic: kind,
+    };
     session.append("tool/result", data, { surface: "append" });
   }
-  if (orphans.length > 0) actions.push(`added ${orphans.length} synthetic tool result(s) for tool calls without a result (${orphans.map((o) => o.id).join(", ")})`);
+  if (orphans.length > 0)
+    actions.push(
+      `added ${orphans.length} synthetic tool result(s) for tool calls without a result (${orphans.map((o) => o.id).join(", ")})`,
+    );
 }
 
 export function closeTurn(session: Session, earlier: readonly SessionEvent[], actions: string[]): void {

@@ -130,7 +130,9 @@ export async function decodeSegment(data: Buffer, name: SegmentName): Promise<De
     }
   }
   if (events.length !== name.last - name.first + 1) {
-    throw new SegmentError(`segment ${name.file} holds ${events.length} events, its name says ${name.last - name.first + 1}`);
+    throw new SegmentError(
+      `segment ${name.file} holds ${events.length} events, its name says ${name.last - name.first + 1}`,
+    );
   }
   if (footer!.throughSeq !== name.last) {
     throw new SegmentError(`segment ${name.file}: footer covers 1..${footer!.throughSeq}, expected 1..${name.last}`);
@@ -139,7 +141,8 @@ export async function decodeSegment(data: Buffer, name: SegmentName): Promise<De
     const { checksum, ...plainFooter } = raw;
     const body = plain.subarray(0, plain.length - Buffer.byteLength(lines[lines.length - 1]!, "utf8") - 1);
     const actual = `sha256-${createHash("sha256").update(body).update(encodeRecord(plainFooter)).digest("hex")}`;
-    if (actual !== checksum) throw new SegmentError(`segment ${name.file}: checksum mismatch, its content changed after it was written`);
+    if (actual !== checksum)
+      throw new SegmentError(`segment ${name.file}: checksum mismatch, its content changed after it was written`);
   }
   return { events, footer: footer! };
 }

@@ -16,6 +16,10 @@ export async function listSegments(ctx: StorageContext, paths: SessionPaths): Pr
 }
 
 /** Reads and decodes one segment: one file read, one parse. */
-export async function readSegment(ctx: StorageContext, paths: SessionPaths, name: SegmentName): Promise<DecodedSegment> {
+export async function readSegment(
+  ctx: StorageContext,
+  paths: SessionPaths,
+  name: SegmentName,
+): Promise<DecodedSegment> {
   return decodeSegment(await ctx.fs.readFile(join(paths.segments, name.file)), name);
 }

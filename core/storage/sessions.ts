@@ -18,7 +18,9 @@ import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-p
 import { encodeId } from "./id-codec";
 import { sortByUpdated } from "./list";
 
-export interface SessionsOptions<P extends SessionPersistence = JsonlSessionPersistence> extends JsonlPersistenceOptions {
+export interface SessionsOptions<
+  P extends SessionPersistence = JsonlSessionPersistence,
+> extends JsonlPersistenceOptions {
   store?: SessionStore;
   /** Another backend; the JSONL store (built from the other options) by default. */
   persistence?: P;
@@ -45,7 +47,10 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
 
   /** A new hot session; no file exists until its first event is written. */
   create(options: { agentId?: string; id?: string } = {}): Session {
-    if (options.id !== undefined && this.persistence.existsSync({ sessionId: options.id, agentId: options.agentId ?? DEFAULT_AGENT_ID })) {
+    if (
+      options.id !== undefined &&
+      this.persistence.existsSync({ sessionId: options.id, agentId: options.agentId ?? DEFAULT_AGENT_ID })
+    ) {
       throw new Error(`session ${JSON.stringify(options.id)} already exists on disk`);
     }
     return this.store.create(options);
@@ -55,7 +60,11 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   async open(ref: { agentId?: string; sessionId: string }): Promise<{ session: Session; report: RepairReport }> {
     const agentId = ref.agentId ?? DEFAULT_AGENT_ID;
     const hot = this.store.get(ref.sessionId, agentId);
-    if (hot) return { session: hot, report: { repaired: false, actions: [], ...(hot.readOnly !== undefined && { readOnly: hot.readOnly }) } };
+    if (hot)
+      return {
+        session: hot,
+        report: { repaired: false, actions: [], ...(hot.readOnly !== undefined && { readOnly: hot.readOnly }) },
+      };
     const key = sessionKey({ agentId, sessionId: ref.sessionId });
     let pending = this.opening.get(key);
     if (!pending) {
@@ -76,7 +85,10 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
   async list(filter: ListFilter = {}): Promise<SessionListItem[]> {
     const report = filter.onDamaged;
     // A session of this process being materialised (folder made, log not yet published) is not damaged.
-    const onDamaged = report && ((d: DamagedFolder) => void (this.store.list({ agentId: d.agentId }).some((s) => encodeId(s.id) === d.folder) || report(d)));
+    const onDamaged =
+      report &&
+      ((d: DamagedFolder) =>
+        void (this.store.list({ agentId: d.agentId }).some((s) => encodeId(s.id) === d.folder) || report(d)));
     const cold = await this.persistence.list(onDamaged ? { ...filter, onDamaged } : filter);
     // Hot wins: cold items whose session is live in this process are replaced.
     const hot = filter.archived ? [] : this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {});
@@ -119,7 +131,10 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
     await this.flush(session);
   }
 
-  fork(ref: LocalSessionRef, options: { atSeq?: number; newId?: string; validPrefix?: boolean } = {}): Promise<SessionListItem> {
+  fork(
+    ref: LocalSessionRef,
+    options: { atSeq?: number; newId?: string; validPrefix?: boolean } = {},
+  ): Promise<SessionListItem> {
     return this.persistence.fork(ref, options, this.hot(ref));
   }
 

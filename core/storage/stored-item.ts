@@ -20,7 +20,11 @@ export interface StoredItemAt {
  * saw it change): reads that meta only, never a log, never the whole list. Undefined
  * when the path is not a session's meta.json inside `root`'s store.
  */
-export async function readStoredItemAt(root: string, metaPath: string, fs: FsSeam = nodeFs): Promise<StoredItemAt | undefined> {
+export async function readStoredItemAt(
+  root: string,
+  metaPath: string,
+  fs: FsSeam = nodeFs,
+): Promise<StoredItemAt | undefined> {
   const parts = relative(agentsDir(root), metaPath).split(sep);
   if (parts.length !== 4 || parts[3] !== META_FILE) return undefined;
   const [agentName, area, name] = parts as [string, string, string];
@@ -28,7 +32,9 @@ export async function readStoredItemAt(root: string, metaPath: string, fs: FsSea
   const agentId = decodeId(agentName);
   if (agentId === undefined) return undefined;
   const dir = areaDir(root, agentId, area) + sep + name;
-  const sessionId = isHashedName(name) ? (await readIfExists(fs, dir + sep + ID_FILE).catch(() => undefined))?.toString("utf8") : decodeId(name);
+  const sessionId = isHashedName(name)
+    ? (await readIfExists(fs, dir + sep + ID_FILE).catch(() => undefined))?.toString("utf8")
+    : decodeId(name);
   if (sessionId === undefined) return undefined;
   const archived = area === "archived";
   // A linked session folder is never followed (the store may come from a cloned repository).

@@ -12,7 +12,12 @@ const PathParam = z.string().min(1).describe("Path relative to the workspace roo
 export const ReadFileParams = z.strictObject({
   path: PathParam,
   startLine: z.number().int().min(1).optional().describe("First line to read, 1-based (default 1)"),
-  endLine: z.number().int().min(1).optional().describe("Last line to read, 1-based and inclusive (default: as much as fits)"),
+  endLine: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Last line to read, 1-based and inclusive (default: as much as fits)"),
 });
 export type ReadFileParams = z.infer<typeof ReadFileParams>;
 
@@ -22,7 +27,10 @@ export const ListDirParams = z.strictObject({
 export type ListDirParams = z.infer<typeof ListDirParams>;
 
 export const GlobParams = z.strictObject({
-  pattern: z.string().min(1).describe("Glob relative to `path`, e.g. `**/*.ts` or `src/*.json`; `*` does not cross `/`"),
+  pattern: z
+    .string()
+    .min(1)
+    .describe("Glob relative to `path`, e.g. `**/*.ts` or `src/*.json`; `*` does not cross `/`"),
   path: PathParam.default(".").describe("Directory to search from (default: the workspace root)"),
 });
 export type GlobParams = z.infer<typeof GlobParams>;
@@ -59,7 +67,13 @@ export type WriteFileParams = z.infer<typeof WriteFileParams>;
 export const RunCommandParams = z.strictObject({
   command: z.string().min(1).describe("Shell command, run with /bin/sh -c"),
   cwd: PathParam.default(".").describe("Working directory relative to the workspace root (default: the root)"),
-  timeoutSeconds: z.number().int().min(1).max(3600).optional().describe("Kill the command after this long (default 120)"),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(3600)
+    .optional()
+    .describe("Kill the command after this long (default 120)"),
 });
 export type RunCommandParams = z.infer<typeof RunCommandParams>;
 
@@ -71,7 +85,8 @@ export const READ_FILE: ToolDefinition<ReadFileParams> = {
   parameters: ReadFileParams,
   kind: "read",
   readOnly: true,
-  describe: (a) => `read ${a.path}${a.startLine || a.endLine ? ` lines ${a.startLine ?? 1}-${a.endLine ?? "end"}` : ""}`,
+  describe: (a) =>
+    `read ${a.path}${a.startLine || a.endLine ? ` lines ${a.startLine ?? 1}-${a.endLine ?? "end"}` : ""}`,
 };
 
 export const LIST_DIR: ToolDefinition<ListDirParams> = {

@@ -36,7 +36,9 @@ export function planEdit(original: string, edits: readonly TextEdit[], shownPath
   const before = toLf(body);
   const { text, applied } = applyEdits(before, lfEdits, shownPath);
   const updated = (bom ? BOM : "") + (crlf ? text.replace(/\n/g, "\r\n") : text);
-  const lines = applied.map((a) => `  edit ${a.edit}: line ${a.line}${a.replacements > 1 ? ` (${a.replacements} replacements)` : ""}`).join("\n");
+  const lines = applied
+    .map((a) => `  edit ${a.edit}: line ${a.line}${a.replacements > 1 ? ` (${a.replacements} replacements)` : ""}`)
+    .join("\n");
   return {
     text: updated,
     applied,
@@ -48,14 +50,31 @@ export function planEdit(original: string, edits: readonly TextEdit[], shownPath
 /** The details of replacing `before` (undefined: a new file) with `content`. */
 export function writeDetails(shownPath: string, before: string | undefined, content: string): EditDetails {
   const strip = (s: string) => (s.startsWith(BOM) ? s.slice(1) : s).replace(/\r\n/g, "\n");
-  return { kind: "edit", path: shownPath, ...unifiedDiff(shownPath, before === undefined ? "" : strip(before), strip(content)), ...(before === undefined ? { newFile: true } : {}) };
+  return {
+    kind: "edit",
+    path: shownPath,
+    ...unifiedDiff(shownPath, before === undefined ? "" : strip(before), strip(content)),
+    ...(before === undefined ? { newFile: true } : {}),
+  };
 }
 
 /** A unified diff (3 lines of context) with the lines added and removed. */
-export function unifiedDiff(shownPath: string, before: string, after: string): { diff: string; added: number; removed: number } {
+export function unifiedDiff(
+  shownPath: string,
+  before: string,
+  after: string,
+): { diff: string; added: number; removed: number } {
   // A bounded diff: a rewrite of a huge file is reported by line counts, not computed line by line.
-  const patch = structuredPatch(`a/${shownPath}`, `b/${shownPath}`, before, after, undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LINES });
-  if (!patch) return { diff: `(diff omitted: more than ${MAX_EDIT_LINES} lines changed)\n`, added: lineCount(after), removed: lineCount(before) };
+  const patch = structuredPatch(`a/${shownPath}`, `b/${shownPath}`, before, after, undefined, undefined, {
+    context: 3,
+    maxEditLength: MAX_EDIT_LINES,
+  });
+  if (!patch)
+    return {
+      diff: `(diff omitted: more than ${MAX_EDIT_LINES} lines changed)\n`,
+      added: lineCount(after),
+      removed: lineCount(before),
+    };
   let added = 0;
   let removed = 0;
   const out = [`--- a/${shownPath}`, `+++ b/${shownPath}`];

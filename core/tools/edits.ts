@@ -20,7 +20,11 @@ export interface AppliedEdit {
  * which edit failed and how many matches it had, and nothing is applied (the caller
  * writes only the returned text). Pure, so editor-backed hosts share the same rules.
  */
-export function applyEdits(text: string, edits: readonly TextEdit[], label: string): { text: string; applied: AppliedEdit[] } {
+export function applyEdits(
+  text: string,
+  edits: readonly TextEdit[],
+  label: string,
+): { text: string; applied: AppliedEdit[] } {
   let current = text;
   const applied: AppliedEdit[] = [];
   edits.forEach((edit, i) => {

@@ -41,7 +41,10 @@ export class LineWindow {
     this.lineNo++;
     if (this.lineNo < this.start || this.lineNo > this.end) return this.lineNo <= this.end;
     const body = line.endsWith("\r") ? line.slice(0, -1) : line;
-    const shownLine = body.length > MAX_LINE_CHARS ? `${body.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]` : body;
+    const shownLine =
+      body.length > MAX_LINE_CHARS
+        ? `${body.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`
+        : body;
     const rendered = `${String(this.lineNo).padStart(6)}\t${shownLine}`;
     if (this.used + rendered.length + 1 > this.budget && this.out.length > 0) {
       this.stoppedAt = this.lineNo - 1;
@@ -68,14 +71,19 @@ export class LineWindow {
   finish(eof: boolean): ToolOutput {
     const { lineNo, start, end, stoppedAt, shown } = this;
     if (lineNo === 0) return textOutput(`(${shown} is empty)`);
-    if (this.out.length === 0) throw new ToolError(`${shown} has ${plural(lineNo, "line")}; startLine ${start} is past the end`);
+    if (this.out.length === 0)
+      throw new ToolError(`${shown} has ${plural(lineNo, "line")}; startLine ${start} is past the end`);
     const lastShown = stoppedAt ?? Math.min(end, lineNo);
     const notes: string[] = [];
     if (stoppedAt !== undefined) {
-      notes.push(`[output limit reached: showing lines ${start}-${lastShown}${eof ? ` of ${lineNo}` : ""}; continue with startLine ${lastShown + 1}]`);
+      notes.push(
+        `[output limit reached: showing lines ${start}-${lastShown}${eof ? ` of ${lineNo}` : ""}; continue with startLine ${lastShown + 1}]`,
+      );
     } else if (!eof || lastShown < lineNo) {
       const total = eof ? ` of ${lineNo}` : "";
-      notes.push(`[showing lines ${start}-${lastShown}${total}; the file continues, read on with startLine ${lastShown + 1}]`);
+      notes.push(
+        `[showing lines ${start}-${lastShown}${total}; the file continues, read on with startLine ${lastShown + 1}]`,
+      );
     }
     const text = this.out.join("\n") + (notes.length ? `\n${notes.join("\n")}` : "");
     return textOutput(text, { truncated: stoppedAt !== undefined });

@@ -51,10 +51,8 @@ export class ToolRegistry {
     return this.list().map((tool) => {
       let spec = this.specCache.get(tool.name);
       if (!spec) {
-        const { $schema: _ignored, ...parameters } = (tool.inputJsonSchema ?? z.toJSONSchema(tool.parameters, { io: "input" })) as Record<
-          string,
-          unknown
-        >;
+        const { $schema: _ignored, ...parameters } = (tool.inputJsonSchema ??
+          z.toJSONSchema(tool.parameters, { io: "input" })) as Record<string, unknown>;
         spec = { name: tool.name, description: tool.description, parameters };
         this.specCache.set(tool.name, spec);
       }

@@ -19,7 +19,10 @@ export interface ResolveOptions {
  * or Windows file systems `.GIT`, `.git.` and `.git::$INDEX_ALLOCATION` are `.git`.
  */
 export function isProtectedName(name: string): boolean {
-  const bare = name.split(":")[0]!.replace(/[. ]+$/, "").toLowerCase();
+  const bare = name
+    .split(":")[0]!
+    .replace(/[. ]+$/, "")
+    .toLowerCase();
   return PROTECTED_DIRS.some((dir) => bare === dir);
 }
 
@@ -95,7 +98,7 @@ export async function resolveInsideRoot(
 async function realpathDeep(start: string, label: string): Promise<string> {
   let current = start;
   const tail: string[] = [];
-  for (let hops = 0; ; ) {
+  for (let hops = 0; ;) {
     try {
       const real = await realpath(current);
       return tail.length === 0 ? real : path.join(real, ...[...tail].reverse());

@@ -32,7 +32,8 @@ export class ChatError extends Error {
 }
 
 /** What the chat says of a session that no longer exists: never its id or the store's message. */
-export const SESSION_GONE = "This session was deleted. Start a new session, or open another one from the Sessions view.";
+export const SESSION_GONE =
+  "This session was deleted. Start a new session, or open another one from the Sessions view.";
 
 /** A listener for list changes of one folder's sessions (delete, archive, rename, from any window). */
 export type SessionChangeListener = (folderKey: string, change: SessionChange) => void;
@@ -135,7 +136,9 @@ export class ChatController implements Disposable {
    * the view's own first paint would compete with it. A loaded SDK makes this nearly free.
    */
   warm(): void {
-    this.warming = Promise.all(this.runtimes.folders().map((f) => f.runtime.warm?.().catch(() => undefined))).then(() => undefined);
+    this.warming = Promise.all(this.runtimes.folders().map((f) => f.runtime.warm?.().catch(() => undefined))).then(
+      () => undefined,
+    );
   }
 
   async config(): Promise<ChatConfig> {
@@ -198,7 +201,8 @@ export class ChatController implements Disposable {
   /** What a restored view missed since `afterSeq`; a reset snapshot when that is no longer in memory. */
   async catchUp(ref: SessionRef, afterSeq: number): Promise<CatchUp> {
     const { folder, session, report } = await this.session(ref);
-    if (afterSeq > session.lastSeq || afterSeq < session.baseSeq) return { kind: "reset", snapshot: await this.open(ref) };
+    if (afterSeq > session.lastSeq || afterSeq < session.baseSeq)
+      return { kind: "reset", snapshot: await this.open(ref) };
     const live = this.liveOf(ref);
     const readOnly = this.readOnlyReason(session, report.readOnly);
     return {
@@ -226,7 +230,8 @@ export class ChatController implements Disposable {
   async create(folderKey: string | undefined, agentId?: string): Promise<SessionRef> {
     const folder = folderKey ? this.folder(folderKey) : this.runtimes.folders()[0];
     if (!folder) throw new ChatError("not-found", "Open a folder to start a session.");
-    if (agentId && !folder.runtime.agents.some((a) => a.id === agentId)) throw new ChatError("invalid", `unknown agent "${agentId}"`);
+    if (agentId && !folder.runtime.agents.some((a) => a.id === agentId))
+      throw new ChatError("invalid", `unknown agent "${agentId}"`);
     const session = folder.runtime.create(agentId);
     return { folderKey: folder.key, agentId: session.agentId, sessionId: session.id };
   }
@@ -280,7 +285,9 @@ export class ChatController implements Disposable {
   /** The edit a tool call made (or proposed), from the log: a reopened card's "Open diff". */
   async editDetails(ref: SessionRef, toolCallId: string): Promise<EditDetails | undefined> {
     const { session } = await this.session(ref);
-    const result = session.events().findLast((e) => e.type === "tool/result" && (e.data as ToolResultData).toolCallId === toolCallId);
+    const result = session
+      .events()
+      .findLast((e) => e.type === "tool/result" && (e.data as ToolResultData).toolCallId === toolCallId);
     const details = (result?.data as ToolResultData | undefined)?.details;
     return details?.kind === "edit" ? details : undefined;
   }
@@ -358,13 +365,21 @@ export class ChatController implements Disposable {
     this.watchers.clear();
   }
 
-  private async session(ref: SessionRef): Promise<{ folder: ChatFolder; session: Session; report: { actions: string[]; readOnly?: string } }> {
+  private async session(
+    ref: SessionRef,
+  ): Promise<{ folder: ChatFolder; session: Session; report: { actions: string[]; readOnly?: string } }> {
     const folder = this.folder(ref.folderKey);
     try {
       const { session, report } = await folder.runtime.open(this.coreRef(ref));
       return { folder, session, report };
     } catch (error) {
-      throw gone(error) ?? new ChatError("failed", `This session cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
+      throw (
+        gone(error) ??
+        new ChatError(
+          "failed",
+          `This session cannot be opened: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      );
     }
   }
 
@@ -381,13 +396,20 @@ export class ChatController implements Disposable {
   }
 
   private notice(ref: SessionRef, message: string): void {
-    this.dispatch(ref.folderKey, { type: "notice", sessionId: ref.sessionId, agentId: ref.agentId, level: "error", message });
+    this.dispatch(ref.folderKey, {
+      type: "notice",
+      sessionId: ref.sessionId,
+      agentId: ref.agentId,
+      level: "error",
+      message,
+    });
   }
 
   private dispatch(folderKey: string, event: AgentEvent): void {
     this.live.get(folderKey)?.apply(event);
     for (const w of this.watchers) {
-      if (w.ref.folderKey === folderKey && w.ref.sessionId === event.sessionId && w.ref.agentId === event.agentId) w.listener(event);
+      if (w.ref.folderKey === folderKey && w.ref.sessionId === event.sessionId && w.ref.agentId === event.agentId)
+        w.listener(event);
     }
   }
 
@@ -404,12 +426,13 @@ export class ChatController implements Disposable {
     for (const folder of folders) {
       if (this.unsubscribe.has(folder.key)) continue;
       this.live.set(folder.key, new LiveState());
-      this.unsubscribe.set(folder.key, folder.runtime.onEvent((event) => this.dispatch(folder.key, event)));
+      this.unsubscribe.set(
+        folder.key,
+        folder.runtime.onEvent((event) => this.dispatch(folder.key, event)),
+      );
     }
   }
 }
-
-
 
 /** A store error saying the session does not exist, as the chat says it. */
 function gone(error: unknown): ChatError | undefined {
@@ -418,7 +441,13 @@ function gone(error: unknown): ChatError | undefined {
 
 const keyOf = (ref: SessionRef) => `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
 
-function toPage(page: { events: ChatPage["events"]; firstSeq: number; lastSeq: number; summary?: string; hasOlder: boolean }): ChatPage {
+function toPage(page: {
+  events: ChatPage["events"];
+  firstSeq: number;
+  lastSeq: number;
+  summary?: string;
+  hasOlder: boolean;
+}): ChatPage {
   return {
     events: page.events,
     firstSeq: page.firstSeq,

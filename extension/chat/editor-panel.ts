@@ -33,7 +33,11 @@ export class EditorChats implements vscode.Disposable {
   /** Opens `ref` (else the sidebar's conversation) in a new editor tab; the sidebar's own conversation moves there. */
   async openInEditor(ref: SessionRef | undefined): Promise<vscode.WebviewPanel> {
     const target = ref ?? this.sidebar.shown;
-    const chat = this.attach(vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, { enableScripts: true }));
+    const chat = this.attach(
+      vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, {
+        enableScripts: true,
+      }),
+    );
     if (target) {
       await chat.server.show(target);
       // Only once the tab shows it: a session that fails to open stays where it was.

@@ -49,7 +49,9 @@ export function chatHtml(o: ChatHtmlOptions): string {
 }
 
 /** 128 random bits, base64: a fresh nonce per document. */
-export function makeNonce(random: (bytes: Uint8Array) => Uint8Array = (b) => globalThis.crypto.getRandomValues(b)): string {
+export function makeNonce(
+  random: (bytes: Uint8Array) => Uint8Array = (b) => globalThis.crypto.getRandomValues(b),
+): string {
   return Buffer.from(random(new Uint8Array(16))).toString("base64");
 }
 

@@ -35,13 +35,22 @@ export interface ChatRegistration extends vscode.Disposable {
  * (`downcity.openChatInEditor`, editor-panel.ts, restored across reloads by a panel serializer) and the
  * diff documents the tool cards open. The view and command are declared in package.json.
  */
-export function registerChat(context: vscode.ExtensionContext, runtimes: ChatFolders, decisions?: PendingDecisions): ChatRegistration {
+export function registerChat(
+  context: vscode.ExtensionContext,
+  runtimes: ChatFolders,
+  decisions?: PendingDecisions,
+): ChatRegistration {
   const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
   const terminals = new TerminalOutputs();
   const mentions = new VscodeMentions(terminals);
   const actions = new VscodeHostActions(diffs, mentions);
-  const provider = new ChatViewProvider(context.extensionUri, controller, actions, workspaceShownMemory(context.workspaceState));
+  const provider = new ChatViewProvider(
+    context.extensionUri,
+    controller,
+    actions,
+    workspaceShownMemory(context.workspaceState),
+  );
   const editors = new EditorChats(context.extensionUri, controller, actions, provider);
   const disposables: vscode.Disposable[] = [
     controller,
@@ -67,7 +76,8 @@ export function registerChat(context: vscode.ExtensionContext, runtimes: ChatFol
   context.subscriptions.push(...disposables);
   return {
     openInChat: (folderKey, ref) => provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }),
-    revealInChat: (folderKey, ref, target) => provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }, target),
+    revealInChat: (folderKey, ref, target) =>
+      provider.show({ folderKey, agentId: ref.agentId, sessionId: ref.sessionId }, target),
     approvals: controller.approvals,
     controller,
     shown: () => provider.shown,

@@ -57,4 +57,3 @@ export class LiveState {
     this.sessions.delete(sessionKey({ agentId, sessionId }));
   }
 }
-

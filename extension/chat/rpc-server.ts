@@ -100,11 +100,16 @@ export class ChatRpcServer implements Disposable {
         if (!snapshot && ref && ref === remembered) this.memory?.set(undefined);
         this.told.config = config;
         if (snapshot) this.opened(snapshot);
-        const reveal = snapshot && this.pendingReveal && sameRef(this.pendingReveal.ref, snapshot.ref) ? this.pendingReveal.target : undefined;
+        const reveal =
+          snapshot && this.pendingReveal && sameRef(this.pendingReveal.ref, snapshot.ref)
+            ? this.pendingReveal.target
+            : undefined;
         this.pendingReveal = undefined;
         const connect = this.connectAsked ? { connect: true } : {};
         this.connectAsked = false;
-        return snapshot ? { config, snapshot: reveal ? { ...snapshot, reveal } : snapshot, ...connect } : { config, ...connect };
+        return snapshot
+          ? { config, snapshot: reveal ? { ...snapshot, reveal } : snapshot, ...connect }
+          : { config, ...connect };
       },
       catchUp: async ({ ref, afterSeq }) => {
         const result = await c.catchUp(ref, afterSeq);
@@ -122,14 +127,22 @@ export class ChatRpcServer implements Disposable {
       cancel: async ({ ref }) => (c.cancel(ref), {}),
       retry: async ({ ref, turnEnd }) => (await c.retry(ref, turnEnd), {}),
       // Only a Downcity key is searched for; anything else (an environment variable) opens Downcity's settings.
-      openSettings: async ({ setting }) => (await actions.runCommand("workbench.action.openSettings", setting && /^downcity\.[\w.]+$/.test(setting) ? setting : "downcity"), {}),
+      openSettings: async ({ setting }) => (
+        await actions.runCommand(
+          "workbench.action.openSettings",
+          setting && /^downcity\.[\w.]+$/.test(setting) ? setting : "downcity",
+        ),
+        {}
+      ),
       approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
       rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
       restoreToMessage: async ({ ref, seq, resend }) => {
         if (!actions.restoreToMessage) throw new ChatError("failed", "restore is not available in this host");
         const done = await actions.restoreToMessage(ref, seq, resend === true);
-        return done?.fork ? { restored: true, snapshot: this.opened(await c.open(done.fork)) } : { restored: done !== undefined };
+        return done?.fork
+          ? { restored: true, snapshot: this.opened(await c.open(done.fork)) }
+          : { restored: done !== undefined };
       },
       exportSession: async ({ ref }) => (await actions.exportSession(ref), {}),
       selectModel: async ({ ref, model }) => {
@@ -139,13 +152,18 @@ export class ChatRpcServer implements Disposable {
       },
       runCommand: async ({ command }) => (await actions.runCommand(command), {}),
       searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
-      searchMentions: async ({ folderKey, kind, query }) => actions.searchMentions(c.folderOrFirst(folderKey), kind, query),
+      searchMentions: async ({ folderKey, kind, query }) =>
+        actions.searchMentions(c.folderOrFirst(folderKey), kind, query),
       resolveMention: async ({ folderKey, mention }) => actions.resolveMention(c.folderOrFirst(folderKey), mention),
-      sessionRules: async ({ ref }) => c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId }),
+      sessionRules: async ({ ref }) =>
+        c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId }),
       openRulesFile: async ({ ref, path }) => {
         // Only a file the session's rules list names: the view cannot open arbitrary paths through this.
-        const { files } = await c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId });
-        if (!files.some((f) => f.path === path && f.state !== "refused")) throw new ChatError("not-found", `${path} is not a rules file of this session`);
+        const { files } = await c
+          .folder(ref.folderKey)
+          .runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId });
+        if (!files.some((f) => f.path === path && f.state !== "refused"))
+          throw new ChatError("not-found", `${path} is not a rules file of this session`);
         await actions.openLink(c.folder(ref.folderKey), path);
         return {};
       },
@@ -153,7 +171,14 @@ export class ChatRpcServer implements Disposable {
       openDiff: async ({ ref, toolCallId }) => {
         // An edit still waiting for its answer reopens its review (with the title-bar Accept / Reject).
         if (await actions.showReview?.(ref, toolCallId)) return {};
-        return (await actions.openDiff(c.folder(ref.folderKey), this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)), toolCallId), {});
+        return (
+          await actions.openDiff(
+            c.folder(ref.folderKey),
+            this.edits.get(toolCallId) ?? (await c.editDetails(ref, toolCallId)),
+            toolCallId,
+          ),
+          {}
+        );
       },
       undoEdit: async ({ ref, toolCallId }) => {
         await c.writable(ref);
@@ -201,7 +226,11 @@ export class ChatRpcServer implements Disposable {
       }
     } catch (error) {
       const code = error instanceof ChatError ? error.code : "failed";
-      this.post({ kind: "response", id, error: { code, message: error instanceof Error ? error.message : String(error) } });
+      this.post({
+        kind: "response",
+        id,
+        error: { code, message: error instanceof Error ? error.message : String(error) },
+      });
     }
   }
 
@@ -299,7 +328,13 @@ export class ChatRpcServer implements Disposable {
    */
   private async sessionChanged(folderKey: string, change: SessionChange): Promise<void> {
     const shown = this.shown;
-    if (!shown || shown.folderKey !== folderKey || shown.agentId !== change.agentId || shown.sessionId !== change.sessionId) return;
+    if (
+      !shown ||
+      shown.folderKey !== folderKey ||
+      shown.agentId !== change.agentId ||
+      shown.sessionId !== change.sessionId
+    )
+      return;
     if (change.kind === "created") return;
     if (change.kind === "updated" && change.item && change.item.archived === this.shownArchived) {
       if (change.item.title !== undefined) this.setTitle(change.item.title);
@@ -365,21 +400,28 @@ export class ChatRpcServer implements Disposable {
   }
 
   private forward(ref: SessionRef, event: AgentEvent): void {
-    if (event.type === "tool-finished" && event.details?.kind === "edit") this.edits.set(event.toolCallId, event.details);
-    if (event.type === "approval-requested" && event.preview?.kind === "edit") this.edits.set(event.toolCallId, event.preview);
-    if (event.type === "session-event" && event.event.type === "session/title") this.setTitle((event.event.data as { title?: string }).title);
+    if (event.type === "tool-finished" && event.details?.kind === "edit")
+      this.edits.set(event.toolCallId, event.details);
+    if (event.type === "approval-requested" && event.preview?.kind === "edit")
+      this.edits.set(event.toolCallId, event.preview);
+    if (event.type === "session-event" && event.event.type === "session/title")
+      this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
   }
 
   /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */
-  private async input(ref: SessionRef, text: string, attachments: (string | ResolvedAttachment)[] | undefined): Promise<string | ContentBlock[]> {
+  private async input(
+    ref: SessionRef,
+    text: string,
+    attachments: (string | ResolvedAttachment)[] | undefined,
+  ): Promise<string | ContentBlock[]> {
     if (!attachments?.length) return text;
     const folder = this.controller.folder(ref.folderKey);
     const resolved: ResolvedAttachment[] = [];
-    for (const a of attachments) resolved.push(typeof a === "string" ? fileAttachment(a, await this.actions.readAttachment(folder, a)) : a);
+    for (const a of attachments)
+      resolved.push(typeof a === "string" ? fileAttachment(a, await this.actions.readAttachment(folder, a)) : a);
     return withAttachments(text, resolved);
   }
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-

@@ -1,4 +1,10 @@
-import type { ConnectParams, ConnectResult, ListModelsParams, ListModelsResult, ModelChoice } from "../../core/protocol";
+import type {
+  ConnectParams,
+  ConnectResult,
+  ListModelsParams,
+  ListModelsResult,
+  ModelChoice,
+} from "../../core/protocol";
 import type { WorkspaceRuntimeApi } from "../../core/runtime/types";
 
 /** One workspace folder as the chat sees it. `key` is stable for the folder (its URI string). */

@@ -21,7 +21,13 @@ export function attachChat(
 ): ChatRpcServer {
   const media = vscode.Uri.joinPath(extensionUri, "media");
   webview.options = { enableScripts: true, localResourceRoots: [media, vscode.Uri.joinPath(extensionUri, "dist")] };
-  const server = new ChatRpcServer(controller, actions, (message: ChatHostMessage) => void webview.postMessage(message), visible, memory);
+  const server = new ChatRpcServer(
+    controller,
+    actions,
+    (message: ChatHostMessage) => void webview.postMessage(message),
+    visible,
+    memory,
+  );
   webview.onDidReceiveMessage((message: unknown) => void server.handle(message));
   webview.html = chatHtml({
     cspSource: webview.cspSource,
@@ -56,7 +62,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.server?.dispose();
-    const server = attachChat(view.webview, this.extensionUri, this.controller, this.actions, () => view.visible, this.memory);
+    const server = attachChat(
+      view.webview,
+      this.extensionUri,
+      this.controller,
+      this.actions,
+      () => view.visible,
+      this.memory,
+    );
     server.onBringBack = this.bringBack;
     this.server = server;
     view.onDidDispose(() => {
@@ -72,7 +85,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const ref = this.pending;
       const target = this.pendingTarget;
       this.pending = this.pendingTarget = undefined;
-      void (target ? server.reveal(ref, target) : server.show(ref)).then(() => this.didShow.fire(ref), () => undefined);
+      void (target ? server.reveal(ref, target) : server.show(ref)).then(
+        () => this.didShow.fire(ref),
+        () => undefined,
+      );
     }
   }
 

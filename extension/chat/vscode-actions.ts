@@ -51,7 +51,11 @@ export class VscodeHostActions implements HostActions {
   async openLink(folder: ChatFolder, href: string): Promise<boolean> {
     if (/^(https?:|mailto:)/i.test(href)) {
       const open = "Open";
-      const choice = await vscode.window.showWarningMessage(`Open this link from the chat?\n\n${href}`, { modal: true }, open);
+      const choice = await vscode.window.showWarningMessage(
+        `Open this link from the chat?\n\n${href}`,
+        { modal: true },
+        open,
+      );
       if (choice !== open) return false;
       return vscode.env.openExternal(vscode.Uri.parse(href));
     }
@@ -69,7 +73,8 @@ export class VscodeHostActions implements HostActions {
 
   async undoEdit(folder: ChatFolder, sessionId: string, toolCallId: string): Promise<{ path: string }> {
     // The editor tools own what an applied edit changed; they register this command per window.
-    const undone = (await vscode.commands.executeCommand(UNDO_EDIT_COMMAND, folder.key, sessionId, toolCallId)) as { path: string } | undefined;
+    const undone = (await vscode.commands.executeCommand(UNDO_EDIT_COMMAND, folder.key, sessionId, toolCallId)) as
+      { path: string } | undefined;
     if (!undone) throw new Error("this edit cannot be undone here: its folder's tools are not running in this window");
     return undone;
   }
@@ -88,11 +93,21 @@ export class VscodeHostActions implements HostActions {
     // Applied already → the file is the "after"; still pending → it is the "before".
     const before = applyUnifiedDiff(now, details.diff, true);
     if (before !== undefined && applyUnifiedDiff(before, details.diff) === now) {
-      await vscode.commands.executeCommand("vscode.diff", this.diffs.put(name, before), fileUri, `${details.path} (agent edit)`);
+      await vscode.commands.executeCommand(
+        "vscode.diff",
+        this.diffs.put(name, before),
+        fileUri,
+        `${details.path} (agent edit)`,
+      );
       return;
     }
     const after = applyUnifiedDiff(now, details.diff) ?? details.diff;
-    await vscode.commands.executeCommand("vscode.diff", fileUri, this.diffs.put(name, after), `${details.path} (proposed edit)`);
+    await vscode.commands.executeCommand(
+      "vscode.diff",
+      fileUri,
+      this.diffs.put(name, after),
+      `${details.path} (proposed edit)`,
+    );
   }
 
   async copy(text: string): Promise<void> {
@@ -106,7 +121,12 @@ export class VscodeHostActions implements HostActions {
   }
 
   async restoreToMessage(ref: SessionRef, seq: number, resend: boolean): Promise<{ fork?: SessionRef } | undefined> {
-    return vscode.commands.executeCommand<{ fork?: SessionRef } | undefined>(RESTORE_COMMAND, ref, seq, resend ? "resend" : "restore");
+    return vscode.commands.executeCommand<{ fork?: SessionRef } | undefined>(
+      RESTORE_COMMAND,
+      ref,
+      seq,
+      resend ? "resend" : "restore",
+    );
   }
 
   async runCommand(command: string, ...args: unknown[]): Promise<void> {
@@ -115,7 +135,10 @@ export class VscodeHostActions implements HostActions {
 
   async searchFiles(folder: ChatFolder, query: string): Promise<string[]> {
     const escaped = query.replace(/[*?[\]{}!]/g, "");
-    const pattern = new vscode.RelativePattern(vscode.Uri.file(folder.runtime.root), escaped ? `**/*${escaped}*` : "**/*");
+    const pattern = new vscode.RelativePattern(
+      vscode.Uri.file(folder.runtime.root),
+      escaped ? `**/*${escaped}*` : "**/*",
+    );
     const found = await vscode.workspace.findFiles(pattern, undefined, 50);
     return found.map((uri) => path.relative(folder.runtime.root, uri.fsPath).split(path.sep).join("/")).sort();
   }

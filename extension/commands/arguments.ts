@@ -7,7 +7,11 @@ import type { SessionTreeNode } from "../sessions/nodes";
 
 /** Why a session title is refused (the rename input box and the `title` argument share it). */
 export function titleProblem(value: string): string | undefined {
-  return value.trim().length === 0 ? "The title cannot be empty" : value.length > 500 ? "At most 500 characters" : undefined;
+  return value.trim().length === 0
+    ? "The title cannot be empty"
+    : value.length > 500
+      ? "At most 500 characters"
+      : undefined;
 }
 
 /** Why an API key is refused (the input box and the `key` argument share it). Never echoes the key. */
@@ -26,14 +30,24 @@ const Location = z.union([z.custom<vscode.Uri>((v) => v instanceof vscode.Uri, "
 
 export function toUri(location: vscode.Uri | string): vscode.Uri {
   if (typeof location !== "string") return location;
-  return /^[a-z][a-z0-9+.-]+:/i.test(location) && !/^[a-z]:[\\/]/i.test(location) ? vscode.Uri.parse(location) : vscode.Uri.file(location);
+  return /^[a-z][a-z0-9+.-]+:/i.test(location) && !/^[a-z]:[\\/]/i.test(location)
+    ? vscode.Uri.parse(location)
+    : vscode.Uri.file(location);
 }
 
 /** A session named by a caller; `folderKey` is the chat's name for the folder's URI string. */
 const SessionRefArg = z
-  .object({ folder: Location.optional(), folderKey: z.string().min(1).optional(), agentId: z.string().min(1), sessionId: z.string().min(1) })
+  .object({
+    folder: Location.optional(),
+    folderKey: z.string().min(1).optional(),
+    agentId: z.string().min(1),
+    sessionId: z.string().min(1),
+  })
   .strict()
-  .refine((r) => (r.folder === undefined) !== (r.folderKey === undefined), "name the session's folder with exactly one of folder, folderKey");
+  .refine(
+    (r) => (r.folder === undefined) !== (r.folderKey === undefined),
+    "name the session's folder with exactly one of folder, folderKey",
+  );
 export type SessionRefArg = z.infer<typeof SessionRefArg>;
 
 const REF_KEYS = new Set(["folder", "folderKey", "agentId", "sessionId"]);
@@ -55,7 +69,8 @@ export const Answers = {
 export class ArgumentError extends Error {}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-export const isTreeNode = (v: unknown): v is SessionTreeNode => isRecord(v) && typeof v.kind === "string" && "entry" in v;
+export const isTreeNode = (v: unknown): v is SessionTreeNode =>
+  isRecord(v) && typeof v.kind === "string" && "entry" in v;
 
 /** Parses `value` or throws an ArgumentError naming the bad argument (never its value: it may be a key). */
 export function parseArgs<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -73,12 +88,19 @@ export function parseArgs<T>(schema: z.ZodType<T>, value: unknown): T {
  * `args` is one value: `{ folder, agentId, sessionId, title }`, or `{ title }` alone
  * (the session is then picked).
  */
-export function sessionArgs<T>(schema: z.ZodType<T>, first: unknown, second?: unknown): { target: SessionTreeNode | SessionRefArg | undefined; answers: T } {
+export function sessionArgs<T>(
+  schema: z.ZodType<T>,
+  first: unknown,
+  second?: unknown,
+): { target: SessionTreeNode | SessionRefArg | undefined; answers: T } {
   // A tree menu may pass the selected rows as the second argument: they are not answers.
   if (Array.isArray(second)) second = undefined;
-  if (second !== undefined && !isRecord(second)) throw new ArgumentError("invalid arguments: the second argument must be an object of answers");
-  if (first === undefined || first === null || isTreeNode(first)) return { target: first ?? undefined, answers: parseArgs(schema, second) };
-  if (!isRecord(first)) throw new ArgumentError("invalid arguments: the first argument must be a session or an object of answers");
+  if (second !== undefined && !isRecord(second))
+    throw new ArgumentError("invalid arguments: the second argument must be an object of answers");
+  if (first === undefined || first === null || isTreeNode(first))
+    return { target: first ?? undefined, answers: parseArgs(schema, second) };
+  if (!isRecord(first))
+    throw new ArgumentError("invalid arguments: the first argument must be a session or an object of answers");
   const ref: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(first)) (REF_KEYS.has(key) ? ref : rest)[key] = value;

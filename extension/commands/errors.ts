@@ -11,8 +11,14 @@ interface Remedy {
 export function remediesFor(message: string, session?: unknown): Remedy[] {
   const remedies: Remedy[] = [];
   if (/Restricted Mode/.test(message)) return [{ title: "Manage Workspace Trust", command: "workbench.trust.manage" }];
-  if (/api key|unauthori[sz]ed|\bauth|\b401\b|\b403\b/i.test(message)) remedies.push({ title: "Set API Key", command: "downcity.setApiKey" });
-  if (/no (model )?provider|no model (is )?(configured|selected)|unknown (model|provider)|model.*(not found|does not exist)|\b404\b|context window/i.test(message)) remedies.push({ title: "Select Model", command: "downcity.selectModel" });
+  if (/api key|unauthori[sz]ed|\bauth|\b401\b|\b403\b/i.test(message))
+    remedies.push({ title: "Set API Key", command: "downcity.setApiKey" });
+  if (
+    /no (model )?provider|no model (is )?(configured|selected)|unknown (model|provider)|model.*(not found|does not exist)|\b404\b|context window/i.test(
+      message,
+    )
+  )
+    remedies.push({ title: "Select Model", command: "downcity.selectModel" });
   if (session && /damaged|storage|read-only|lock|ENOSPC|EACCES|EPERM|EIO|segment|meta\.json/i.test(message)) {
     remedies.push({ title: "Show Session Files", command: "downcity.showSessionFiles", args: [session] });
   }
@@ -23,7 +29,10 @@ export function remediesFor(message: string, session?: unknown): Remedy[] {
 export async function showFailure(what: string, error: unknown, session?: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   const remedies = remediesFor(message, session);
-  const chosen = await vscode.window.showErrorMessage(`Downcity: ${what} failed: ${message}`, ...remedies.map((r) => r.title));
+  const chosen = await vscode.window.showErrorMessage(
+    `Downcity: ${what} failed: ${message}`,
+    ...remedies.map((r) => r.title),
+  );
   const remedy = remedies.find((r) => r.title === chosen);
   if (remedy) await vscode.commands.executeCommand(remedy.command, ...(remedy.args ?? []));
 }
@@ -33,7 +42,10 @@ export async function showFailure(what: string, error: unknown, session?: unknow
  * command's result is passed through (undefined after a failure); a caller is not kept
  * waiting until the user dismisses the error notification.
  */
-export function guarded<A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R | undefined> {
+export function guarded<A extends unknown[], R>(
+  what: string,
+  fn: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R | undefined> {
   return async (...args: A) => {
     try {
       return await fn(...args);

@@ -23,7 +23,9 @@ export const COMMAND_TITLES = {
 
 /** Registers the palette and tree commands in one place. */
 /** `showConnect` reveals the chat's connect form (Select Model's "Add a model…"). */
-export function registerCommands(deps: SessionCommandDeps & { config: ProviderConfig; showConnect?: () => Promise<void> }): vscode.Disposable {
+export function registerCommands(
+  deps: SessionCommandDeps & { config: ProviderConfig; showConnect?: () => Promise<void> },
+): vscode.Disposable {
   const s = sessionCommands(deps);
   const m = modelCommands(deps.config, deps.showConnect);
   const handlers: Record<keyof typeof COMMAND_TITLES, (...args: any[]) => Promise<unknown>> = {
@@ -42,6 +44,8 @@ export function registerCommands(deps: SessionCommandDeps & { config: ProviderCo
     "downcity.showSessionFiles": s.showSessionFiles,
   };
   return vscode.Disposable.from(
-    ...Object.entries(handlers).map(([id, fn]) => vscode.commands.registerCommand(id, guarded(COMMAND_TITLES[id as keyof typeof COMMAND_TITLES], fn))),
+    ...Object.entries(handlers).map(([id, fn]) =>
+      vscode.commands.registerCommand(id, guarded(COMMAND_TITLES[id as keyof typeof COMMAND_TITLES], fn)),
+    ),
   );
 }

@@ -38,7 +38,8 @@ const LONG_SESSION_BYTES = 1 << 20;
  */
 export function sessionCommands(deps: SessionCommandDeps) {
   const { runtimes, tree, openInChat, output } = deps;
-  const pick = (arg: SessionArg, placeHolder: string, filter: { archived?: boolean; running?: boolean } = {}) => resolveSession(arg, tree, runtimes, filter, placeHolder);
+  const pick = (arg: SessionArg, placeHolder: string, filter: { archived?: boolean; running?: boolean } = {}) =>
+    resolveSession(arg, tree, runtimes, filter, placeHolder);
 
   const pickFolder = async (arg: unknown, folder: vscode.Uri | string | undefined): Promise<OpenFolder | undefined> => {
     if (folder !== undefined) return folderEntry(runtimes, folder);
@@ -48,7 +49,10 @@ export function sessionCommands(deps: SessionCommandDeps) {
       if (all.length === 0) void vscode.window.showInformationMessage("Downcity: open a folder to start a session.");
       return all[0];
     }
-    const chosen = await vscode.window.showQuickPick(all.map((entry) => ({ label: entry.folder.name, description: entry.runtime.root, entry })), { placeHolder: "Workspace folder for the new session" });
+    const chosen = await vscode.window.showQuickPick(
+      all.map((entry) => ({ label: entry.folder.name, description: entry.runtime.root, entry })),
+      { placeHolder: "Workspace folder for the new session" },
+    );
     return chosen?.entry;
   };
 
@@ -56,7 +60,9 @@ export function sessionCommands(deps: SessionCommandDeps) {
     const { runtime, folder } = node.entry;
     const { report } = await runtime.open(refOf(node));
     if (report.repaired || report.readOnly) {
-      output.appendLine(`[${new Date().toISOString()}] ${folder.name} / ${sessionLabel(node)} (${node.item.sessionId})`);
+      output.appendLine(
+        `[${new Date().toISOString()}] ${folder.name} / ${sessionLabel(node)} (${node.item.sessionId})`,
+      );
       for (const action of report.actions) output.appendLine(`  repaired: ${action}`);
       if (report.readOnly) output.appendLine(`  read-only: ${report.readOnly}`);
     }
@@ -69,9 +75,13 @@ export function sessionCommands(deps: SessionCommandDeps) {
       if (choice === "Show Repair Report") output.show(true);
       if (choice === "Show Session Files") await vscode.commands.executeCommand("downcity.showSessionFiles", node);
     } else if (report.readOnly) {
-      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" opens read-only (${report.readOnly}); it follows that writer's changes.`);
+      void vscode.window.showInformationMessage(
+        `Downcity: "${sessionLabel(node)}" opens read-only (${report.readOnly}); it follows that writer's changes.`,
+      );
     } else if (report.repaired) {
-      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" was recovered (${report.actions.length} repair${report.actions.length === 1 ? "" : "s"}; see the Downcity output).`);
+      void vscode.window.showInformationMessage(
+        `Downcity: "${sessionLabel(node)}" was recovered (${report.actions.length} repair${report.actions.length === 1 ? "" : "s"}; see the Downcity output).`,
+      );
     }
     await openInChat(folder, refOf(node));
   };
@@ -84,7 +94,10 @@ export function sessionCommands(deps: SessionCommandDeps) {
       answers.confirmed === true ||
       (await vscode.window.showWarningMessage(
         `Delete the damaged folder "${node.folder.folder}"?`,
-        { modal: true, detail: `It is not a session (${node.folder.reason}). The folder and everything in it are removed from ${folder.name}/.downcity. This cannot be undone.` },
+        {
+          modal: true,
+          detail: `It is not a session (${node.folder.reason}). The folder and everything in it are removed from ${folder.name}/.downcity. This cannot be undone.`,
+        },
         "Delete",
       )) === "Delete";
     if (!confirmed) return;
@@ -100,7 +113,9 @@ export function sessionCommands(deps: SessionCommandDeps) {
       const { runtime, folder } = entry;
       let agentId = answers.agentId ?? (isTreeNode(arg) && arg.kind === "agent" ? arg.agentId : undefined);
       if (agentId && !runtime.agents.some((a) => a.id === agentId)) {
-        throw new Error(`no agent "${agentId}" in ${folder.name} (agents: ${runtime.agents.map((a) => a.id).join(", ")})`);
+        throw new Error(
+          `no agent "${agentId}" in ${folder.name} (agents: ${runtime.agents.map((a) => a.id).join(", ")})`,
+        );
       }
       if (!agentId) {
         if (runtime.agents.length > 1) {
@@ -153,10 +168,15 @@ export function sessionCommands(deps: SessionCommandDeps) {
       const fork = () => runtime.fork(ref, atSeq === undefined ? {} : { atSeq });
       const item =
         node.item.historyBytes > LONG_SESSION_BYTES
-          ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downcity: forking "${sessionLabel(node)}"` }, fork)
+          ? await vscode.window.withProgress(
+              { location: vscode.ProgressLocation.Notification, title: `Downcity: forking "${sessionLabel(node)}"` },
+              fork,
+            )
           : await fork();
       await openInChat(folder, { agentId: item.agentId, sessionId: item.sessionId });
-      void vscode.window.showInformationMessage(`Downcity: forked "${sessionLabel(node)}" as "${item.title ?? "a new session"}"; it is open in the chat.`);
+      void vscode.window.showInformationMessage(
+        `Downcity: forked "${sessionLabel(node)}" as "${item.title ?? "a new session"}"; it is open in the chat.`,
+      );
       return { folder: folder.uri.toString(), agentId: item.agentId, sessionId: item.sessionId };
     },
 
@@ -182,7 +202,10 @@ export function sessionCommands(deps: SessionCommandDeps) {
         answers.confirmed === true ||
         (await vscode.window.showWarningMessage(
           `Delete "${sessionLabel(node)}"?`,
-          { modal: true, detail: `Its ${node.item.messageCount} messages are removed from ${node.entry.folder.name}/.downcity. This cannot be undone.` },
+          {
+            modal: true,
+            detail: `Its ${node.item.messageCount} messages are removed from ${node.entry.folder.name}/.downcity. This cannot be undone.`,
+          },
           "Delete",
         )) === "Delete";
       if (confirmed) await node.entry.runtime.delete(refOf(node));
@@ -199,13 +222,22 @@ export function sessionCommands(deps: SessionCommandDeps) {
       if (!target) return undefined;
       const ref = refOf(node);
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downcity: exporting "${sessionLabel(node)}"`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Downcity: exporting "${sessionLabel(node)}"`,
+          cancellable: true,
+        },
         async (_p, token) => {
-          const text = await node.entry.runtime.exportTranscript(ref, format, { ...(node.item.title !== undefined && { title: node.item.title }), signal: abortOn(token) });
+          const text = await node.entry.runtime.exportTranscript(ref, format, {
+            ...(node.item.title !== undefined && { title: node.item.title }),
+            signal: abortOn(token),
+          });
           await vscode.workspace.fs.writeFile(target, Buffer.from(text, "utf8"));
         },
       );
-      void vscode.window.showInformationMessage(`Downcity: exported "${sessionLabel(node)}" to ${target.scheme === "file" ? target.fsPath : target.toString()}.`);
+      void vscode.window.showInformationMessage(
+        `Downcity: exported "${sessionLabel(node)}" to ${target.scheme === "file" ? target.fsPath : target.toString()}.`,
+      );
       return target;
     },
 
@@ -216,10 +248,16 @@ export function sessionCommands(deps: SessionCommandDeps) {
       const restricted = runtimes.restricted();
       if (restricted) throw new RestrictedModeError(restricted);
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downcity: compacting "${sessionLabel(node)}"`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Downcity: compacting "${sessionLabel(node)}"`,
+          cancellable: true,
+        },
         (_p, token) => node.entry.runtime.compactNow(refOf(node), { signal: abortOn(token) }),
       );
-      void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}": ${compactedText(result.closed)}${result.note ? ` (${result.note})` : ""}.`);
+      void vscode.window.showInformationMessage(
+        `Downcity: "${sessionLabel(node)}": ${compactedText(result.closed)}${result.note ? ` (${result.note})` : ""}.`,
+      );
       return result;
     },
 
@@ -242,7 +280,9 @@ export function sessionCommands(deps: SessionCommandDeps) {
       try {
         await vscode.workspace.fs.stat(dir);
       } catch {
-        void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" has no files yet (a session is written at its first message).`);
+        void vscode.window.showInformationMessage(
+          `Downcity: "${sessionLabel(node)}" has no files yet (a session is written at its first message).`,
+        );
         return undefined;
       }
       await vscode.commands.executeCommand("revealInExplorer", dir);
@@ -251,13 +291,19 @@ export function sessionCommands(deps: SessionCommandDeps) {
   };
 }
 
-const formatOfPath = (path: string): TranscriptFormat | undefined => (/\.jsonl$/i.test(path) ? "jsonl" : /\.(md|markdown)$/i.test(path) ? "md" : undefined);
+const formatOfPath = (path: string): TranscriptFormat | undefined =>
+  /\.jsonl$/i.test(path) ? "jsonl" : /\.(md|markdown)$/i.test(path) ? "md" : undefined;
 
 async function askFormat(): Promise<TranscriptFormat | undefined> {
   const chosen = await vscode.window.showQuickPick(
     [
       { label: "Markdown", description: ".md", detail: "A readable transcript", format: "md" as TranscriptFormat },
-      { label: "JSONL", description: ".jsonl", detail: "Every event, one JSON object per line", format: "jsonl" as TranscriptFormat },
+      {
+        label: "JSONL",
+        description: ".jsonl",
+        detail: "Every event, one JSON object per line",
+        format: "jsonl" as TranscriptFormat,
+      },
     ],
     { placeHolder: "Export format" },
   );
@@ -265,7 +311,13 @@ async function askFormat(): Promise<TranscriptFormat | undefined> {
 }
 
 function askExportTarget(node: SessionNode, format: TranscriptFormat): Thenable<vscode.Uri | undefined> {
-  const name = `${(node.item.title ?? node.item.sessionId).replace(/[^\p{L}\p{N}_ -]+/gu, "").trim().replace(/\s+/g, "-").slice(0, 80) || "session"}.${format}`;
+  const name = `${
+    (node.item.title ?? node.item.sessionId)
+      .replace(/[^\p{L}\p{N}_ -]+/gu, "")
+      .trim()
+      .replace(/\s+/g, "-")
+      .slice(0, 80) || "session"
+  }.${format}`;
   return vscode.window.showSaveDialog({
     defaultUri: vscode.Uri.joinPath(node.entry.folder.uri, name),
     filters: format === "md" ? { Markdown: ["md"] } : { "JSON Lines": ["jsonl"] },
@@ -278,7 +330,11 @@ async function askForkPoint(node: SessionNode): Promise<{ atSeq?: number } | und
   const how = await vscode.window.showQuickPick(
     [
       { label: "Whole session", detail: "Copy every message into a new session", whole: true },
-      { label: "From a user message…", detail: "Copy the history before a message you choose, to continue differently", whole: false },
+      {
+        label: "From a user message…",
+        detail: "Copy the history before a message you choose, to continue differently",
+        whole: false,
+      },
     ],
     { placeHolder: `Fork "${sessionLabel(node)}"` },
   );
@@ -291,10 +347,15 @@ async function askForkPoint(node: SessionNode): Promise<{ atSeq?: number } | und
   const picks = userMessages(events);
   if (picks.length === 0) {
     // Only the first user message (nothing precedes it): an empty pick would just look broken.
-    void vscode.window.showInformationMessage(`Downcity: "${sessionLabel(node)}" has no user message with history before it to fork from; fork the whole session instead.`);
+    void vscode.window.showInformationMessage(
+      `Downcity: "${sessionLabel(node)}" has no user message with history before it to fork from; fork the whole session instead.`,
+    );
     return undefined;
   }
-  const chosen = await vscode.window.showQuickPick(picks, { placeHolder: "Fork before which message?", matchOnDetail: true });
+  const chosen = await vscode.window.showQuickPick(picks, {
+    placeHolder: "Fork before which message?",
+    matchOnDetail: true,
+  });
   return chosen && { atSeq: chosen.atSeq };
 }
 
@@ -314,9 +375,17 @@ function userMessages(events: readonly SessionEvent[]): (vscode.QuickPickItem & 
     const previous = events[i - 1];
     const atSeq = previous?.type === "turn/start" ? previous.seq - 1 : event.seq - 1;
     if (atSeq < 1) return;
-    const text = data.content.map((b) => (b.type === "text" ? b.text : "")).join(" ").replace(/\s+/g, " ").trim();
-    picks.push({ label: text.slice(0, 120) || "(no text)", description: `#${event.seq}`, detail: new Date(event.time).toLocaleString(), atSeq });
+    const text = data.content
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join(" ")
+      .replace(/\s+/g, " ")
+      .trim();
+    picks.push({
+      label: text.slice(0, 120) || "(no text)",
+      description: `#${event.seq}`,
+      detail: new Date(event.time).toLocaleString(),
+      atSeq,
+    });
   });
   return picks.reverse();
 }
-

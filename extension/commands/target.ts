@@ -20,7 +20,12 @@ interface SessionPick extends vscode.QuickPickItem {
 }
 
 /** A quick pick of sessions, newest first, searchable by title (and folder, agent). */
-export async function pickSession(tree: SessionsTree, runtimes: FolderRegistry, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
+export async function pickSession(
+  tree: SessionsTree,
+  runtimes: FolderRegistry,
+  filter: SessionFilter,
+  placeHolder: string,
+): Promise<SessionNode | undefined> {
   await tree.ready;
   const rows = tree.sessions(filter);
   if (rows.length === 0) {
@@ -32,7 +37,9 @@ export async function pickSession(tree: SessionsTree, runtimes: FolderRegistry, 
   const several = runtimes.all().length > 1;
   const picks: SessionPick[] = rows.map((node) => ({
     label: sessionLabel(node),
-    description: [relativeTime(node.item.updatedAt, now), several ? node.entry.folder.name : "", node.item.agentId].filter(Boolean).join(" · "),
+    description: [relativeTime(node.item.updatedAt, now), several ? node.entry.folder.name : "", node.item.agentId]
+      .filter(Boolean)
+      .join(" · "),
     node,
   }));
   const chosen = await vscode.window.showQuickPick(picks, { placeHolder, matchOnDescription: true });
@@ -40,7 +47,13 @@ export async function pickSession(tree: SessionsTree, runtimes: FolderRegistry, 
 }
 
 /** The session a command was invoked on, or the one the user picks. */
-export async function resolveSession(arg: SessionArg, tree: SessionsTree, runtimes: FolderRegistry, filter: SessionFilter, placeHolder: string): Promise<SessionNode | undefined> {
+export async function resolveSession(
+  arg: SessionArg,
+  tree: SessionsTree,
+  runtimes: FolderRegistry,
+  filter: SessionFilter,
+  placeHolder: string,
+): Promise<SessionNode | undefined> {
   if (arg && "kind" in arg) return arg.kind === "session" ? arg : pickSession(tree, runtimes, filter, placeHolder);
   if (arg && "sessionId" in arg) {
     const entry = folderEntry(runtimes, arg.folder ?? arg.folderKey!);
@@ -55,9 +68,14 @@ export async function resolveSession(arg: SessionArg, tree: SessionsTree, runtim
 /** The open workspace folder a caller named (its URI, URI string or path), or a clear error. */
 export function folderEntry(runtimes: FolderRegistry, location: vscode.Uri | string): OpenFolder {
   const uri = toUri(location);
-  const entry = runtimes.get(uri) ?? runtimes.all().find((e) => e.runtime.root === uri.fsPath || e.folder.uri.fsPath === uri.fsPath);
+  const entry =
+    runtimes.get(uri) ??
+    runtimes.all().find((e) => e.runtime.root === uri.fsPath || e.folder.uri.fsPath === uri.fsPath);
   if (!entry) throw new Error(`no workspace folder ${uri.scheme === "file" ? uri.fsPath : uri.toString()} is open`);
   return entry;
 }
 
-export const refOf = (node: SessionNode): LocalSessionRef => ({ agentId: node.item.agentId, sessionId: node.item.sessionId });
+export const refOf = (node: SessionNode): LocalSessionRef => ({
+  agentId: node.item.agentId,
+  sessionId: node.item.sessionId,
+});

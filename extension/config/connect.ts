@@ -22,7 +22,9 @@ export class Connector {
   /** Asked without a key (the form lists before the key is typed); `problem` says why nothing is listed. */
   async listModels({ kind, baseURL }: ListModelsParams): Promise<ListModelsResult> {
     const listed = await probeModels({ protocol: kind, baseURL });
-    return listed.failure && listed.models.length === 0 ? { models: [], problem: listed.failure.message } : { models: listed.models };
+    return listed.failure && listed.models.length === 0
+      ? { models: [], problem: listed.failure.message }
+      : { models: listed.models };
   }
 
   async connect({ kind, baseURL, model, apiKey }: ConnectParams): Promise<ConnectResult> {
@@ -31,12 +33,20 @@ export class Connector {
     const scopes = settings.inspect<unknown[]>("providers");
     // A workspace's own list wins over the user's: a profile saved to the user settings would never apply.
     if (scopes?.workspaceValue !== undefined || scopes?.workspaceFolderValue !== undefined) {
-      return { ok: false, message: "This workspace's settings define downcity.providers, which win over the user settings: add the profile there, or remove the workspace's list." };
+      return {
+        ok: false,
+        message:
+          "This workspace's settings define downcity.providers, which win over the user settings: add the profile there, or remove the workspace's list.",
+      };
     }
-    const check = await checkConnection({ protocol: kind, baseURL, ...(key ? { apiKey: key } : {}) }, model, { allowCall: this.restricted() === undefined });
+    const check = await checkConnection({ protocol: kind, baseURL, ...(key ? { apiKey: key } : {}) }, model, {
+      allowCall: this.restricted() === undefined,
+    });
     if (!check.ok) return { ok: false, message: check.message, field: check.field };
 
-    const saved = (scopes?.globalValue ?? []).filter((p): p is Record<string, unknown> => typeof p === "object" && p !== null);
+    const saved = (scopes?.globalValue ?? []).filter(
+      (p): p is Record<string, unknown> => typeof p === "object" && p !== null,
+    );
     const same = saved.find((p) => p.protocol === kind && p.baseURL === baseURL);
     const id = typeof same?.id === "string" ? same.id : uniqueId(profileIdFor(baseURL), saved);
     // The key first: when the settings apply, the profile already has it.
@@ -59,7 +69,11 @@ export class Connector {
       if (holds()) return resolve();
       const timer = setTimeout(() => {
         sub.dispose();
-        reject(new Error(`the saved profile "${id}" did not take effect: does this workspace's downcity.providers setting override the user settings?`));
+        reject(
+          new Error(
+            `the saved profile "${id}" did not take effect: does this workspace's downcity.providers setting override the user settings?`,
+          ),
+        );
       }, SETTINGS_APPLY_MS);
       const sub = this.config.onDidChange(() => {
         if (!holds()) return;
@@ -77,7 +91,9 @@ export function profileIdFor(baseURL: string): string {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (host === "localhost" || host === "::1" || /^127\./.test(host)) return url.port ? `local-${url.port}` : "local";
   const labels = host.split(".").filter((l) => l && !/^(api|www)$/.test(l));
-  const name = (labels.length > 1 ? labels[labels.length - 2]! : labels[0] ?? "provider").toLowerCase().replace(/[^a-z0-9_-]+/g, "-");
+  const name = (labels.length > 1 ? labels[labels.length - 2]! : (labels[0] ?? "provider"))
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-");
   return name || "provider";
 }
 

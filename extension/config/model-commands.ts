@@ -19,13 +19,18 @@ export function modelCommands(config: ProviderConfig, showConnect?: () => Promis
   const openSettings = () => vscode.commands.executeCommand("workbench.action.openSettings", "downcity.providers");
   const ids = (choices: ProviderChoice[]) => choices.map((c) => c.id).join(", ") || "none";
   /** The profile the caller named (or the only one), undefined to ask; an unknown name is an error. */
-  const named = (choices: ProviderChoice[], profileId: string | undefined, needed: boolean): ProviderChoice | undefined => {
+  const named = (
+    choices: ProviderChoice[],
+    profileId: string | undefined,
+    needed: boolean,
+  ): ProviderChoice | undefined => {
     if (profileId !== undefined) {
       const found = choices.find((c) => c.id === profileId);
       if (!found) throw new Error(`no provider profile "${profileId}" (profiles: ${ids(choices)})`);
       return found;
     }
-    if (needed && choices.length !== 1) throw new Error(`name the profileId: the provider profiles are ${ids(choices)}`);
+    if (needed && choices.length !== 1)
+      throw new Error(`name the profileId: the provider profiles are ${ids(choices)}`);
     return needed ? choices[0] : undefined;
   };
 
@@ -37,19 +42,32 @@ export function modelCommands(config: ProviderConfig, showConnect?: () => Promis
       const profileId = legacy ? arg : answers.profileId;
       // The environment's profile takes a key too: one set here wins over DOWNCITY_API_KEY.
       const choices = await config.choices();
-      if (choices.length === 0 && (answers.profileId !== undefined || answers.key !== undefined)) throw new Error(`no provider profile to store the key for (profiles: none)`);
+      if (choices.length === 0 && (answers.profileId !== undefined || answers.key !== undefined))
+        throw new Error(`no provider profile to store the key for (profiles: none)`);
       if (choices.length === 0) {
-        const answer = await vscode.window.showInformationMessage("Downcity: add a provider profile to the downcity.providers setting first (or set DOWNCITY_PROTOCOL and DOWNCITY_MODEL for the extension host); its key is then stored here.", "Open Settings");
+        const answer = await vscode.window.showInformationMessage(
+          "Downcity: add a provider profile to the downcity.providers setting first (or set DOWNCITY_PROTOCOL and DOWNCITY_MODEL for the extension host); its key is then stored here.",
+          "Open Settings",
+        );
         if (answer) await openSettings();
         return;
       }
-      let id = legacy ? (choices.some((c) => c.id === profileId) ? profileId : undefined) : named(choices, profileId, false)?.id;
+      let id = legacy
+        ? choices.some((c) => c.id === profileId)
+          ? profileId
+          : undefined
+        : named(choices, profileId, false)?.id;
       if (!id) {
         const chosen =
           choices.length === 1
             ? choices[0]
             : await vscode.window.showQuickPick(
-                choices.map((c) => ({ label: c.id, description: `${c.protocol}${c.baseURL ? ` · ${c.baseURL}` : ""}`, detail: c.hasKey ? "A key is stored" : "No key stored", id: c.id })),
+                choices.map((c) => ({
+                  label: c.id,
+                  description: `${c.protocol}${c.baseURL ? ` · ${c.baseURL}` : ""}`,
+                  detail: c.hasKey ? "A key is stored" : "No key stored",
+                  id: c.id,
+                })),
                 { placeHolder: "Provider profile to set the API key of" },
               );
         if (!chosen) return;
@@ -104,15 +122,27 @@ export function modelCommands(config: ProviderConfig, showConnect?: () => Promis
             const isCurrent = current?.provider === choice.id && current.model === model;
             picks.push({
               label: `${isCurrent ? "$(check) " : ""}${model}`,
-              description: [model === choice.model ? "configured" : "listed by the server", choice.source === "environment" ? "environment" : ""].filter(Boolean).join(" · "),
+              description: [
+                model === choice.model ? "configured" : "listed by the server",
+                choice.source === "environment" ? "environment" : "",
+              ]
+                .filter(Boolean)
+                .join(" · "),
               selection,
             });
           }
         });
-        if (showConnect) picks.push({ label: "", kind: vscode.QuickPickItemKind.Separator }, { label: "$(add) Add a model…", description: "connect a provider in the chat", connect: true });
+        if (showConnect)
+          picks.push(
+            { label: "", kind: vscode.QuickPickItemKind.Separator },
+            { label: "$(add) Add a model…", description: "connect a provider in the chat", connect: true },
+          );
         return picks;
       })();
-      const chosen = await vscode.window.showQuickPick(items, { placeHolder: "Model for new runs", matchOnDescription: true });
+      const chosen = await vscode.window.showQuickPick(items, {
+        placeHolder: "Model for new runs",
+        matchOnDescription: true,
+      });
       if (chosen?.connect) await showConnect?.();
       if (chosen?.selection) await config.select(chosen.selection);
       return chosen?.selection;

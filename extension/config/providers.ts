@@ -68,8 +68,19 @@ export class ProviderConfig implements vscode.Disposable {
 
   async choices(): Promise<ProviderChoice[]> {
     const env = this.envProvider();
-    if (env) return [describe(env, "environment", (await this.secrets.get(secretKey(ENV_PROFILE_ID))) !== undefined || envGivesKey(this.env, env))];
-    return Promise.all(this.settings.providers.map(async (p) => describe(p, "settings", (await this.secrets.get(secretKey(p.profile.id))) !== undefined)));
+    if (env)
+      return [
+        describe(
+          env,
+          "environment",
+          (await this.secrets.get(secretKey(ENV_PROFILE_ID))) !== undefined || envGivesKey(this.env, env),
+        ),
+      ];
+    return Promise.all(
+      this.settings.providers.map(async (p) =>
+        describe(p, "settings", (await this.secrets.get(secretKey(p.profile.id))) !== undefined),
+      ),
+    );
   }
 
   /** Profiles with their keys, for the runtime only (called per run). */
@@ -96,7 +107,9 @@ export class ProviderConfig implements vscode.Disposable {
     if (saved && known.some((p) => p.profile.id === saved.provider)) return saved;
     const chosen = known.find((p) => p.profile.id === this.settings.defaultProvider) ?? known[0];
     if (!chosen) return undefined;
-    return chosen.contextWindow ? { provider: chosen.profile.id, model: chosen.model, contextWindow: chosen.contextWindow } : { provider: chosen.profile.id, model: chosen.model };
+    return chosen.contextWindow
+      ? { provider: chosen.profile.id, model: chosen.model, contextWindow: chosen.contextWindow }
+      : { provider: chosen.profile.id, model: chosen.model };
   }
 
   async select(selection: ModelChoice): Promise<void> {
@@ -116,10 +129,17 @@ export class ProviderConfig implements vscode.Disposable {
 
 /** True when the environment itself names a key (not the placeholder local servers get). */
 function envGivesKey(env: NodeJS.ProcessEnv, provider: ResolvedProvider): boolean {
-  return Boolean(env.DOWNCITY_API_KEY ?? (provider.profile.protocol === "anthropic-messages" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY));
+  return Boolean(
+    env.DOWNCITY_API_KEY ??
+    (provider.profile.protocol === "anthropic-messages" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY),
+  );
 }
 
-function describe(p: ProviderSetting | ResolvedProvider, source: ProviderChoice["source"], hasKey: boolean): ProviderChoice {
+function describe(
+  p: ProviderSetting | ResolvedProvider,
+  source: ProviderChoice["source"],
+  hasKey: boolean,
+): ProviderChoice {
   const choice: ProviderChoice = { id: p.profile.id, protocol: p.profile.protocol, model: p.model, source, hasKey };
   if (p.profile.baseURL) choice.baseURL = p.profile.baseURL;
   if (p.contextWindow) choice.contextWindow = p.contextWindow;

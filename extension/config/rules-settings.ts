@@ -6,7 +6,10 @@ import { DEFAULT_RULES_BUDGET } from "../../core/runtime";
  * request (core/rules), so a settings change reaches the next one. A wrong value falls
  * back to the default rather than failing the run: AGENTS.md is read whatever this says.
  */
-export function rulesSettings(folder: vscode.WorkspaceFolder): { files: () => readonly string[]; budgetTokens: () => number } {
+export function rulesSettings(folder: vscode.WorkspaceFolder): {
+  files: () => readonly string[];
+  budgetTokens: () => number;
+} {
   const config = () => vscode.workspace.getConfiguration("downcity.rules", folder.uri);
   return {
     files: () => {

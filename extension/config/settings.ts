@@ -12,7 +12,13 @@ export interface ProviderSetting {
   contextWindow?: number;
 }
 
-const ProviderEntry = ProviderProfileSchema.pick({ id: true, protocol: true, baseURL: true, headers: true, server: true }).extend({
+const ProviderEntry = ProviderProfileSchema.pick({
+  id: true,
+  protocol: true,
+  baseURL: true,
+  headers: true,
+  server: true,
+}).extend({
   model: z.string().min(1),
   contextWindow: z.number().int().positive().optional(),
 });
@@ -41,13 +47,18 @@ const APPROVAL = z.enum(["ask", "auto"]);
  * one: the value `previous` (the settings in effect) had for that key is kept; on the
  * first read, invalid entries are skipped and invalid scalars take their safe default.
  */
-export function readSettings(config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration("downcity"), previous?: Settings): Settings {
+export function readSettings(
+  config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration("downcity"),
+  previous?: Settings,
+): Settings {
   const problems: string[] = [];
-  const kept = (key: string, fallback: string) => (previous ? `the last valid value of downcity.${key} is kept` : fallback);
+  const kept = (key: string, fallback: string) =>
+    previous ? `the last valid value of downcity.${key} is kept` : fallback;
 
   const providers = readList(config, "providers", ProviderEntry, problems, previous?.providers, (entry, list, i) => {
     const { model, contextWindow, ...fields } = entry;
-    if (list.some((p) => p.profile.id === fields.id)) return `downcity.providers[${i}]: the id "${fields.id}" is used twice`;
+    if (list.some((p) => p.profile.id === fields.id))
+      return `downcity.providers[${i}]: the id "${fields.id}" is used twice`;
     const profile: ProviderProfile = { ...fields } as ProviderProfile;
     if (contextWindow) profile.models = { [model]: { contextWindow } };
     list.push(contextWindow ? { profile, model, contextWindow } : { profile, model });
@@ -63,7 +74,10 @@ export function readSettings(config: vscode.WorkspaceConfiguration = vscode.work
     return previous?.approval[key] ?? "ask";
   };
   const allowed = z.array(z.string().min(1)).safeParse(config.get<unknown>("approval.allowedCommands") ?? []);
-  if (!allowed.success) problems.push(`downcity.approval.allowedCommands: must be a list of commands; ${kept("approval.allowedCommands", "none is allowed")}`);
+  if (!allowed.success)
+    problems.push(
+      `downcity.approval.allowedCommands: must be a list of commands; ${kept("approval.allowedCommands", "none is allowed")}`,
+    );
   const approval: ApprovalSettings = {
     reads: approvalKind("reads"),
     edits: approvalKind("edits"),
@@ -72,14 +86,24 @@ export function readSettings(config: vscode.WorkspaceConfiguration = vscode.work
   };
 
   const compaction: CompactionSettings = {};
-  for (const key of ["triggerRatio", "verifyRatio", "retainRatio", "toolResultMaxCodePoints", "reasoningMaxCodePoints", "summaryChunkChars"] as const) {
+  for (const key of [
+    "triggerRatio",
+    "verifyRatio",
+    "retainRatio",
+    "toolResultMaxCodePoints",
+    "reasoningMaxCodePoints",
+    "summaryChunkChars",
+  ] as const) {
     const value = config.get<unknown>(`compaction.${key}`);
     if (value === undefined || value === null) continue;
     const parsed = CompactionConfig.shape[key].safeParse(value);
     if (parsed.success) (compaction as Record<string, unknown>)[key] = parsed.data;
     else {
-      problems.push(`downcity.compaction.${key}: ${parsed.error.issues[0]?.message ?? "invalid"}; ${kept(`compaction.${key}`, "the default is used")}`);
-      if (previous?.compaction[key] !== undefined) (compaction as Record<string, unknown>)[key] = previous.compaction[key];
+      problems.push(
+        `downcity.compaction.${key}: ${parsed.error.issues[0]?.message ?? "invalid"}; ${kept(`compaction.${key}`, "the default is used")}`,
+      );
+      if (previous?.compaction[key] !== undefined)
+        (compaction as Record<string, unknown>)[key] = previous.compaction[key];
     }
   }
 
@@ -92,7 +116,9 @@ export function readSettings(config: vscode.WorkspaceConfiguration = vscode.work
   if (defaultProvider && !providers.some((p) => p.profile.id === defaultProvider)) {
     const last = previous?.defaultProvider;
     const keep = last !== undefined && providers.some((p) => p.profile.id === last);
-    problems.push(`downcity.defaultProvider: no provider profile "${defaultProvider}" in downcity.providers${keep ? `; "${last}" is kept` : ""}`);
+    problems.push(
+      `downcity.defaultProvider: no provider profile "${defaultProvider}" in downcity.providers${keep ? `; "${last}" is kept` : ""}`,
+    );
     if (keep) defaultProvider = last;
   }
   return { providers, defaultProvider, approval, compaction, agents, problems };
@@ -118,7 +144,9 @@ function readList<S extends z.ZodType, T>(
   else
     raw.forEach((value, i) => {
       const parsed = schema.safeParse(value);
-      const problem = parsed.success ? add(parsed.data, list, i) : `downcity.${key}[${i}]: ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`;
+      const problem = parsed.success
+        ? add(parsed.data, list, i)
+        : `downcity.${key}[${i}]: ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`;
       if (problem) found.push(problem);
     });
   if (found.length === 0) return list;

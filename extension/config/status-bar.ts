@@ -20,7 +20,11 @@ export class ModelStatus implements vscode.Disposable {
   ) {
     this.item.name = "Downcity Model";
     this.item.command = "downcity.selectModel";
-    const watch = (entry: OpenFolder) => this.offs.set(entry, entry.runtime.onEvent((e) => e.type === "usage" && this.onUsage(entry, e)));
+    const watch = (entry: OpenFolder) =>
+      this.offs.set(
+        entry,
+        entry.runtime.onEvent((e) => e.type === "usage" && this.onUsage(entry, e)),
+      );
     runtimes.all().forEach(watch);
     this.subscriptions.push(
       config.onDidChange(() => this.render()),
@@ -39,7 +43,12 @@ export class ModelStatus implements vscode.Disposable {
   /** The session the chat shows; its usage is what the item reports. */
   setActive(root: string, ref: { agentId?: string; sessionId: string }): void {
     const next = { root, agentId: ref.agentId ?? "code", sessionId: ref.sessionId };
-    if (this.active?.root === next.root && this.active.agentId === next.agentId && this.active.sessionId === next.sessionId) return;
+    if (
+      this.active?.root === next.root &&
+      this.active.agentId === next.agentId &&
+      this.active.sessionId === next.sessionId
+    )
+      return;
     this.active = next;
     this.usage = undefined;
     this.render();
@@ -48,7 +57,12 @@ export class ModelStatus implements vscode.Disposable {
   private onUsage(entry: OpenFolder, event: AgentEventOf<"usage">): void {
     // The session that last used the model becomes the active one when the chat named none.
     this.active ??= { root: entry.runtime.root, agentId: event.agentId, sessionId: event.sessionId };
-    if (this.active.root !== entry.runtime.root || this.active.agentId !== event.agentId || this.active.sessionId !== event.sessionId) return;
+    if (
+      this.active.root !== entry.runtime.root ||
+      this.active.agentId !== event.agentId ||
+      this.active.sessionId !== event.sessionId
+    )
+      return;
     this.usage = event;
     this.render();
   }
@@ -73,7 +87,8 @@ export class ModelStatus implements vscode.Disposable {
       if (share) text += ` · ${Math.round(share.ratio * 100)}%`;
       const used = share?.used ?? contextTokens(usage.usage);
       tooltip += `\nContext of this session: ${used.toLocaleString("en-US")}${share ? ` of ${share.window.toLocaleString("en-US")}` : ""} tokens (last request)`;
-      if (usage.windowAssumed && !selection.contextWindow) tooltip += `\nThe model's context window is unknown, so ${share?.window.toLocaleString("en-US")} tokens is assumed.`;
+      if (usage.windowAssumed && !selection.contextWindow)
+        tooltip += `\nThe model's context window is unknown, so ${share?.window.toLocaleString("en-US")} tokens is assumed.`;
     }
     this.item.text = text;
     this.item.tooltip = tooltip;

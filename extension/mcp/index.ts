@@ -5,7 +5,10 @@ import { McpServers } from "./servers";
 export { McpServers } from "./servers";
 
 /** The MCP feature: the "Downcity MCP" output channel, the servers of every folder, and "Downcity: MCP Servers". */
-export function registerMcp(context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">): { servers: McpServers; disposable: vscode.Disposable } {
+export function registerMcp(context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">): {
+  servers: McpServers;
+  disposable: vscode.Disposable;
+} {
   const output = vscode.window.createOutputChannel("Downcity MCP");
   const servers = new McpServers(context, output);
   const command = vscode.commands.registerCommand(MCP_SERVERS_COMMAND, () => showMcpServers(servers));

@@ -21,7 +21,13 @@ export class McpInputs {
     const value =
       input.type === "pickString" && input.options?.length
         ? await vscode.window.showQuickPick(input.options, { title, ignoreFocusOut: true })
-        : await vscode.window.showInputBox({ title, prompt: input.description ?? `Value of \${input:${input.id}}`, password: input.password ?? false, ignoreFocusOut: true, ...(input.default ? { value: input.default } : {}) });
+        : await vscode.window.showInputBox({
+            title,
+            prompt: input.description ?? `Value of \${input:${input.id}}`,
+            password: input.password ?? false,
+            ignoreFocusOut: true,
+            ...(input.default ? { value: input.default } : {}),
+          });
     if (value === undefined) return undefined;
     await this.secrets.store(key, value);
     return value;

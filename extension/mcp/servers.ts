@@ -47,7 +47,8 @@ export class McpServers implements vscode.Disposable {
       watcher.onDidChange(reload),
       watcher.onDidDelete(reload),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        for (const f of this.folders.values()) if (e.affectsConfiguration(SETTING, f.folder.uri)) void this.reload(f.folder);
+        for (const f of this.folders.values())
+          if (e.affectsConfiguration(SETTING, f.folder.uri)) void this.reload(f.folder);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         for (const folder of e.removed) {
@@ -111,7 +112,8 @@ export class McpServers implements vscode.Disposable {
 
   private async load(f: FolderMcp): Promise<void> {
     const config = await readFolderConfig(f.folder, f.root);
-    for (const p of config.problems) this.output.appendLine(`[config] ${p.source.label}${p.server ? ` (${p.server})` : ""}: ${p.message}`);
+    for (const p of config.problems)
+      this.output.appendLine(`[config] ${p.source.label}${p.server ? ` (${p.server})` : ""}: ${p.message}`);
     f.manager.setConfig(config);
   }
 

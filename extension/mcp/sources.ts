@@ -13,9 +13,16 @@ export const SETTING = "downcity.mcp.servers";
 export async function readFolderConfig(folder: vscode.WorkspaceFolder, root: string): Promise<ParsedMcpConfig> {
   const inspected = vscode.workspace.getConfiguration("downcity", folder.uri).inspect<unknown>("mcp.servers");
   const parts: ParsedMcpConfig[] = [];
-  if (inspected?.globalValue !== undefined) parts.push(parseMcpConfig(inspected.globalValue, { kind: "user", label: `user settings (${SETTING})` }));
-  if (inspected?.workspaceValue !== undefined) parts.push(parseMcpConfig(inspected.workspaceValue, { kind: "workspace", label: `workspace settings (${SETTING})` }));
-  if (inspected?.workspaceFolderValue !== undefined) parts.push(parseMcpConfig(inspected.workspaceFolderValue, { kind: "workspace", label: `folder settings (${SETTING})` }));
+  if (inspected?.globalValue !== undefined)
+    parts.push(parseMcpConfig(inspected.globalValue, { kind: "user", label: `user settings (${SETTING})` }));
+  if (inspected?.workspaceValue !== undefined)
+    parts.push(
+      parseMcpConfig(inspected.workspaceValue, { kind: "workspace", label: `workspace settings (${SETTING})` }),
+    );
+  if (inspected?.workspaceFolderValue !== undefined)
+    parts.push(
+      parseMcpConfig(inspected.workspaceFolderValue, { kind: "workspace", label: `folder settings (${SETTING})` }),
+    );
   parts.push(await readMcpFile(join(root, WORKSPACE_MCP_FILE), { kind: "workspace", label: WORKSPACE_MCP_FILE }));
   return mergeMcpConfigs(parts);
 }

@@ -18,7 +18,8 @@ export class McpTrust {
 
   async rememberConsent(root: string, fingerprint: string): Promise<void> {
     const list = this.state.get<string[]>(CONSENT_KEY, []);
-    if (!list.includes(`${root}\u0000${fingerprint}`)) await this.state.update(CONSENT_KEY, [...list, `${root}\u0000${fingerprint}`]);
+    if (!list.includes(`${root}\u0000${fingerprint}`))
+      await this.state.update(CONSENT_KEY, [...list, `${root}\u0000${fingerprint}`]);
   }
 
   /** The modal the first start of a folder's server shows: its command line or URL, exactly as configured. */
@@ -27,7 +28,10 @@ export class McpTrust {
     const kind = /^https?:\/\//.test(request.launch) ? "connects to" : "runs";
     const choice = await vscode.window.showWarningMessage(
       `Start the MCP server "${request.server}" from ${request.source.label}?`,
-      { modal: true, detail: `It ${kind}:\n${request.launch}\n\nThis configuration came with the folder. An MCP server can run any program as you: allow only servers you trust.` },
+      {
+        modal: true,
+        detail: `It ${kind}:\n${request.launch}\n\nThis configuration came with the folder. An MCP server can run any program as you: allow only servers you trust.`,
+      },
       "Allow",
     );
     if (choice !== "Allow") return false;

@@ -1,6 +1,14 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { fileAttachment, folderAttachment, fuzzyFilter, problemsAttachment, selectionAttachment, terminalAttachment, type Problem } from "../../core/runtime/mentions";
+import {
+  fileAttachment,
+  folderAttachment,
+  fuzzyFilter,
+  problemsAttachment,
+  selectionAttachment,
+  terminalAttachment,
+  type Problem,
+} from "../../core/runtime/mentions";
 import type { Mention, ResolvedAttachment } from "../../core/protocol";
 import { resolveInsideRoot } from "../../core/tools/sandbox";
 import type { ChatFolder } from "../chat/runtimes";
@@ -31,14 +39,19 @@ export class VscodeMentions implements vscode.Disposable {
 
   constructor(private readonly terminals: TerminalOutputs) {
     const drop = () => this.lists.clear();
-    this.subscriptions = [vscode.workspace.onDidCreateFiles(drop), vscode.workspace.onDidDeleteFiles(drop), vscode.workspace.onDidRenameFiles(drop)];
+    this.subscriptions = [
+      vscode.workspace.onDidCreateFiles(drop),
+      vscode.workspace.onDidDeleteFiles(drop),
+      vscode.workspace.onDidRenameFiles(drop),
+    ];
   }
 
   async search(folder: ChatFolder, kind: "file" | "folder", query: string): Promise<string[]> {
     const files = await this.files(folder);
     if (kind === "file") return fuzzyFilter(files, query, PICKS);
     const folders = new Set<string>();
-    for (const file of files) for (let i = file.indexOf("/"); i > 0; i = file.indexOf("/", i + 1)) folders.add(file.slice(0, i));
+    for (const file of files)
+      for (let i = file.indexOf("/"); i > 0; i = file.indexOf("/", i + 1)) folders.add(file.slice(0, i));
     return fuzzyFilter([...folders], query, PICKS);
   }
 
@@ -55,13 +68,17 @@ export class VscodeMentions implements vscode.Disposable {
       }
       case "folder": {
         const rel = mention.path ? await this.inside(root, mention.path) : "";
-        const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.file(path.join(root, rel))).then(undefined, () => {
-          throw new MentionError(`${rel || "."} is not a folder of the workspace`);
-        });
+        const entries = await vscode.workspace.fs
+          .readDirectory(vscode.Uri.file(path.join(root, rel)))
+          .then(undefined, () => {
+            throw new MentionError(`${rel || "."} is not a folder of the workspace`);
+          });
         const kept = entries.filter(([name]) => name !== ".git" && name !== ".downcity");
         return folderAttachment(
           rel,
-          kept.slice(0, FOLDER_ENTRIES).map(([name, type]) => ({ name, directory: (type & vscode.FileType.Directory) !== 0 })),
+          kept
+            .slice(0, FOLDER_ENTRIES)
+            .map(([name, type]) => ({ name, directory: (type & vscode.FileType.Directory) !== 0 })),
           Math.max(0, kept.length - FOLDER_ENTRIES),
         );
       }
@@ -70,15 +87,28 @@ export class VscodeMentions implements vscode.Disposable {
         for (const [uri, list] of vscode.languages.getDiagnostics()) {
           const rel = relativeToRoot(root, uri);
           if (rel === undefined) continue;
-          for (const d of list) problems.push({ path: rel, line: d.range.start.line + 1, column: d.range.start.character + 1, severity: SEVERITY[d.severity] ?? "info", message: d.message, ...(d.source ? { source: d.source } : {}) });
+          for (const d of list)
+            problems.push({
+              path: rel,
+              line: d.range.start.line + 1,
+              column: d.range.start.character + 1,
+              severity: SEVERITY[d.severity] ?? "info",
+              message: d.message,
+              ...(d.source ? { source: d.source } : {}),
+            });
         }
-        problems.sort((a, b) => SEVERITY.indexOf(a.severity) - SEVERITY.indexOf(b.severity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+        problems.sort(
+          (a, b) =>
+            SEVERITY.indexOf(a.severity) - SEVERITY.indexOf(b.severity) ||
+            (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line),
+        );
         return problemsAttachment(problems.slice(0, PROBLEMS), Math.max(0, problems.length - PROBLEMS));
       }
       case "selection": {
         // The chat has focus when the mention is picked: the last text editor is the one meant.
         const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
-        if (!editor || editor.selection.isEmpty) throw new MentionError("nothing is selected in an editor: select some text first");
+        if (!editor || editor.selection.isEmpty)
+          throw new MentionError("nothing is selected in an editor: select some text first");
         const rel = relativeToRoot(root, editor.document.uri) ?? path.basename(editor.document.uri.path);
         const s = editor.selection;
         // A selection ending at column 0 of a line does not include that line.
@@ -124,7 +154,11 @@ export class VscodeMentions implements vscode.Disposable {
     const root = folder.runtime.root;
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folder.key));
     const excludes = workspaceFolder ? await editorExcludes(workspaceFolder, root) : undefined;
-    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(root), "**/*"), excludes?.glob, LIST_LIMIT);
+    const found = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(vscode.Uri.file(root), "**/*"),
+      excludes?.glob,
+      LIST_LIMIT,
+    );
     const rels: string[] = [];
     for (const uri of found) {
       const rel = relativeToRoot(root, uri);
@@ -142,6 +176,7 @@ async function readText(uri: vscode.Uri): Promise<string> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return open.getText();
   const bytes = await vscode.workspace.fs.readFile(uri);
-  if (bytes.subarray(0, 8192).includes(0)) throw new MentionError(`${uri.path.split("/").pop()} is a binary file: it cannot be attached as text`);
+  if (bytes.subarray(0, 8192).includes(0))
+    throw new MentionError(`${uri.path.split("/").pop()} is a binary file: it cannot be attached as text`);
   return new TextDecoder().decode(bytes);
 }

@@ -37,7 +37,13 @@ export class TerminalOutputs implements vscode.Disposable {
 
   private record(terminal: vscode.Terminal, execution: vscode.TerminalShellExecution): void {
     const stream = execution.read();
-    const entry: Recent = { execution, command: execution.commandLine.value, output: "", ended: false, drained: Promise.resolve() };
+    const entry: Recent = {
+      execution,
+      command: execution.commandLine.value,
+      output: "",
+      ended: false,
+      drained: Promise.resolve(),
+    };
     entry.drained = (async () => {
       try {
         for await (const data of stream) entry.output = (entry.output + data).slice(-KEEP_CHARS);
@@ -64,7 +70,9 @@ export class TerminalOutputs implements vscode.Disposable {
       return { name: terminal.name, output, command: recent.command };
     }
     if (!terminal.shellIntegration) {
-      return { unavailable: `the terminal "${terminal.name}" has no shell integration, so its output cannot be read (enable terminal.integrated.shellIntegration.enabled and use a supported shell, or paste the output)` };
+      return {
+        unavailable: `the terminal "${terminal.name}" has no shell integration, so its output cannot be read (enable terminal.integrated.shellIntegration.enabled and use a supported shell, or paste the output)`,
+      };
     }
     return { unavailable: `the terminal "${terminal.name}" has run no command since Downcity started` };
   }

@@ -12,11 +12,15 @@ export interface RestoreDeps {
   docs: CheckpointDocuments;
 }
 
-type Restoring = Required<Pick<WorkspaceRuntimeApi, "restorePoint" | "previewRestore" | "previewUndoRestore" | "applyRestore">> & WorkspaceRuntimeApi;
+type Restoring = Required<
+  Pick<WorkspaceRuntimeApi, "restorePoint" | "previewRestore" | "previewUndoRestore" | "applyRestore">
+> &
+  WorkspaceRuntimeApi;
 
 function restoring(deps: RestoreDeps, folderKey: string): Restoring {
   const runtime = deps.runtime(folderKey);
-  if (!runtime.previewRestore || !runtime.applyRestore || !runtime.restorePoint || !runtime.previewUndoRestore) throw new Error("this folder's runtime keeps no checkpoints");
+  if (!runtime.previewRestore || !runtime.applyRestore || !runtime.restorePoint || !runtime.previewUndoRestore)
+    throw new Error("this folder's runtime keeps no checkpoints");
   if (!vscode.workspace.isTrusted) throw new Error("the workspace is in Restricted Mode: Downcity restores no file");
   return runtime as Restoring;
 }
@@ -30,14 +34,22 @@ const files = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
  * Restore. Resolves with the fork the conversation continues in, or undefined when the
  * preview was dismissed.
  */
-export async function restoreToMessage(deps: RestoreDeps, ref: SessionRef, messageSeq: number, mode: "restore" | "resend"): Promise<{ outcome: RestoreOutcome; fork?: SessionRef } | undefined> {
+export async function restoreToMessage(
+  deps: RestoreDeps,
+  ref: SessionRef,
+  messageSeq: number,
+  mode: "restore" | "resend",
+): Promise<{ outcome: RestoreOutcome; fork?: SessionRef } | undefined> {
   const runtime = restoring(deps, ref.folderKey);
   const toSeq = await runtime.restorePoint(local(ref), messageSeq);
   const plan = await runtime.previewRestore(local(ref), toSeq);
   // Files only unless the user widens it; Edit and Resend always continues in a fork.
   const scope: RestoreScope = mode === "resend" ? "files+conversation" : "files";
   const answer = await showRestorePreview(plan, {
-    title: mode === "resend" ? `Edit and Resend: restore ${files(changing(plan))} to that message` : `Restore to Here: ${files(changing(plan))}`,
+    title:
+      mode === "resend"
+        ? `Edit and Resend: restore ${files(changing(plan))} to that message`
+        : `Restore to Here: ${files(changing(plan))}`,
     root: runtime.root,
     docs: deps.docs,
     scope,
@@ -46,7 +58,9 @@ export async function restoreToMessage(deps: RestoreDeps, ref: SessionRef, messa
   if (!answer) return undefined;
   const outcome = await runtime.applyRestore(local(ref), plan, { scope: answer.scope, choices: answer.choices });
   tell(outcome, ref);
-  const fork = outcome.fork ? { folderKey: ref.folderKey, agentId: outcome.fork.agentId, sessionId: outcome.fork.sessionId } : undefined;
+  const fork = outcome.fork
+    ? { folderKey: ref.folderKey, agentId: outcome.fork.agentId, sessionId: outcome.fork.sessionId }
+    : undefined;
   return { outcome, ...(fork ? { fork } : {}) };
 }
 
@@ -56,7 +70,13 @@ export async function undoRestore(deps: RestoreDeps, ref: SessionRef): Promise<R
   const { plan, undoOf } = await runtime.previewUndoRestore(local(ref));
   let choices = {};
   if (plan.files.some((f) => f.status !== "restore")) {
-    const answer = await showRestorePreview(plan, { title: `Undo Restore: ${files(changing(plan))}`, root: runtime.root, docs: deps.docs, scope: "files", scopeFixed: true });
+    const answer = await showRestorePreview(plan, {
+      title: `Undo Restore: ${files(changing(plan))}`,
+      root: runtime.root,
+      docs: deps.docs,
+      scope: "files",
+      scopeFixed: true,
+    });
     if (!answer) return undefined;
     choices = answer.choices;
   }

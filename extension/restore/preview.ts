@@ -15,9 +15,18 @@ const MINE = { iconPath: new vscode.ThemeIcon("account"), tooltip: "Keep Mine" }
 const THEIRS = { iconPath: new vscode.ThemeIcon("history"), tooltip: "Take Checkpoint" };
 
 const statusText = (f: RestoreFilePlan, choice: ConflictChoice | undefined): string => {
-  if (f.status === "restore") return f.target.kind === "absent" ? "will be deleted" : f.current.kind === "absent" ? "will be recreated" : "will be restored";
+  if (f.status === "restore")
+    return f.target.kind === "absent"
+      ? "will be deleted"
+      : f.current.kind === "absent"
+        ? "will be recreated"
+        : "will be restored";
   if (f.status === "not-restorable") return "not restorable";
-  return choice === "mine" ? "conflict: keep mine" : choice === "checkpoint" ? "conflict: take checkpoint" : "conflict: choose Keep Mine or Take Checkpoint";
+  return choice === "mine"
+    ? "conflict: keep mine"
+    : choice === "checkpoint"
+      ? "conflict: take checkpoint"
+      : "conflict: choose Keep Mine or Take Checkpoint";
 };
 
 /**
@@ -42,15 +51,31 @@ export function showRestorePreview(
   const changing = plan.files.filter((f) => f.status !== "not-restorable").length;
   const rows = (): Row[] => {
     const out: Row[] = [
-      { action: "confirm", label: "$(check) Confirm Restore", description: `${changing} file${changing === 1 ? "" : "s"}${scope === "files+conversation" ? ", and the conversation in a fork" : ""}`, alwaysShow: true },
+      {
+        action: "confirm",
+        label: "$(check) Confirm Restore",
+        description: `${changing} file${changing === 1 ? "" : "s"}${scope === "files+conversation" ? ", and the conversation in a fork" : ""}`,
+        alwaysShow: true,
+      },
     ];
     if (!options.scopeFixed) {
-      out.push({ action: "scope", label: scope === "files" ? "$(files) Scope: Files Only" : "$(comment-discussion) Scope: Files and Conversation", description: "select to change", alwaysShow: true });
+      out.push({
+        action: "scope",
+        label: scope === "files" ? "$(files) Scope: Files Only" : "$(comment-discussion) Scope: Files and Conversation",
+        description: "select to change",
+        alwaysShow: true,
+      });
     }
     out.push({ action: "file", label: "Files", kind: vscode.QuickPickItemKind.Separator });
-    if (plan.files.length === 0) out.push({ action: "file", label: "$(pass) No file changes: every file is as it was at that message" });
+    if (plan.files.length === 0)
+      out.push({ action: "file", label: "$(pass) No file changes: every file is as it was at that message" });
     for (const f of plan.files) {
-      const row: Row = { action: "file", file: f, label: `${f.status === "conflict" ? "$(warning)" : f.status === "not-restorable" ? "$(circle-slash)" : "$(file)"} ${f.path}`, description: statusText(f, choices[f.path]) };
+      const row: Row = {
+        action: "file",
+        file: f,
+        label: `${f.status === "conflict" ? "$(warning)" : f.status === "not-restorable" ? "$(circle-slash)" : "$(file)"} ${f.path}`,
+        description: statusText(f, choices[f.path]),
+      };
       if (f.reason) row.detail = f.reason;
       if (f.status !== "not-restorable") row.buttons = f.status === "conflict" ? [DIFF, MINE, THEIRS] : [DIFF];
       out.push(row);
@@ -68,9 +93,15 @@ export function showRestorePreview(
   const openDiff = async (f: RestoreFilePlan) => {
     const content = plan.bytes.get(f.path);
     if (!content) return;
-    const now = content.now === null ? options.docs.put(f.path, null, "now (no file)") : vscode.Uri.file(join(options.root, f.path));
+    const now =
+      content.now === null
+        ? options.docs.put(f.path, null, "now (no file)")
+        : vscode.Uri.file(join(options.root, f.path));
     const then = options.docs.put(f.path, content.target, "checkpoint");
-    await vscode.commands.executeCommand("vscode.diff", now, then, `${f.path} (now ↔ checkpoint)`, { preview: true, preserveFocus: true });
+    await vscode.commands.executeCommand("vscode.diff", now, then, `${f.path} (now ↔ checkpoint)`, {
+      preview: true,
+      preserveFocus: true,
+    });
   };
 
   return new Promise((resolve) => {

@@ -33,7 +33,10 @@ export function registerRestore(host: RestoreRegistration): vscode.Disposable {
       RESTORE_COMMAND,
       guarded("Restore to Here", async (arg?: unknown, seq?: unknown, mode?: unknown) => {
         const ref = target(arg);
-        const messageSeq = typeof seq === "number" && Number.isSafeInteger(seq) && seq > 0 ? seq : await pickMessage(host.runtime(ref.folderKey), ref);
+        const messageSeq =
+          typeof seq === "number" && Number.isSafeInteger(seq) && seq > 0
+            ? seq
+            : await pickMessage(host.runtime(ref.folderKey), ref);
         if (messageSeq === undefined) return undefined;
         return restoreToMessage(deps, ref, messageSeq, mode === "resend" ? "resend" : "restore");
       }),

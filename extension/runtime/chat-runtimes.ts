@@ -5,17 +5,29 @@ import type { ProviderConfig } from "../config/providers";
 import type { FolderRegistry } from "./runtimes";
 
 /** The chat's narrow view of the folder runtimes and the provider settings. */
-export function chatRuntimes(runtimes: FolderRegistry, config: ProviderConfig, connection?: ChatConnection): ChatFolders {
+export function chatRuntimes(
+  runtimes: FolderRegistry,
+  config: ProviderConfig,
+  connection?: ChatConnection,
+): ChatFolders {
   return {
     ...(connection ? { connection } : {}),
-    folders: () => runtimes.all().map(({ folder, runtime }) => ({ key: folder.uri.toString(), name: folder.name, runtime })),
+    folders: () =>
+      runtimes.all().map(({ folder, runtime }) => ({ key: folder.uri.toString(), name: folder.name, runtime })),
     onDidChange: (listener) => runtimes.onDidChange(() => listener()),
     providerConfigured: () => config.selection() !== undefined,
     models: async () =>
-      (await config.choices()).map((c): ModelChoice => ({ provider: c.id, model: c.model, ...(c.contextWindow !== undefined && { contextWindow: c.contextWindow }) })),
+      (await config.choices()).map((c): ModelChoice => ({
+        provider: c.id,
+        model: c.model,
+        ...(c.contextWindow !== undefined && { contextWindow: c.contextWindow }),
+      })),
     defaultModel: () => config.selection(),
     restricted: () => runtimes.restricted(),
     onDidChangeConfig: (listener) =>
-      vscode.Disposable.from(runtimes.onDidApplyConfig(() => listener()), vscode.workspace.onDidGrantWorkspaceTrust(() => listener())),
+      vscode.Disposable.from(
+        runtimes.onDidApplyConfig(() => listener()),
+        vscode.workspace.onDidGrantWorkspaceTrust(() => listener()),
+      ),
   };
 }

@@ -43,7 +43,10 @@ export function offerGitignore(runtimes: FolderRegistry, state: vscode.Memento):
   const watch = (entry: OpenFolder) => {
     if (state.get(ANSWER_KEY(entry.folder)) !== undefined) return;
     // The first change of the folder's store is when `.downcity/` may have appeared.
-    watching.set(entry, entry.runtime.onChange(() => void consider(entry)));
+    watching.set(
+      entry,
+      entry.runtime.onChange(() => void consider(entry)),
+    );
     void consider(entry);
   };
   runtimes.all().forEach(watch);

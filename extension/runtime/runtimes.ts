@@ -18,13 +18,18 @@ export interface OpenFolder {
 /** What other features plug into every runtime (the editor-backed tools and their approval UI). */
 export interface FolderHooks {
   tools?: (folder: vscode.WorkspaceFolder) => readonly Tool[];
-  approve?: (folder: vscode.WorkspaceFolder, request: SessionApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+  approve?: (
+    folder: vscode.WorkspaceFolder,
+    request: SessionApprovalRequest,
+    signal: AbortSignal,
+  ) => Promise<ApprovalDecision>;
   /** The folder's MCP servers' tools (extension/mcp), started at the first run that needs them. */
   mcpTools?: (folder: vscode.WorkspaceFolder) => ReturnType<NonNullable<WorkspaceRuntimeOptions["mcpTools"]>>;
 }
 
 /** Why nothing runs while the workspace is untrusted (the runtime's RestrictedModeError wraps it). */
-export const RESTRICTED_REASON = "this workspace is not trusted, so sessions can be listed and read but no model call, edit or command runs";
+export const RESTRICTED_REASON =
+  "this workspace is not trusted, so sessions can be listed and read but no model call, edit or command runs";
 
 /** VS Code waits a few seconds for deactivate(); closing stops waiting before that. */
 const CLOSE_BUDGET_MS = 4000;
@@ -118,7 +123,10 @@ export class FolderRegistry implements vscode.Disposable {
       rules: rulesSettings(folder),
       checkpointExclude: () => filesExcluded(folder),
       // Errors name where the failing server is configured: the environment profile, or the setting.
-      providerSetting: (id) => (id === ENV_PROFILE_ID ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables" : "downcity.providers"),
+      providerSetting: (id) =>
+        id === ENV_PROFILE_ID
+          ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables"
+          : "downcity.providers",
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
       ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),
       ...(mcpTools && { mcpTools: () => mcpTools(folder) }),
@@ -128,7 +136,10 @@ export class FolderRegistry implements vscode.Disposable {
   private liveOptions(): Required<LiveOptions> {
     const { agents, compaction } = this.config.current;
     // Built-in agents first; a setting may add agents, not replace `code` or `ask`.
-    return { agents: [...BUILTIN_AGENTS, ...agents.filter((a) => !BUILTIN_AGENTS.some((b) => b.id === a.id))], compaction };
+    return {
+      agents: [...BUILTIN_AGENTS, ...agents.filter((a) => !BUILTIN_AGENTS.some((b) => b.id === a.id))],
+      compaction,
+    };
   }
 
   private track(pending: Promise<void>): void {
@@ -141,7 +152,8 @@ export class FolderRegistry implements vscode.Disposable {
     const entries = [...this.byUri.values()];
     this.byUri.clear();
     for (const { runtime } of entries) runtime.cancelAll();
-    for (const { folder, runtime } of entries) this.track(runtime.close().catch((e) => this.log(`closing ${folder.name}: ${(e as Error).message}`)));
+    for (const { folder, runtime } of entries)
+      this.track(runtime.close().catch((e) => this.log(`closing ${folder.name}: ${(e as Error).message}`)));
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, budgetMs)));
     await Promise.race([Promise.all(this.closing), budget]);

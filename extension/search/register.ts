@@ -7,7 +7,10 @@ import { searchSessionsPicker } from "./search-picker";
 export const SEARCH_COMMAND = "downcity.searchSessions";
 
 /** Registers "Downcity: Search Sessions…" over every folder's runtime. */
-export function registerSearch(runtimes: FolderRegistry, reveal: (folder: vscode.WorkspaceFolder, hit: SearchHit, query: string) => Promise<void>): vscode.Disposable {
+export function registerSearch(
+  runtimes: FolderRegistry,
+  reveal: (folder: vscode.WorkspaceFolder, hit: SearchHit, query: string) => Promise<void>,
+): vscode.Disposable {
   return vscode.commands.registerCommand(
     SEARCH_COMMAND,
     guarded("Search Sessions", async () => {

@@ -36,8 +36,18 @@ export function inert(text: string): string {
   return text.replace(/\$\(/g, "\\$(");
 }
 
-const KIND_ICON: Record<SearchHit["kind"], string> = { user: "account", assistant: "sparkle", tool: "tools", title: "tag" };
-const KIND_NAME: Record<SearchHit["kind"], string> = { user: "You", assistant: "Assistant", tool: "Tool", title: "Title" };
+const KIND_ICON: Record<SearchHit["kind"], string> = {
+  user: "account",
+  assistant: "sparkle",
+  tool: "tools",
+  title: "tag",
+};
+const KIND_NAME: Record<SearchHit["kind"], string> = {
+  user: "You",
+  assistant: "Assistant",
+  tool: "Tool",
+  title: "Title",
+};
 
 /** Whether the matched text is only in history: compacted into a closed segment, or folded off the model's context. */
 export const onlyInHistory = (hit: SearchHit) => !hit.inContext;
@@ -45,7 +55,13 @@ export const onlyInHistory = (hit: SearchHit) => !hit.inContext;
 /** One result row: title; agent, folder, time (and "closed history"); the snippet, whose match the picker highlights. */
 export function hitItem(hit: SearchHit, folder: vscode.WorkspaceFolder, now: number): HitItem {
   const closed = onlyInHistory(hit);
-  const where = [hit.agentId, folder.name, relativeTime(hit.time, now), ...(closed ? ["only in closed history"] : []), ...(hit.archived ? ["archived"] : [])];
+  const where = [
+    hit.agentId,
+    folder.name,
+    relativeTime(hit.time, now),
+    ...(closed ? ["only in closed history"] : []),
+    ...(hit.archived ? ["archived"] : []),
+  ];
   return {
     label: inert(hit.title ?? "Untitled session"),
     iconPath: new vscode.ThemeIcon(closed ? "history" : KIND_ICON[hit.kind]),
@@ -74,8 +90,16 @@ export function searchSessionsPicker(options: SearchPickerOptions): Promise<void
   pick.matchOnDetail = true;
   const toggles = { word: false, regex: false };
   const buttons = () => [
-    { iconPath: new vscode.ThemeIcon("whole-word"), tooltip: `Match Whole Word (${toggles.word ? "on" : "off"})`, toggle: "word" as const },
-    { iconPath: new vscode.ThemeIcon("regex"), tooltip: `Use Regular Expression (${toggles.regex ? "on" : "off"})`, toggle: "regex" as const },
+    {
+      iconPath: new vscode.ThemeIcon("whole-word"),
+      tooltip: `Match Whole Word (${toggles.word ? "on" : "off"})`,
+      toggle: "word" as const,
+    },
+    {
+      iconPath: new vscode.ThemeIcon("regex"),
+      tooltip: `Use Regular Expression (${toggles.regex ? "on" : "off"})`,
+      toggle: "regex" as const,
+    },
   ];
   pick.buttons = buttons();
 
@@ -102,7 +126,14 @@ export function searchSessionsPicker(options: SearchPickerOptions): Promise<void
     try {
       for (const { folder, runtime } of options.folders()) {
         if (items.length >= LIMIT || controller.signal.aborted) break;
-        const found = runtime.search({ query, ...(toggles.word && { word: true }), ...(toggles.regex && { regex: true }), limit: LIMIT - items.length, perSession: PER_SESSION, signal: controller.signal });
+        const found = runtime.search({
+          query,
+          ...(toggles.word && { word: true }),
+          ...(toggles.regex && { regex: true }),
+          limit: LIMIT - items.length,
+          perSession: PER_SESSION,
+          signal: controller.signal,
+        });
         for await (const hit of found) {
           items.push(hitItem(hit, folder, now()));
           if (shown === 0 || items.length - shown >= BATCH) flush();
@@ -110,7 +141,8 @@ export function searchSessionsPicker(options: SearchPickerOptions): Promise<void
       }
       if (controller.signal.aborted) return;
       flush();
-      if (!items.length) pick.items = [{ label: "No session mentions this", description: inert(query), alwaysShow: true }];
+      if (!items.length)
+        pick.items = [{ label: "No session mentions this", description: inert(query), alwaysShow: true }];
     } catch (error) {
       if (controller.signal.aborted) return;
       // A bad query (invalid regex) gets its message as the only row, in place of results.
@@ -147,7 +179,9 @@ export function searchSessionsPicker(options: SearchPickerOptions): Promise<void
         const query = pick.value;
         pick.hide();
         void options.reveal(chosen.folder, chosen.hit, query).catch((error: unknown) => {
-          void vscode.window.showErrorMessage(`Downcity: Search Sessions failed: ${error instanceof Error ? error.message : String(error)}`);
+          void vscode.window.showErrorMessage(
+            `Downcity: Search Sessions failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
         });
       }),
       pick.onDidHide(() => {

@@ -17,7 +17,8 @@ export interface DamagedFolderNode {
 }
 export type DamagedTreeNode = DamagedGroupNode | DamagedFolderNode;
 
-const key = (d: { agentId: string; archived: boolean; folder: string }) => `${d.archived ? "a" : "l"}\u0000${d.agentId}\u0000${d.folder}`;
+const key = (d: { agentId: string; archived: boolean; folder: string }) =>
+  `${d.archived ? "a" : "l"}\u0000${d.agentId}\u0000${d.folder}`;
 
 /** The damaged folders of one workspace folder, in the order a user scans them (by name). */
 export class DamagedFolders {
@@ -42,7 +43,9 @@ export class DamagedFolders {
   }
 
   rows(): DamagedFolderNode[] {
-    return [...this.nodes.values()].sort((a, b) => (a.folder.folder < b.folder.folder ? -1 : a.folder.folder > b.folder.folder ? 1 : 0));
+    return [...this.nodes.values()].sort((a, b) =>
+      a.folder.folder < b.folder.folder ? -1 : a.folder.folder > b.folder.folder ? 1 : 0,
+    );
   }
 }
 
@@ -52,7 +55,13 @@ export function damagedFolderUri(node: DamagedFolderNode): vscode.Uri {
 }
 
 export function isDamagedFolderNode(v: unknown): v is DamagedFolderNode {
-  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "damagedFolder" && "entry" in v && "folder" in v;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    (v as { kind?: unknown }).kind === "damagedFolder" &&
+    "entry" in v &&
+    "folder" in v
+  );
 }
 
 export function damagedTreeItem(node: DamagedTreeNode, model: DamagedFolders | undefined): vscode.TreeItem {

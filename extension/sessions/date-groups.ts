@@ -13,7 +13,8 @@ export interface DateRange {
   end: number;
 }
 
-const startOfDay = (d: Date, minusDays = 0) => new Date(d.getFullYear(), d.getMonth(), d.getDate() - minusDays).getTime();
+const startOfDay = (d: Date, minusDays = 0) =>
+  new Date(d.getFullYear(), d.getMonth(), d.getDate() - minusDays).getTime();
 
 /** The group a time falls in, at `now` (local time). */
 export function dateBucket(time: number, now: number): { key: string; label: string } {
@@ -22,7 +23,10 @@ export function dateBucket(time: number, now: number): { key: string; label: str
   if (time >= startOfDay(today, 1)) return { key: "yesterday", label: "Yesterday" };
   if (time >= startOfDay(today, 7)) return { key: "week", label: "Previous 7 days" };
   const t = new Date(time);
-  return { key: `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, "0")}`, label: t.toLocaleString(undefined, { month: "long", year: "numeric" }) };
+  return {
+    key: `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, "0")}`,
+    label: t.toLocaleString(undefined, { month: "long", year: "numeric" }),
+  };
 }
 
 /** Milliseconds from `now` to the next local midnight, when every group's bounds move (DST-proof: a calendar day, not 24 h). */

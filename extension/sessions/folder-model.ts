@@ -2,16 +2,26 @@ import { sessionKey } from "../../core/protocol";
 import type { SessionChange, SessionListItem } from "../../core/runtime";
 import type { OpenFolder } from "../runtime/runtimes";
 import { dateBucket, dateRanges } from "./date-groups";
-import { type AgentNode, type ArchivedNode, type DateNode, type FolderNode, type MoreNode, type PagedGroup, type SessionNode } from "./nodes";
+import {
+  type AgentNode,
+  type ArchivedNode,
+  type DateNode,
+  type FolderNode,
+  type MoreNode,
+  type PagedGroup,
+  type SessionNode,
+} from "./nodes";
 
 /** Sessions a group shows before its "Show more" row, and how many more each click adds. */
 export const PAGE_SIZE = 50;
 
 /** What a change made stale: one session row, the rows of one group, or the folder's agent level. */
-export type Stale = { type: "session"; node: SessionNode } | { type: "group"; agentId: string; archived: boolean } | { type: "folder" };
+export type Stale =
+  { type: "session"; node: SessionNode } | { type: "group"; agentId: string; archived: boolean } | { type: "folder" };
 
 const groupKey = (agentId: string, archived: boolean) => `${archived ? "a" : "l"}${agentId}`;
-const newest = (a: SessionNode, b: SessionNode) => b.item.updatedAt - a.item.updatedAt || (a.item.sessionId < b.item.sessionId ? -1 : 1);
+const newest = (a: SessionNode, b: SessionNode) =>
+  b.item.updatedAt - a.item.updatedAt || (a.item.sessionId < b.item.sessionId ? -1 : 1);
 
 /**
  * The sessions of one folder as the tree shows them, kept up to date item by item.
@@ -86,7 +96,9 @@ export class FolderModel {
   /** One agent's live sessions by last activity, newest group first (only groups that hold a session). */
   dateGroups(agentId: string): DateNode[] {
     const rows = this.sessions(agentId, false);
-    return dateRanges(rows.length, (i) => rows[i]!.item.updatedAt, this.now()).map((r) => this.dateNode(agentId, r.key, r.label));
+    return dateRanges(rows.length, (i) => rows[i]!.item.updatedAt, this.now()).map((r) =>
+      this.dateNode(agentId, r.key, r.label),
+    );
   }
 
   /** The date group a live session is in now. */
@@ -152,7 +164,8 @@ export class FolderModel {
     let rows = this.order.get(key);
     if (!rows) {
       rows = [];
-      for (const node of this.nodes.values()) if (node.item.agentId === agentId && node.item.archived === archived) rows.push(node);
+      for (const node of this.nodes.values())
+        if (node.item.agentId === agentId && node.item.archived === archived) rows.push(node);
       rows.sort(newest);
       rows.forEach((node, i) => (node.index = i));
       this.order.set(key, rows);
@@ -174,7 +187,11 @@ export class FolderModel {
         { type: "group", agentId: item.agentId, archived: true },
       ];
     }
-    if (before.updatedAt === item.updatedAt || (this.inPlace(existing) && this.sameGroup(before.updatedAt, item.updatedAt))) return [{ type: "session", node: existing }];
+    if (
+      before.updatedAt === item.updatedAt ||
+      (this.inPlace(existing) && this.sameGroup(before.updatedAt, item.updatedAt))
+    )
+      return [{ type: "session", node: existing }];
     this.order.delete(groupKey(item.agentId, item.archived));
     return [{ type: "group", agentId: item.agentId, archived: item.archived }];
   }
@@ -198,13 +215,22 @@ export class FolderModel {
   }
 
   private add(item: SessionListItem): Stale[] {
-    const node: SessionNode = { kind: "session", entry: this.entry, item, activity: { waiting: new Set(), interrupted: false, running: false }, index: -1 };
+    const node: SessionNode = {
+      kind: "session",
+      entry: this.entry,
+      item,
+      activity: { waiting: new Set(), interrupted: false, running: false },
+      index: -1,
+    };
     this.nodes.set(sessionKey(item), node);
     this.order.delete(groupKey(item.agentId, item.archived));
     const count = this.perAgent.get(item.agentId) ?? 0;
     this.perAgent.set(item.agentId, count + 1);
     if (count === 0) return [{ type: "folder" }];
-    return [{ type: "group", agentId: item.agentId, archived: false }, ...(item.archived ? [{ type: "group" as const, agentId: item.agentId, archived: true }] : [])];
+    return [
+      { type: "group", agentId: item.agentId, archived: false },
+      ...(item.archived ? [{ type: "group" as const, agentId: item.agentId, archived: true }] : []),
+    ];
   }
 
   private sameGroup(a: number, b: number): boolean {

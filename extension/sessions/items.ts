@@ -53,7 +53,9 @@ function tooltip(node: SessionNode, state: SessionState, model: FolderModel | un
     md.appendText(origin);
   }
   md.appendMarkdown("\n\n");
-  md.appendText(`Model: ${item.model ?? "none yet"} · ${item.messageCount} messages · history ${formatBytes(item.historyBytes)}`);
+  md.appendText(
+    `Model: ${item.model ?? "none yet"} · ${item.messageCount} messages · history ${formatBytes(item.historyBytes)}`,
+  );
   md.appendMarkdown("\n\n");
   md.appendText(`Agent: ${item.agentId} · updated ${new Date(item.updatedAt).toLocaleString()}`);
   if (STATE_TEXT[state]) {
@@ -68,7 +70,11 @@ function tooltip(node: SessionNode, state: SessionState, model: FolderModel | un
 }
 
 /** The row of one tree element. */
-export function sessionTreeItem(node: Exclude<SessionTreeNode, DamagedTreeNode>, model: FolderModel | undefined, now: number): vscode.TreeItem {
+export function sessionTreeItem(
+  node: Exclude<SessionTreeNode, DamagedTreeNode>,
+  model: FolderModel | undefined,
+  now: number,
+): vscode.TreeItem {
   const base = node.entry.folder.uri.toString();
   switch (node.kind) {
     case "folder": {
@@ -97,7 +103,10 @@ export function sessionTreeItem(node: Exclude<SessionTreeNode, DamagedTreeNode>,
     case "date": {
       // Today and Yesterday open; older groups wait to be expanded (their rows are not asked for until then).
       const open = node.key === "today" || node.key === "yesterday";
-      const item = new vscode.TreeItem(node.label, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        node.label,
+        open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.id = `date:${base}:${node.agentId}:${node.key}`;
       item.description = String(model?.groupSize(node) ?? 0);
       item.contextValue = "dateGroup";

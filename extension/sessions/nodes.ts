@@ -3,7 +3,8 @@ import type { OpenFolder } from "../runtime/runtimes";
 import type { DamagedTreeNode } from "./damaged";
 
 /** The elements of the Sessions tree. Each is one stable object, so a refresh can name it. */
-export type SessionTreeNode = FolderNode | AgentNode | ArchivedNode | DateNode | MoreNode | SessionNode | DamagedTreeNode;
+export type SessionTreeNode =
+  FolderNode | AgentNode | ArchivedNode | DateNode | MoreNode | SessionNode | DamagedTreeNode;
 
 export interface FolderNode {
   kind: "folder";
@@ -70,4 +71,3 @@ export function sessionState(node: SessionNode): SessionState {
   if (activity.interrupted) return "interrupted";
   return "idle";
 }
-

@@ -108,7 +108,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   }
 
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
-    if (node.kind === "damagedGroup" || node.kind === "damagedFolder") return damagedTreeItem(node, this.damaged.get(node.entry));
+    if (node.kind === "damagedGroup" || node.kind === "damagedFolder")
+      return damagedTreeItem(node, this.damaged.get(node.entry));
     return sessionTreeItem(node, this.models.get(node.entry), this.now());
   }
 
@@ -118,7 +119,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     if (node.kind === "damagedFolder") return this.damaged.get(node.entry)?.group;
     if (node.kind === "damagedGroup") return this.models.size > 1 ? model.folderNode : undefined;
     if (node.kind === "more") return node.group;
-    if (node.kind === "session") return node.item.archived ? model.archivedNode(node.item.agentId) : model.dateGroupOf(node);
+    if (node.kind === "session")
+      return node.item.archived ? model.archivedNode(node.item.agentId) : model.dateGroupOf(node);
     if (node.kind !== "agent" && model.showAgents) return model.agentNode(node.agentId);
     return this.models.size > 1 ? model.folderNode : undefined;
   }
@@ -169,7 +171,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   /** Removes a damaged folder's row (it was deleted, or became a session). */
   forgetDamaged(node: DamagedFolderNode): void {
     const model = this.models.get(node.entry);
-    if (model && this.damaged.get(node.entry)?.remove(node.folder)) this.stale(this.models.size > 1 ? model.folderNode : undefined);
+    if (model && this.damaged.get(node.entry)?.remove(node.folder))
+      this.stale(this.models.size > 1 ? model.folderNode : undefined);
   }
 
   /** An agent's sessions by last activity (lazy: a group's rows are asked for when it is expanded), then Archived. */
@@ -198,7 +201,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.damaged.set(entry, damaged);
     // Each log's existence is checked (one check per session), so a folder without one shows only under "Damaged".
     const onDamaged = (d: DamagedFolder) => damaged.add(d);
-    const load = Promise.all([runtime.list({ verifyLogs: true, onDamaged }), runtime.list({ archived: true, verifyLogs: true, onDamaged })]).then(
+    const load = Promise.all([
+      runtime.list({ verifyLogs: true, onDamaged }),
+      runtime.list({ archived: true, verifyLogs: true, onDamaged }),
+    ]).then(
       ([live, archived]) => model.load([...live, ...archived]),
       (error: Error) => {
         this.options.log?.(`listing the sessions of ${folder.name} failed: ${error.message}`);
@@ -224,7 +230,13 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   private onAgentEvent(model: FolderModel, event: AgentEvent): void {
     // Streaming text and log appends reach the tree through the change feed (throttled by the store).
-    if (event.type === "session-event" || event.type === "draft" || event.type === "tool-output" || event.type === "usage") return;
+    if (
+      event.type === "session-event" ||
+      event.type === "draft" ||
+      event.type === "tool-output" ||
+      event.type === "usage"
+    )
+      return;
     const node = model.get(event.agentId, event.sessionId);
     if (!node) return;
     const { activity } = node;
@@ -249,7 +261,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       default:
         return;
     }
-    if (`${activity.running}${activity.interrupted}${activity.waiting.size}` !== before) this.markStale(model, [{ type: "session", node }]);
+    if (`${activity.running}${activity.interrupted}${activity.waiting.size}` !== before)
+      this.markStale(model, [{ type: "session", node }]);
   }
 
   /** A meta.json another process wrote: read that one file when the burst settles. */
@@ -272,11 +285,18 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
         const known = model.get(found.agentId, found.sessionId);
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;
-        if (found.item && this.damaged.get(entry)?.remove({ agentId: found.agentId, archived: found.archived, folder: found.folder })) this.stale(this.models.size > 1 ? model.folderNode : undefined);
+        if (
+          found.item &&
+          this.damaged.get(entry)?.remove({ agentId: found.agentId, archived: found.archived, folder: found.folder })
+        )
+          this.stale(this.models.size > 1 ? model.folderNode : undefined);
         const ids = { agentId: found.agentId, sessionId: found.sessionId };
         if (found.item) {
           this.markStale(model, model.upsert(found.item));
-          this.sessionChanged.fire({ entry, change: { kind: known ? "updated" : "created", ...ids, item: found.item } });
+          this.sessionChanged.fire({
+            entry,
+            change: { kind: known ? "updated" : "created", ...ids, item: found.item },
+          });
         } else if (known && known.item.archived === found.archived) {
           this.markStale(model, model.remove(found.agentId, found.sessionId));
           this.sessionChanged.fire({ entry, change: { kind: "removed", ...ids } });

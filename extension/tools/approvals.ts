@@ -30,7 +30,8 @@ export const DENY = "Deny";
 /** "edit src/a.ts (+3 −1)", "create src/b.ts (+12)", "run `npm test` in ./pkg". */
 export function approvalSummary(req: Pick<SessionApprovalRequest, "summary" | "preview">): string {
   const p = req.preview;
-  if (p?.kind === "edit") return p.newFile ? `create ${p.path} (+${p.added})` : `edit ${p.path} (+${p.added} −${p.removed})`;
+  if (p?.kind === "edit")
+    return p.newFile ? `create ${p.path} (+${p.added})` : `edit ${p.path} (+${p.added} −${p.removed})`;
   if (p?.kind === "command") return `run \`${p.command}\`${p.cwd === "." ? "" : ` in ./${p.cwd}`}`;
   return req.summary;
 }
@@ -56,14 +57,18 @@ export function createApprover(options: ApproverOptions = {}): NonNullable<Works
     const sink = chat();
     const folderKey = options.folderKey ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? "";
     const decisions = options.decisions ?? sink?.decisions ?? own;
-    const pending = decisions.ask({ folderKey, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId }, signal);
+    const pending = decisions.ask(
+      { folderKey, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId },
+      signal,
+    );
     const proposal = req.kind === "edit" ? options.proposals?.get(req.toolCallId) : undefined;
     if (proposal) {
       const decision = await reviewProposal(options.proposals!, reviews, proposal, pending);
       if (!decision.approved) options.proposals!.delete(req.toolCallId);
       return decision;
     }
-    if (!sink?.shows({ folderKey, agentId: req.agentId, sessionId: req.sessionId })) void notify(summary, pending, prompts);
+    if (!sink?.shows({ folderKey, agentId: req.agentId, sessionId: req.sessionId }))
+      void notify(summary, pending, prompts);
     return pending.decision;
   };
 }
@@ -73,7 +78,9 @@ export function createApprover(options: ApproverOptions = {}): NonNullable<Works
  * once the decision settled elsewhere, a late click on it changes nothing.
  */
 async function notify(summary: string, pending: PendingDecision, prompts: Prompts): Promise<void> {
-  const choice = await untilAborted(pending.settled, () => prompts.choose(`Downcity wants to ${summary}`, [APPROVE, ALLOW_SESSION, DENY], "warning"));
+  const choice = await untilAborted(pending.settled, () =>
+    prompts.choose(`Downcity wants to ${summary}`, [APPROVE, ALLOW_SESSION, DENY], "warning"),
+  );
   if (choice === APPROVE) pending.answer({ approved: true, scope: "once" });
   else if (choice === ALLOW_SESSION) pending.answer({ approved: true, scope: "session" });
   else if (choice === DENY) pending.answer({ approved: false });

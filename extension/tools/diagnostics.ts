@@ -8,8 +8,15 @@ const MAX_DIAGNOSTICS = 200;
 const SEVERITY = ["error", "warning", "info", "hint"] as const;
 
 export const DiagnosticsParams = z.strictObject({
-  path: z.string().min(1).optional().describe("File relative to the workspace root (default: every file of the workspace)"),
-  severity: z.enum(["error", "warning", "all"]).optional().describe("Lowest severity shown: error, warning (default) or all"),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("File relative to the workspace root (default: every file of the workspace)"),
+  severity: z
+    .enum(["error", "warning", "all"])
+    .optional()
+    .describe("Lowest severity shown: error, warning (default) or all"),
 });
 export type DiagnosticsParams = z.infer<typeof DiagnosticsParams>;
 
@@ -42,7 +49,12 @@ export function createDiagnosticsTool(): Tool<DiagnosticsParams> {
     readOnly: true,
     describe: (a) => `diagnostics of ${a.path ?? "the workspace"}`,
     async execute(args, ctx) {
-      const lowest = args.severity === "all" ? vscode.DiagnosticSeverity.Hint : args.severity === "error" ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning;
+      const lowest =
+        args.severity === "all"
+          ? vscode.DiagnosticSeverity.Hint
+          : args.severity === "error"
+            ? vscode.DiagnosticSeverity.Error
+            : vscode.DiagnosticSeverity.Warning;
       let entries: [string, readonly vscode.Diagnostic[]][];
       if (args.path !== undefined) {
         const file = await resolveToolPath(ctx.root, args.path, false);
@@ -58,14 +70,22 @@ export function createDiagnosticsTool(): Tool<DiagnosticsParams> {
       const lines: string[] = [];
       let total = 0;
       for (const [rel, list] of entries) {
-        const shown = [...list].filter((d) => d.severity <= lowest).sort((a, b) => a.severity - b.severity || a.range.start.line - b.range.start.line);
+        const shown = [...list]
+          .filter((d) => d.severity <= lowest)
+          .sort((a, b) => a.severity - b.severity || a.range.start.line - b.range.start.line);
         total += shown.length;
         for (const d of shown) if (lines.length < MAX_DIAGNOSTICS) lines.push(`${rel}:${formatDiagnostic(d)}`);
       }
       const scope = args.path ?? "the workspace";
-      if (total === 0) return textOutput(`no ${args.severity === "all" ? "diagnostics" : args.severity === "error" ? "errors" : "errors or warnings"} in ${scope}`);
-      const more = total > lines.length ? `\n[${total - lines.length} more not shown; ask for one file or severity error]` : "";
-      return textOutput(`${plural(total, "problem")} in ${scope}\n${lines.join("\n")}${more}`, { truncated: total > lines.length });
+      if (total === 0)
+        return textOutput(
+          `no ${args.severity === "all" ? "diagnostics" : args.severity === "error" ? "errors" : "errors or warnings"} in ${scope}`,
+        );
+      const more =
+        total > lines.length ? `\n[${total - lines.length} more not shown; ask for one file or severity error]` : "";
+      return textOutput(`${plural(total, "problem")} in ${scope}\n${lines.join("\n")}${more}`, {
+        truncated: total > lines.length,
+      });
     },
   };
 }
@@ -167,7 +187,12 @@ function introducedErrors(uri: vscode.Uri, before: Map<string, number>): vscode.
 }
 
 /** The errors an edit introduced in its file, as a note for the model, once the server has updated. */
-export async function collectNewErrors(pending: PendingDiagnostics, file: ToolPath, before: Map<string, number>, signal: AbortSignal): Promise<string | undefined> {
+export async function collectNewErrors(
+  pending: PendingDiagnostics,
+  file: ToolPath,
+  before: Map<string, number>,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   await pending.settled(signal, () => introducedErrors(file.uri, before).length > 0);
   const introduced = introducedErrors(file.uri, before);
   if (introduced.length === 0) return undefined;

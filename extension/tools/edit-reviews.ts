@@ -75,7 +75,8 @@ export class EditReviews {
     this.open.add(review);
     this.sync();
     try {
-      if (!pending.settled.aborted) await vscode.commands.executeCommand("vscode.diff", left, proposed, title, { preview: false });
+      if (!pending.settled.aborted)
+        await vscode.commands.executeCommand("vscode.diff", left, proposed, title, { preview: false });
       const decision = await pending.decision;
       if (decision.approved) proposal.accepted = review.acceptedText();
       return decision;
@@ -126,7 +127,9 @@ export class EditReviews {
       review.editable = await vscode.workspace.openTextDocument({ content: review.proposal.text });
       this.sync();
     }
-    await vscode.commands.executeCommand("vscode.diff", review.left, review.editable.uri, `${review.title} (editing)`, { preview: false });
+    await vscode.commands.executeCommand("vscode.diff", review.left, review.editable.uri, `${review.title} (editing)`, {
+      preview: false,
+    });
     return true;
   }
 
@@ -145,15 +148,24 @@ export class EditReviews {
   private sync(): void {
     const all = [...this.open];
     void vscode.commands.executeCommand("setContext", REVIEW_PENDING_CONTEXT, all.length > 0);
-    void vscode.commands.executeCommand("setContext", REVIEW_EDITING_CONTEXT, all.some((r) => r.editable !== undefined));
+    void vscode.commands.executeCommand(
+      "setContext",
+      REVIEW_EDITING_CONTEXT,
+      all.some((r) => r.editable !== undefined),
+    );
   }
 }
 
 const sameKey = (a: DecisionKey, b: DecisionKey) =>
-  a.folderKey === b.folderKey && a.agentId === b.agentId && a.sessionId === b.sessionId && a.toolCallId === b.toolCallId;
+  a.folderKey === b.folderKey &&
+  a.agentId === b.agentId &&
+  a.sessionId === b.sessionId &&
+  a.toolCallId === b.toolCallId;
 
 function nothingOpen(): false {
-  void vscode.window.showInformationMessage("Downcity: no edit is waiting for review here (it was answered already, or its run stopped).");
+  void vscode.window.showInformationMessage(
+    "Downcity: no edit is waiting for review here (it was answered already, or its run stopped).",
+  );
   return false;
 }
 
@@ -167,10 +179,12 @@ async function closeTabsShowing(uris: readonly vscode.Uri[]): Promise<void> {
   const groups = vscode.window.tabGroups;
   if (!groups) return;
   const keys = new Set(uris.map((u) => u.toString()));
-  const tabs = groups.all.flatMap((g) => g.tabs).filter((t) => {
-    const input = t.input as { modified?: vscode.Uri; uri?: vscode.Uri } | undefined;
-    return (input?.modified && keys.has(input.modified.toString())) || (input?.uri && keys.has(input.uri.toString()));
-  });
+  const tabs = groups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => {
+      const input = t.input as { modified?: vscode.Uri; uri?: vscode.Uri } | undefined;
+      return (input?.modified && keys.has(input.modified.toString())) || (input?.uri && keys.has(input.uri.toString()));
+    });
   if (tabs.length > 0) await groups.close(tabs, true);
 }
 

@@ -32,7 +32,8 @@ export async function computeProposal(
   let summary: string;
   let details;
   if (tool === "edit_file") {
-    if (baseText === undefined) throw new ToolError(`${file.shown}: no such file or directory; use write_file to create a new file`);
+    if (baseText === undefined)
+      throw new ToolError(`${file.shown}: no such file or directory; use write_file to create a new file`);
     // The core's edit rules (matching, CRLF, BOM), against the editor's text.
     ({ text, summary, details } = planEdit(baseText, (args as EditFileParams).edits, file.shown));
   } else {
@@ -57,7 +58,9 @@ export async function computeProposal(
 /** Why the file no longer is what a proposal was computed against, or undefined when it still is. */
 export async function changedSince(p: Pick<Proposal, "file" | "baseHash" | "baseDisk">): Promise<string | undefined> {
   if ((await diskStamp(p.file.uri)) !== p.baseDisk) {
-    return p.baseDisk === undefined ? `${p.file.shown} was created after the proposal` : `${p.file.shown} changed on disk after the proposal`;
+    return p.baseDisk === undefined
+      ? `${p.file.shown} was created after the proposal`
+      : `${p.file.shown} changed on disk after the proposal`;
   }
   const doc = openDocument(p.file.uri);
   const now = doc ? doc.getText() : await editorText(p.file.uri, p.file.shown);
@@ -82,12 +85,17 @@ async function apply(p: Pick<Proposal, "file" | "baseHash" | "baseDisk" | "baseT
     const doc = await vscode.workspace.openTextDocument(uri);
     const current = doc.getText();
     // Last check right before the edit, without an await in between.
-    if (sha256(current) !== p.baseHash) throw new ToolError(`${p.file.shown} changed in the editor after the proposal; nothing was written. Read it again.`);
+    if (sha256(current) !== p.baseHash)
+      throw new ToolError(
+        `${p.file.shown} changed in the editor after the proposal; nothing was written. Read it again.`,
+      );
     const change = minimalChange(current, text);
     edit.replace(uri, new vscode.Range(doc.positionAt(change.start), doc.positionAt(change.end)), change.text);
   }
-  if (!(await vscode.workspace.applyEdit(edit))) throw new ToolError(`VS Code did not apply the edit to ${p.file.shown}; nothing was written`);
-  if (!(await saveApplied(uri, text))) throw new ToolError(`the edit to ${p.file.shown} was applied in the editor but could not be saved`);
+  if (!(await vscode.workspace.applyEdit(edit)))
+    throw new ToolError(`VS Code did not apply the edit to ${p.file.shown}; nothing was written`);
+  if (!(await saveApplied(uri, text)))
+    throw new ToolError(`the edit to ${p.file.shown} was applied in the editor but could not be saved`);
 }
 
 function writeSummary(shown: string, text: string, created: boolean): string {
@@ -109,7 +117,8 @@ function createEditTool<P extends EditFileParams | WriteFileParams>(
       return computed.details;
     },
     async execute(args, ctx): Promise<ToolOutput> {
-      if (!vscode.workspace.isTrusted) throw new ToolError("the workspace is in Restricted Mode: Downcity edits no file");
+      if (!vscode.workspace.isTrusted)
+        throw new ToolError("the workspace is in Restricted Mode: Downcity edits no file");
       const reviewed = proposals.get(ctx.toolCallId);
       // Reviewed: write what the user accepted. Otherwise (auto): compute now and apply at once.
       const p: Computed = reviewed ?? (await computeProposal(name, args, ctx.root));
@@ -125,9 +134,17 @@ function createEditTool<P extends EditFileParams | WriteFileParams>(
       } finally {
         if (ctx.toolCallId !== undefined) proposals.delete(ctx.toolCallId);
       }
-      if (ctx.toolCallId !== undefined) proposals.rememberApplied({ toolCallId: ctx.toolCallId, sessionId: ctx.sessionId, file: p.file, before: p.baseText, after: text });
+      if (ctx.toolCallId !== undefined)
+        proposals.rememberApplied({
+          toolCallId: ctx.toolCallId,
+          sessionId: ctx.sessionId,
+          file: p.file,
+          before: p.baseText,
+          after: text,
+        });
       const lines = [text === p.text ? p.summary : writeSummary(p.file.shown, text, p.baseText === undefined)];
-      if (text !== p.text) lines.push("The user changed your proposal before accepting it: read the file again before the next edit.");
+      if (text !== p.text)
+        lines.push("The user changed your proposal before accepting it: read the file again before the next edit.");
       const newErrors = await collectNewErrors(watch, p.file, before, ctx.signal);
       if (newErrors) lines.push(newErrors);
       const out = textOutput(lines.join("\n"));

@@ -4,14 +4,26 @@ import { expand } from "brace-expansion";
 import picomatch from "picomatch";
 import * as vscode from "vscode";
 import { gitignoreVerdicts } from "../../core/tools/gitignore";
-import { parseGitignore, pruneGlobs, ruleLiteralPath, type IgnoreFile, type PruneGlobs } from "../../core/tools/gitignore-glob";
+import {
+  parseGitignore,
+  pruneGlobs,
+  ruleLiteralPath,
+  type IgnoreFile,
+  type PruneGlobs,
+} from "../../core/tools/gitignore-glob";
 import { isProtectedName } from "../../core/tools/sandbox";
 import { tokenFor } from "./cancellation";
 
 /** `workspace.findFiles`, or a stand-in that counts what it is asked (tests, benches). */
-export type FindFiles = (include: vscode.GlobPattern, exclude: vscode.GlobPattern | null | undefined, maxResults?: number, token?: vscode.CancellationToken) => Thenable<vscode.Uri[]>;
+export type FindFiles = (
+  include: vscode.GlobPattern,
+  exclude: vscode.GlobPattern | null | undefined,
+  maxResults?: number,
+  token?: vscode.CancellationToken,
+) => Thenable<vscode.Uri[]>;
 
-export const workspaceFindFiles: FindFiles = (include, exclude, max, token) => vscode.workspace.findFiles(include, exclude, max, token);
+export const workspaceFindFiles: FindFiles = (include, exclude, max, token) =>
+  vscode.workspace.findFiles(include, exclude, max, token);
 
 /** Why a directory is not searched. */
 export interface IgnoredDir {
@@ -57,12 +69,17 @@ const PROTECTED = ["**/.git", "**/.downcity"];
 /** Rounds of finding nested .gitignore files before giving up on pruning by them (each round is one findFiles). */
 const MAX_DISCOVERY_ROUNDS = 4;
 
-export async function editorExcludes(folder: vscode.WorkspaceFolder | undefined, root: string, options: EditorExcludesOptions = {}): Promise<EditorExcludes> {
+export async function editorExcludes(
+  folder: vscode.WorkspaceFolder | undefined,
+  root: string,
+  options: EditorExcludesOptions = {},
+): Promise<EditorExcludes> {
   const find = options.findFiles ?? workspaceFindFiles;
   const settings: { glob: string; by: "files.exclude" | "search.exclude" }[] = [];
   for (const section of ["files", "search"] as const) {
     const table = vscode.workspace.getConfiguration(section, folder?.uri).get<Record<string, unknown>>("exclude") ?? {};
-    for (const [glob, on] of Object.entries(table)) if (on === true) settings.push({ glob: glob.replace(/^\/+/, ""), by: `${section}.exclude` });
+    for (const [glob, on] of Object.entries(table))
+      if (on === true) settings.push({ glob: glob.replace(/^\/+/, ""), by: `${section}.exclude` });
   }
   const settingsMatchers = settings.map((s) => ({ by: s.by, match: picomatch(s.glob, { dot: true }) }));
   const verdicts = gitignoreVerdicts(root);
@@ -73,8 +90,14 @@ export async function editorExcludes(folder: vscode.WorkspaceFolder | undefined,
     return `{${[...flat].join(",")}}`;
   };
   const base = [...PROTECTED, ...settings.map((s) => s.glob)];
-  const top = [readIgnoreFile(path.join(root, ".git", "info", "exclude"), ""), readIgnoreFile(path.join(root, ".gitignore"), "")].filter((f) => f !== undefined);
-  const prune = options.nested === false ? pruneGlobs(top) : await discoverPrune(root, top, verdicts, (globs) => flatten([...base, ...globs]), find, options.signal);
+  const top = [
+    readIgnoreFile(path.join(root, ".git", "info", "exclude"), ""),
+    readIgnoreFile(path.join(root, ".gitignore"), ""),
+  ].filter((f) => f !== undefined);
+  const prune =
+    options.nested === false
+      ? pruneGlobs(top)
+      : await discoverPrune(root, top, verdicts, (globs) => flatten([...base, ...globs]), find, options.signal);
 
   const ignoredDir = (rel: string): IgnoredDir | undefined => {
     if (rel === "." || rel === "") return undefined;
@@ -166,7 +189,12 @@ async function discoverPrune(
     const cancel = signal ? tokenFor(signal) : undefined;
     let uris: vscode.Uri[];
     try {
-      uris = await find(new vscode.RelativePattern(vscode.Uri.file(root), "**/.gitignore"), exclude(used), undefined, cancel?.token);
+      uris = await find(
+        new vscode.RelativePattern(vscode.Uri.file(root), "**/.gitignore"),
+        exclude(used),
+        undefined,
+        cancel?.token,
+      );
     } finally {
       cancel?.dispose();
       signal?.throwIfAborted();

@@ -14,7 +14,14 @@ import { undoAppliedEdit } from "./undo-edit";
 export { createApprover, approvalSummary, type ApproverOptions } from "./approvals";
 export type { ChatApprovalSink } from "../approval/chat-sink";
 export type { Prompts } from "./review";
-export { EditReviews, ACCEPT_EDIT_COMMAND, REJECT_EDIT_COMMAND, EDIT_PROPOSAL_COMMAND, REVIEW_PENDING_CONTEXT, REVIEW_EDITING_CONTEXT } from "./edit-reviews";
+export {
+  EditReviews,
+  ACCEPT_EDIT_COMMAND,
+  REJECT_EDIT_COMMAND,
+  EDIT_PROPOSAL_COMMAND,
+  REVIEW_PENDING_CONTEXT,
+  REVIEW_EDITING_CONTEXT,
+} from "./edit-reviews";
 export { PendingDecisions, CANCELLED, type DecisionKey, type PendingDecision } from "../approval/decisions";
 export { PROPOSAL_SCHEME, ProposalStore } from "./proposals";
 
@@ -58,7 +65,10 @@ export { UNDO_EDIT_COMMAND } from "./undo-edit";
 export function createEditorTools(options: EditorToolsOptions): EditorTools {
   const proposals = new ProposalStore();
   const terminals = new CommandTerminals(options.sessionLabel ?? ((id) => id.slice(0, 8)));
-  const diagnostics = diagnosticsWatch({ waitMs: options.diagnosticsWaitMs ?? 2_000, quietMs: options.diagnosticsQuietMs ?? 300 });
+  const diagnostics = diagnosticsWatch({
+    waitMs: options.diagnosticsWaitMs ?? 2_000,
+    quietMs: options.diagnosticsQuietMs ?? 300,
+  });
   // The command is registered once for every folder's tool set (FolderTools): a second registration throws.
   const registrations = [proposals.register()];
   const tools: Tool[] = [

@@ -20,17 +20,30 @@ const MAX_RETRY_MS = 1000;
  * there) and this question has no result. "no-support": no installed extension declares
  * the file's language. "timeout": they did not start within the bound.
  */
-export type LanguageAnswer<T> = { items: T[]; state: "answered" | "ready" | "no-support" | "timeout"; languageId: string };
+export type LanguageAnswer<T> = {
+  items: T[];
+  state: "answered" | "ready" | "no-support" | "timeout";
+  languageId: string;
+};
 
 /** Extensions (other than this one) that activate on the language or contribute it with code to run. */
 export function languageExtensions(languageId: string): vscode.Extension<unknown>[] {
-  const all = (vscode.extensions?.all ?? []) as readonly vscode.Extension<{ activationEvents?: string[]; main?: string; browser?: string; contributes?: { languages?: { id?: string }[] }; name?: string; publisher?: string }>[];
+  const all = (vscode.extensions?.all ?? []) as readonly vscode.Extension<{
+    activationEvents?: string[];
+    main?: string;
+    browser?: string;
+    contributes?: { languages?: { id?: string }[] };
+    name?: string;
+    publisher?: string;
+  }>[];
   return all.filter((e) => {
     const pkg = e.packageJSON ?? {};
     if (`${pkg.publisher}.${pkg.name}`.toLowerCase() === "downcity.downcity-vscode") return false;
     if (pkg.activationEvents?.includes(`onLanguage:${languageId}`)) return true;
     // A grammar-only extension contributes the language but serves no provider.
-    return Boolean((pkg.main || pkg.browser) && pkg.contributes?.languages?.some((l: { id?: string }) => l.id === languageId));
+    return Boolean(
+      (pkg.main || pkg.browser) && pkg.contributes?.languages?.some((l: { id?: string }) => l.id === languageId),
+    );
   });
 }
 
@@ -49,7 +62,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /** The outline VS Code's symbol providers give for the file: non-empty once its language features answer. */
 async function outline(uri: vscode.Uri): Promise<number> {
-  const symbols = await vscode.commands.executeCommand<unknown[] | undefined>("vscode.executeDocumentSymbolProvider", uri);
+  const symbols = await vscode.commands.executeCommand<unknown[] | undefined>(
+    "vscode.executeDocumentSymbolProvider",
+    uri,
+  );
   return symbols?.length ?? 0;
 }
 
@@ -59,7 +75,8 @@ async function outline(uri: vscode.Uri): Promise<number> {
  * loads the file's project (an import, not the declaration it names); its semantic
  * diagnostics wait for the project.
  */
-const tsFullModel = (uri: vscode.Uri) => vscode.commands.executeCommand("typescript.tsserverRequest", "semanticDiagnosticsSync", { file: uri });
+const tsFullModel = (uri: vscode.Uri) =>
+  vscode.commands.executeCommand("typescript.tsserverRequest", "semanticDiagnosticsSync", { file: uri });
 const FULL_MODEL: Record<string, (uri: vscode.Uri) => Thenable<unknown>> = {
   typescript: tsFullModel,
   typescriptreact: tsFullModel,
@@ -71,7 +88,12 @@ const FULL_MODEL: Record<string, (uri: vscode.Uri) => Thenable<unknown>> = {
  * Resolves true once the language features have the file: its outline answers, and for
  * a server with a partial mode (FULL_MODEL) its full model does too. False at the deadline.
  */
-async function settled(uri: vscode.Uri, languageId: string, deadline: number, signal: AbortSignal | undefined): Promise<boolean> {
+async function settled(
+  uri: vscode.Uri,
+  languageId: string,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
     if ((await outline(uri)) > 0) break;
     const left = deadline - Date.now();
@@ -83,7 +105,13 @@ async function settled(uri: vscode.Uri, languageId: string, deadline: number, si
   const left = deadline - Date.now();
   if (left <= 0) return false;
   // A failing request (an older server, a command not found) leaves the outline as the signal.
-  return Promise.race([Promise.resolve(full(uri)).then(() => true, () => true), sleep(left, signal).then(() => false)]);
+  return Promise.race([
+    Promise.resolve(full(uri)).then(
+      () => true,
+      () => true,
+    ),
+    sleep(left, signal).then(() => false),
+  ]);
 }
 
 /**
@@ -92,7 +120,11 @@ async function settled(uri: vscode.Uri, languageId: string, deadline: number, si
  * meets the file for the first time — asked once its features have the file, else again
  * with backoff while the answer is empty (all within `waitMs`).
  */
-export async function askLanguage<T>(uri: vscode.Uri, query: () => Thenable<T[] | undefined>, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<LanguageAnswer<T>> {
+export async function askLanguage<T>(
+  uri: vscode.Uri,
+  query: () => Thenable<T[] | undefined>,
+  options: { waitMs?: number; signal?: AbortSignal } = {},
+): Promise<LanguageAnswer<T>> {
   const waitMs = options.waitMs ?? LANGUAGE_WAIT_MS;
   const deadline = Date.now() + waitMs;
   const key = uri.toString();
@@ -102,7 +134,8 @@ export async function askLanguage<T>(uri: vscode.Uri, query: () => Thenable<T[] 
   const languageId = doc.languageId;
   const supporters = languageExtensions(languageId);
   const starting = supporters.filter((e) => !e.isActive);
-  if (starting.length > 0) await Promise.race([Promise.allSettled(starting.map((e) => e.activate())), sleep(waitMs, options.signal)]);
+  if (starting.length > 0)
+    await Promise.race([Promise.allSettled(starting.map((e) => e.activate())), sleep(waitMs, options.signal)]);
   const ask = async () => (await query()) ?? [];
   if (supporters.length === 0) {
     const items = await ask();
@@ -122,7 +155,12 @@ export async function askLanguage<T>(uri: vscode.Uri, query: () => Thenable<T[] 
 }
 
 /** What a tool says when the answer is empty, by why it is empty. */
-export function emptyAnswer(answer: LanguageAnswer<unknown>, nothing: string, shown: string, waitMs = LANGUAGE_WAIT_MS): string {
+export function emptyAnswer(
+  answer: LanguageAnswer<unknown>,
+  nothing: string,
+  shown: string,
+  waitMs = LANGUAGE_WAIT_MS,
+): string {
   if (answer.state === "no-support") {
     return `no language support for ${shown}: no installed extension provides code intelligence for ${answer.languageId} files (search the text with grep instead)`;
   }

@@ -4,7 +4,11 @@ export function minimalChange(before: string, after: string): { start: number; e
   let start = 0;
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
-  while (tail < max - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  while (
+    tail < max - start &&
+    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
+  )
+    tail++;
   // Never split a surrogate pair or a CRLF: back off to a whole character / line break.
   const unsafe = (s: string, i: number) => {
     const c = s.charCodeAt(i);

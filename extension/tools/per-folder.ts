@@ -35,11 +35,14 @@ export class FolderTools implements vscode.Disposable {
         for (const tools of this.byFolder.values()) if (await tools.showAppliedDiff(toolCallId)) return true;
         return false;
       }),
-      vscode.commands.registerCommand(UNDO_EDIT_COMMAND, async (folderKey: string, sessionId: string, toolCallId: string) => {
-        const tools = this.byFolder.get(folderKey);
-        if (!tools) throw new Error("this edit cannot be undone here: it was applied before the window was reloaded");
-        return tools.undoEdit(toolCallId, sessionId);
-      }),
+      vscode.commands.registerCommand(
+        UNDO_EDIT_COMMAND,
+        async (folderKey: string, sessionId: string, toolCallId: string) => {
+          const tools = this.byFolder.get(folderKey);
+          if (!tools) throw new Error("this edit cannot be undone here: it was applied before the window was reloaded");
+          return tools.undoEdit(toolCallId, sessionId);
+        },
+      ),
     ];
   }
 
@@ -47,7 +50,13 @@ export class FolderTools implements vscode.Disposable {
     tools: (folder) => this.forFolder(folder).tools as readonly Tool[],
     approve: (folder, request, signal) => {
       const tools = this.forFolder(folder);
-      const options = { folderKey: folder.uri.toString(), proposals: tools.proposals, reviews: this.reviews, decisions: this.decisions, chat: this.chat };
+      const options = {
+        folderKey: folder.uri.toString(),
+        proposals: tools.proposals,
+        reviews: this.reviews,
+        decisions: this.decisions,
+        chat: this.chat,
+      };
       return createApprover(options)(request, signal);
     },
   };

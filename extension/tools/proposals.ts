@@ -110,7 +110,12 @@ export class ProposalStore implements vscode.TextDocumentContentProvider {
     const applied = this.applied.get(toolCallId);
     if (!applied) return false;
     const title = `${basename(applied.file.shown)} — Applied by Downcity`;
-    await vscode.commands.executeCommand("vscode.diff", this.uri(toolCallId, applied.file, "before"), applied.file.uri, title);
+    await vscode.commands.executeCommand(
+      "vscode.diff",
+      this.uri(toolCallId, applied.file, "before"),
+      applied.file.uri,
+      title,
+    );
     return true;
   }
 }

@@ -36,7 +36,8 @@ export function createEditorListDirTool(): Tool<ListDirParams> {
       let entries: [string, vscode.FileType][];
       try {
         const stat = await vscode.workspace.fs.stat(dir.uri);
-        if (!(stat.type & vscode.FileType.Directory)) throw new ToolError(`${dir.shown} is a file, not a directory; use read_file`);
+        if (!(stat.type & vscode.FileType.Directory))
+          throw new ToolError(`${dir.shown} is a file, not a directory; use read_file`);
         entries = await vscode.workspace.fs.readDirectory(dir.uri);
       } catch (err) {
         if (isNotFound(err)) throw new ToolError(`${dir.shown}: no such file or directory`);

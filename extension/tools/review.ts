@@ -11,7 +11,9 @@ export interface Prompts extends ReasonPrompt {
 
 export const NOTIFICATIONS: Prompts = {
   choose: (message, items, severity) =>
-    severity === "warning" ? vscode.window.showWarningMessage(message, ...items) : vscode.window.showInformationMessage(message, ...items),
+    severity === "warning"
+      ? vscode.window.showWarningMessage(message, ...items)
+      : vscode.window.showInformationMessage(message, ...items),
   reason: (prompt, token) => vscode.window.showInputBox({ prompt, ignoreFocusOut: true }, token),
 };
 
@@ -23,7 +25,12 @@ export const NOTIFICATIONS: Prompts = {
  * Accepted text written against a file that changed meanwhile is refused by the edit
  * tool itself, so nothing is applied to text the user did not see.
  */
-export function reviewProposal(store: ProposalStore, reviews: EditReviews, p: Proposal, pending: PendingDecision): Promise<ApprovalDecision> {
+export function reviewProposal(
+  store: ProposalStore,
+  reviews: EditReviews,
+  p: Proposal,
+  pending: PendingDecision,
+): Promise<ApprovalDecision> {
   const proposed = store.uri(p.toolCallId, p.file, "proposed");
   const left = p.baseText === undefined ? store.uri(p.toolCallId, p.file, "empty") : p.file.uri;
   return reviews.review(pending, p, left, proposed, `${basename(p.file.shown)} — Proposed by Downcity`);

@@ -12,7 +12,10 @@ import type { CommandTerminals } from "./terminals";
  * output caps, SIGTERM then SIGKILL to the group), with its output streamed live to the
  * session's terminal and the chat's card, and stopped with the terminal or the session.
  */
-export function createEditorRunCommandTool(terminals: CommandTerminals, options: RunCommandOptions = {}): Tool<RunCommandParams> {
+export function createEditorRunCommandTool(
+  terminals: CommandTerminals,
+  options: RunCommandOptions = {},
+): Tool<RunCommandParams> {
   const core = createRunCommandTool(options);
   return {
     ...core,
@@ -22,7 +25,8 @@ export function createEditorRunCommandTool(terminals: CommandTerminals, options:
       return { kind: "command", command: args.command, cwd: displayPath(ctx.root, cwd) };
     },
     async execute(args, ctx) {
-      if (!vscode.workspace.isTrusted) throw new ToolError("the workspace is in Restricted Mode: Downcity runs no command");
+      if (!vscode.workspace.isTrusted)
+        throw new ToolError("the workspace is in Restricted Mode: Downcity runs no command");
       refuseUri(args.cwd);
       const sessionId = ctx.sessionId ?? "default";
       const term = terminals.terminal(sessionId);
@@ -38,7 +42,9 @@ export function createEditorRunCommandTool(terminals: CommandTerminals, options:
         }),
       );
       const status = out.details?.kind === "command" ? out.details : undefined;
-      term.write(`\x1b[2m[${status?.timedOut ? "timed out" : status?.signal ? `killed (${status.signal})` : `exit code ${status?.exitCode ?? "?"}`}]\x1b[0m\n`);
+      term.write(
+        `\x1b[2m[${status?.timedOut ? "timed out" : status?.signal ? `killed (${status.signal})` : `exit code ${status?.exitCode ?? "?"}`}]\x1b[0m\n`,
+      );
       return out;
     },
   };

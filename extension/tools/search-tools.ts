@@ -19,7 +19,10 @@ import { relativeToRoot, refuseUri, resolveToolPath } from "./paths";
  * search enumerates, unless the pattern names one (`node_modules/foo/**`): then it is
  * searched whole, and the answer says so.
  */
-export function createEditorGlobTool(folder: vscode.WorkspaceFolder, seams: { findFiles?: FindFiles } = {}): Tool<GlobParams> {
+export function createEditorGlobTool(
+  folder: vscode.WorkspaceFolder,
+  seams: { findFiles?: FindFiles } = {},
+): Tool<GlobParams> {
   const find = seams.findFiles ?? workspaceFindFiles;
   return {
     ...GLOB,
@@ -34,13 +37,18 @@ export function createEditorGlobTool(folder: vscode.WorkspaceFolder, seams: { fi
       const globInPath = /[*?[\]{}!]/.test(base.shown);
       // The folder the pattern names before its first wildcard: searched whole when it is ignored.
       const scan = picomatch.scan(pattern);
-      const named = globInPath ? base.shown : joinRel(base.shown, scan.isGlob ? scan.base : path.posix.dirname(pattern));
+      const named = globInPath
+        ? base.shown
+        : joinRel(base.shown, scan.isGlob ? scan.base : path.posix.dirname(pattern));
       const explicit = globInPath ? undefined : excludes.ignoredDir(named);
       // findFiles matches the exclude against paths relative to the include's base: make the
       // base the folder, so settings globs (`src/gen`, `**/out`) mean what they mean in the editor.
       const include = globInPath
         ? new vscode.RelativePattern(base.uri, pattern) // glob characters in the path: left to the exact check
-        : new vscode.RelativePattern(vscode.Uri.file(ctx.root), base.shown === "." ? pattern : `${base.shown}/${pattern}`);
+        : new vscode.RelativePattern(
+            vscode.Uri.file(ctx.root),
+            base.shown === "." ? pattern : `${base.shown}/${pattern}`,
+          );
       const exclude = explicit ? excludes.protectedGlob : globInPath ? excludes.settingsGlob : excludes.glob;
       const keeps = explicit ? (rel: string) => !rel.split("/").some(isProtectedName) : excludes.keeps;
       let dropped = 0;
@@ -62,16 +70,21 @@ export function createEditorGlobTool(folder: vscode.WorkspaceFolder, seams: { fi
         found = kept(uris);
       }
       const notes: string[] = [];
-      if (explicit) notes.push(`[searched ${explicit.dir}/, which ${explicit.by} ignores, because the pattern names it]`);
+      if (explicit)
+        notes.push(`[searched ${explicit.dir}/, which ${explicit.by} ignores, because the pattern names it]`);
       else {
         const skipped = excludes.skippedBelow(named);
         const what: string[] = [];
-        if (skipped.length > 0) what.push(`ignored, not searched: ${listDirs(skipped)} (name one in the pattern to search it)`);
+        if (skipped.length > 0)
+          what.push(`ignored, not searched: ${listDirs(skipped)} (name one in the pattern to search it)`);
         if (dropped > 0) what.push(`${dropped} ignored ${dropped === 1 ? "file" : "files"} left out`);
         if (what.length > 0) notes.push(`[${what.join("; ")}]`);
       }
       const more = found.length > GLOB_MAX_RESULTS;
-      if (more) notes.unshift(`[more than ${GLOB_MAX_RESULTS} files match; showing the first ${GLOB_MAX_RESULTS}. Narrow the pattern or the path]`);
+      if (more)
+        notes.unshift(
+          `[more than ${GLOB_MAX_RESULTS} files match; showing the first ${GLOB_MAX_RESULTS}. Narrow the pattern or the path]`,
+        );
       const note = notes.map((n) => `\n${n}`).join("");
       if (found.length === 0) return textOutput(`no files match ${args.pattern} in ${base.shown}/${note}`);
       found.sort();
@@ -91,7 +104,13 @@ function joinRel(dir: string, sub: string): string {
   return dir === "." ? sub : `${dir}/${sub}`;
 }
 
-async function findFiles(find: FindFiles, include: vscode.RelativePattern, exclude: string, max: number | undefined, signal: AbortSignal): Promise<vscode.Uri[]> {
+async function findFiles(
+  find: FindFiles,
+  include: vscode.RelativePattern,
+  exclude: string,
+  max: number | undefined,
+  signal: AbortSignal,
+): Promise<vscode.Uri[]> {
   const cancel = tokenFor(signal);
   try {
     return await find(include, exclude, max, cancel.token);
@@ -120,7 +139,10 @@ export function findBundledRipgrep(appRoot: string | undefined): string | undefi
  * ripgrep prunes what .gitignore files ignore by itself; files.exclude and search.exclude
  * are added as its excludes. A path or include naming an ignored tree searches it whole.
  */
-export function createEditorGrepTool(appRoot: string | undefined = vscode.env.appRoot, folder?: vscode.WorkspaceFolder): Tool<GrepParams> & { engine: string } {
+export function createEditorGrepTool(
+  appRoot: string | undefined = vscode.env.appRoot,
+  folder?: vscode.WorkspaceFolder,
+): Tool<GrepParams> & { engine: string } {
   const bundled = findBundledRipgrep(appRoot);
   const core = createGrepTool(bundled ? { ripgrep: bundled } : {});
   return {
@@ -134,7 +156,10 @@ export function createEditorGrepTool(appRoot: string | undefined = vscode.env.ap
       const start = await resolveToolPath(ctx.root, args.path, false);
       // An include with a folder in it (`node_modules/foo/**`) names that folder, relative to the root.
       const includeBase = args.include?.includes("/") ? picomatch.scan(args.include.replace(/^\.\//, "")).base : "";
-      const narrowed = includeBase !== "" && within(includeBase, start.shown) && isDir(path.join(ctx.root, includeBase)) ? includeBase : undefined;
+      const narrowed =
+        includeBase !== "" && within(includeBase, start.shown) && isDir(path.join(ctx.root, includeBase))
+          ? includeBase
+          : undefined;
       const named = narrowed ?? start.shown;
       const explicit = excludes.ignoredDir(named);
       if (explicit) {
@@ -144,7 +169,9 @@ export function createEditorGrepTool(appRoot: string | undefined = vscode.env.ap
       }
       const out = await core.search(args, ctx, { exclude: excludes.settingsGlobs });
       const skipped = excludes.skippedBelow(start.shown);
-      return skipped.length > 0 ? withNote(out, `[ignored, not searched: ${listDirs(skipped)} (name one in the path or include to search it)]`) : out;
+      return skipped.length > 0
+        ? withNote(out, `[ignored, not searched: ${listDirs(skipped)} (name one in the path or include to search it)]`)
+        : out;
     },
   };
 }

@@ -7,7 +7,11 @@ class SessionTerminal {
   private buffered: string[] | undefined = [];
   readonly terminal: vscode.Terminal;
 
-  constructor(name: string, private readonly onUserStop: () => void, private readonly onGone: () => void) {
+  constructor(
+    name: string,
+    private readonly onUserStop: () => void,
+    private readonly onGone: () => void,
+  ) {
     const pty: vscode.Pseudoterminal = {
       onDidWrite: this.output.event,
       onDidClose: this.closed.event,
@@ -56,7 +60,11 @@ export class CommandTerminals {
   terminal(sessionId: string): SessionTerminal {
     let t = this.terminals.get(sessionId);
     if (!t) {
-      t = new SessionTerminal(`Downcity: ${this.label(sessionId)}`, () => this.stop(sessionId), () => this.terminals.delete(sessionId));
+      t = new SessionTerminal(
+        `Downcity: ${this.label(sessionId)}`,
+        () => this.stop(sessionId),
+        () => this.terminals.delete(sessionId),
+      );
       this.terminals.set(sessionId, t);
       t.terminal.show(true);
     }

@@ -14,14 +14,23 @@ export const UNDO_EDIT_COMMAND = "downcity.tools.undoEdit";
  * is deleted. Refuses, changing nothing, when the file (buffer or disk) no longer holds
  * what the edit left. One step: the edit is forgotten once undone.
  */
-export async function undoAppliedEdit(store: ProposalStore, toolCallId: string, sessionId: string): Promise<AppliedEdit> {
+export async function undoAppliedEdit(
+  store: ProposalStore,
+  toolCallId: string,
+  sessionId: string,
+): Promise<AppliedEdit> {
   if (!vscode.workspace.isTrusted) throw new ToolError("the workspace is in Restricted Mode: Downcity edits no file");
   const applied = store.appliedEdit(toolCallId, sessionId);
-  if (!applied) throw new ToolError("this edit cannot be undone here: it was undone already, or the window was reloaded since it was applied");
+  if (!applied)
+    throw new ToolError(
+      "this edit cannot be undone here: it was undone already, or the window was reloaded since it was applied",
+    );
   const { file } = applied;
   const [now, disk] = [await editorText(file.uri, file.shown), await diskText(file.uri)];
   if (now !== applied.after || disk !== applied.after) {
-    throw new ToolError(`${file.shown} changed since the edit${now !== disk ? " (it has unsaved changes)" : ""}; nothing was undone`);
+    throw new ToolError(
+      `${file.shown} changed since the edit${now !== disk ? " (it has unsaved changes)" : ""}; nothing was undone`,
+    );
   }
   const edit = new vscode.WorkspaceEdit();
   if (applied.before === undefined) {
@@ -31,7 +40,8 @@ export async function undoAppliedEdit(store: ProposalStore, toolCallId: string, 
     const change = minimalChange(doc.getText(), applied.before);
     edit.replace(file.uri, new vscode.Range(doc.positionAt(change.start), doc.positionAt(change.end)), change.text);
   }
-  if (!(await vscode.workspace.applyEdit(edit))) throw new ToolError(`VS Code did not undo the edit of ${file.shown}; nothing was changed`);
+  if (!(await vscode.workspace.applyEdit(edit)))
+    throw new ToolError(`VS Code did not undo the edit of ${file.shown}; nothing was changed`);
   if (applied.before !== undefined && !(await saveApplied(file.uri, applied.before))) {
     throw new ToolError(`the undo of ${file.shown} was applied in the editor but could not be saved`);
   }

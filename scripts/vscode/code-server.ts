@@ -93,9 +93,12 @@ function requireInstalled(): void {
 
 function baseArgs(runDir: string): string[] {
   return [
-    "--config", join(runDir, "config.yaml"),
-    "--user-data-dir", join(runDir, "user-data"),
-    "--extensions-dir", join(runDir, "extensions"),
+    "--config",
+    join(runDir, "config.yaml"),
+    "--user-data-dir",
+    join(runDir, "user-data"),
+    "--extensions-dir",
+    join(runDir, "extensions"),
   ];
 }
 
@@ -133,8 +136,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     CODE_SERVER_BIN,
     [
       ...baseArgs(runDir),
-      "--auth", "none",
-      "--bind-addr", authority,
+      "--auth",
+      "none",
+      "--bind-addr",
+      authority,
       "--disable-telemetry",
       "--disable-update-check",
       "--disable-workspace-trust",
@@ -158,7 +163,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   try {
     await new Promise<void>((ok, fail) => {
       const timer = setTimeout(
-        () => fail(new Error(`code-server did not listen within ${options.startTimeoutMs ?? 30_000} ms; log: ${logFile}`)),
+        () =>
+          fail(new Error(`code-server did not listen within ${options.startTimeoutMs ?? 30_000} ms; log: ${logFile}`)),
         options.startTimeoutMs ?? 30_000,
       );
       const onData = (data: Buffer) => {
@@ -179,7 +185,17 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     await stop();
     throw error;
   }
-  return { authority, origin: `http://${authority}`, userDataDir, extensionsDir, logFile, env, process: child, exited, stop };
+  return {
+    authority,
+    origin: `http://${authority}`,
+    userDataDir,
+    extensionsDir,
+    logFile,
+    env,
+    process: child,
+    exited,
+    stop,
+  };
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

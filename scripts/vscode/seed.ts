@@ -19,7 +19,10 @@ export async function seedSessions(root: string, seeded: SeededSession[]): Promi
     const session = sessions.create(agentId ? { id, agentId } : { id });
     const seqs = turns.map((text, i) => {
       const content = [{ type: "text" as const, text }];
-      const event = i % 2 === 0 ? session.append("user/message", { content }, { surface: "append" }) : session.append("assistant/message", model ? { content, model } : { content }, { surface: "append" });
+      const event =
+        i % 2 === 0
+          ? session.append("user/message", { content }, { surface: "append" })
+          : session.append("assistant/message", model ? { content, model } : { content }, { surface: "append" });
       return event.seq;
     });
     session.append("session/title", { title, messageSeqs: seqs.slice(0, 1), source: { kind: "user" } });

@@ -27,10 +27,14 @@ export async function runCommand(page: Page, title: string): Promise<void> {
  * workbench keeps an earlier pick's rows in the DOM, hidden, and they must never match.
  */
 export const quickPickRow = (page: Page, text: string | RegExp) =>
-  page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: text }).filter({ visible: true }).first();
+  page
+    .locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: text })
+    .filter({ visible: true })
+    .first();
 
 /** Rows of the Sessions tree (or any tree) with `title`. */
-export const sessionRows = (page: Page, title: string | RegExp) => page.locator('.monaco-list-row[role="treeitem"]', { hasText: title });
+export const sessionRows = (page: Page, title: string | RegExp) =>
+  page.locator('.monaco-list-row[role="treeitem"]', { hasText: title });
 
 export const sessionRow = (page: Page, title: string | RegExp) => sessionRows(page, title).first();
 
@@ -66,6 +70,11 @@ export function chatFrameElement(page: Page): Locator {
 
 /** Opens the Downcity view container from the activity bar. */
 export async function openDowncityView(page: Page): Promise<void> {
-  await page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]').click({ timeout: 30_000 });
-  await page.locator(".pane-header", { hasText: /sessions/i }).first().waitFor({ timeout: 30_000 });
+  await page
+    .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')
+    .click({ timeout: 30_000 });
+  await page
+    .locator(".pane-header", { hasText: /sessions/i })
+    .first()
+    .waitFor({ timeout: 30_000 });
 }

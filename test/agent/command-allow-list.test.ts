@@ -40,20 +40,46 @@ test("a command that chains, pipes, redirects or substitutes never matches", () 
 test("the gate: Restricted Mode, then the agent's kinds, then settings, allow-list and session decisions", () => {
   const ask = settingsForPolicy("reads", ["npm test"]);
   const call = (kind: "read" | "edit" | "command", args: Record<string, unknown> = {}, extra = {}) =>
-    gateFor({ toolName: kind === "command" ? "run_command" : kind === "edit" ? "write_file" : "read_file", kind, arguments: args, settings: ask, ...extra });
+    gateFor({
+      toolName: kind === "command" ? "run_command" : kind === "edit" ? "write_file" : "read_file",
+      kind,
+      arguments: args,
+      settings: ask,
+      ...extra,
+    });
   assert.deepEqual(call("read"), { kind: "auto", by: "policy" });
   assert.deepEqual(call("edit"), { kind: "ask" });
   assert.deepEqual(call("command", { command: "npm test -- a" }), { kind: "auto", by: "policy" });
   assert.deepEqual(call("command", { command: "npm test > log" }), { kind: "ask" });
   assert.equal(call("edit", {}, { restricted: "untrusted folder" }).kind, "refuse");
-  assert.deepEqual(call("command", { command: "npm test" }, { restricted: "untrusted folder" }), { kind: "refuse", by: "restricted-mode", reason: "untrusted folder" });
-  assert.deepEqual(call("read", {}, { restricted: "untrusted folder" }), { kind: "auto", by: "policy" }, "reads are not edits or commands");
-  assert.deepEqual(call("edit", {}, { forbiddenKinds: ["edit", "command"], agentName: "Ask" }), { kind: "refuse", by: "policy", reason: "the Ask agent does not run edit tools" });
+  assert.deepEqual(call("command", { command: "npm test" }, { restricted: "untrusted folder" }), {
+    kind: "refuse",
+    by: "restricted-mode",
+    reason: "untrusted folder",
+  });
+  assert.deepEqual(
+    call("read", {}, { restricted: "untrusted folder" }),
+    { kind: "auto", by: "policy" },
+    "reads are not edits or commands",
+  );
+  assert.deepEqual(call("edit", {}, { forbiddenKinds: ["edit", "command"], agentName: "Ask" }), {
+    kind: "refuse",
+    by: "policy",
+    reason: "the Ask agent does not run edit tools",
+  });
 
   const remembered = new SessionApprovals();
   remembered.remember("run_command", "make  build");
   remembered.remember("write_file", undefined);
-  assert.deepEqual(call("command", { command: "make build" }, { remembered }), { kind: "auto", by: "user", scope: "session" });
-  assert.deepEqual(call("command", { command: "make build install" }, { remembered }), { kind: "ask" }, "only the same command line");
+  assert.deepEqual(call("command", { command: "make build" }, { remembered }), {
+    kind: "auto",
+    by: "user",
+    scope: "session",
+  });
+  assert.deepEqual(
+    call("command", { command: "make build install" }, { remembered }),
+    { kind: "ask" },
+    "only the same command line",
+  );
   assert.deepEqual(call("edit", {}, { remembered }), { kind: "auto", by: "user", scope: "session" });
 });

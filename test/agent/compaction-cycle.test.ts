@@ -21,7 +21,8 @@ const zh = (tag: string, n: number) => (tag + SENTENCE.repeat(Math.ceil(n / SENT
 function compactionsOf(h: Harness): { reason: string; closed: number }[] {
   const seen: { reason: string; closed: number }[] = [];
   h.agent.session.on("event", (e) => {
-    if (e.type === "compaction/end") seen.push({ reason: (e.data as { reason: string }).reason, closed: (e.data as { closed: number }).closed });
+    if (e.type === "compaction/end")
+      seen.push({ reason: (e.data as { reason: string }).reason, closed: (e.data as { closed: number }).closed });
   });
   return seen;
 }
@@ -35,7 +36,13 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     const h = await startHarness(
       t,
       ({ body }) => {
-        if (isSummaryRequest(body)) return { sse: wire.frames(protocol, { text: "摘要：用户与助手讨论了项目的设计。", usage: { input: 3000, output: 20 } }) };
+        if (isSummaryRequest(body))
+          return {
+            sse: wire.frames(protocol, {
+              text: "摘要：用户与助手讨论了项目的设计。",
+              usage: { input: 3000, output: 20 },
+            }),
+          };
         const text = zh(`回答${++answers}：`, ANSWER);
         const input = stringChars(body);
         usages.push(input + text.length);
@@ -50,7 +57,8 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       assert.equal(outcome!.reason, "completed", outcome!.error?.message);
     };
     // Questions of 1,500 characters until one more, padded, lands the request at 96 %.
-    for (let i = 1; usages.length === 0 || usages.at(-1)! + 3 * ANSWER + 1500 < 0.96 * WINDOW; i++) await turn(zh(`问题${i}：`, 1500));
+    for (let i = 1; usages.length === 0 || usages.at(-1)! + 3 * ANSWER + 1500 < 0.96 * WINDOW; i++)
+      await turn(zh(`问题${i}：`, 1500));
     assert.equal(compactions.length, 0, "below 95 % nothing compacts");
     const pad = Math.round(0.96 * WINDOW) - usages.at(-1)! - ANSWER - 60;
     await turn(zh("最后的问题：", pad));
@@ -62,18 +70,27 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     // Hosts see it as typed agent events.
     const started = h.events.filter((e) => e.type === "compaction-started");
     const finished = h.events.filter((e) => e.type === "compaction-finished");
-    assert.deepEqual(started.map((e) => e.reason), ["usage"]);
+    assert.deepEqual(
+      started.map((e) => e.reason),
+      ["usage"],
+    );
     assert.equal(finished.length, 1);
     assert.equal(finished[0]!.type === "compaction-finished" && finished[0]!.closed, compactions[0]!.closed);
 
     await turn("继续。");
-    const request = h.bodies().filter((b) => !isSummaryRequest(b)).at(-1);
+    const request = h
+      .bodies()
+      .filter((b) => !isSummaryRequest(b))
+      .at(-1);
     const messages = conversation(protocol, request);
     assert.match(JSON.stringify(messages[0]), /conversation-summary/, "the request starts with the summary");
     const keptChars = stringChars(messages) - stringChars(messages, (text) => text.includes("<conversation-summary"));
     const retained = 0.16 * WINDOW; // tokens, at about one token per character
     // The cut falls at a message boundary: at most one message (the padded one) over the share.
-    assert.ok(keptChars <= retained + Math.max(pad, ANSWER) + 200, `kept ${keptChars} characters, about the retained ${retained} (plus one message)`);
+    assert.ok(
+      keptChars <= retained + Math.max(pad, ANSWER) + 200,
+      `kept ${keptChars} characters, about the retained ${retained} (plus one message)`,
+    );
     assert.ok(keptChars >= retained * 0.6, `kept ${keptChars} characters: the tail was not dropped`);
     assert.ok(usages.at(-1)! / WINDOW <= 0.5, `the next usage ${usages.at(-1)! / WINDOW} passes verification`);
     await turn("再继续。");
@@ -85,9 +102,17 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     const plan = [6000, 6000, 9600, 7000];
     let calls = 0;
     const handler = ({ body }: { body: unknown }) => {
-      if (isSummaryRequest(body)) return { sse: wire.frames(protocol, { text: "SUMMARY of the earlier tasks", usage: { input: 100, output: 20 } }) };
+      if (isSummaryRequest(body))
+        return {
+          sse: wire.frames(protocol, { text: "SUMMARY of the earlier tasks", usage: { input: 100, output: 20 } }),
+        };
       const n = calls++;
-      return { sse: wire.frames(protocol, { text: `answer ${n} ${"lorem ipsum ".repeat(250)}`, usage: { input: (plan[n] ?? 3000) - 100, output: 100 } }) };
+      return {
+        sse: wire.frames(protocol, {
+          text: `answer ${n} ${"lorem ipsum ".repeat(250)}`,
+          usage: { input: (plan[n] ?? 3000) - 100, output: 100 },
+        }),
+      };
     };
     const root = tempWorkspace(t);
     const first = await startHarness(t, handler, { protocol, root, agent: { contextWindow: WINDOW } });
@@ -96,7 +121,11 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       first.agent.followUp(`task ${i} ${"context ".repeat(200)}`);
       await first.agent.run();
     }
-    assert.deepEqual(before.map((c) => c.reason), ["usage"], "96 % compacted; 70 % next failed verification");
+    assert.deepEqual(
+      before.map((c) => c.reason),
+      ["usage"],
+      "96 % compacted; 70 % next failed verification",
+    );
     const id = first.agent.session.id;
     await first.runtime.close();
 
@@ -106,8 +135,20 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     second.agent.followUp("task 4 FRESH");
     const [outcome] = await second.agent.run();
     assert.equal(outcome!.reason, "completed", outcome!.error?.message);
-    assert.deepEqual(after.map((c) => c.reason), ["verify-failed"], "the restarted process deep-compacted before its first step");
-    const request = JSON.stringify(conversation(protocol, second.bodies().filter((b) => !isSummaryRequest(b)).at(-1)));
+    assert.deepEqual(
+      after.map((c) => c.reason),
+      ["verify-failed"],
+      "the restarted process deep-compacted before its first step",
+    );
+    const request = JSON.stringify(
+      conversation(
+        protocol,
+        second
+          .bodies()
+          .filter((b) => !isSummaryRequest(b))
+          .at(-1),
+      ),
+    );
     assert.match(request, /SUMMARY of the earlier tasks/);
     assert.match(request, /task 4 FRESH/);
     assert.doesNotMatch(request, /task [0-3] |answer \d/, "only the summary and the newest user message");
@@ -120,27 +161,50 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     const h = await startHarness(
       t,
       ({ body }) => {
-        if (isSummaryRequest(body)) return { sse: wire.frames(protocol, { text: "SUMMARY of the loop so far", usage: { input: 100, output: 20 } }) };
+        if (isSummaryRequest(body))
+          return {
+            sse: wire.frames(protocol, { text: "SUMMARY of the loop so far", usage: { input: 100, output: 20 } }),
+          };
         const n = calls++;
         const usage = { input: plan[n]! - 100, output: 100 };
-        if (n === 1 || n === 2) return { sse: wire.frames(protocol, { toolCalls: [{ id: `toolu_${n}`, name: "list_dir", arguments: { path: "." } }], usage }) };
+        if (n === 1 || n === 2)
+          return {
+            sse: wire.frames(protocol, {
+              toolCalls: [{ id: `toolu_${n}`, name: "list_dir", arguments: { path: "." } }],
+              usage,
+            }),
+          };
         return { sse: wire.frames(protocol, { text: `answer ${n} ${"lorem ipsum ".repeat(250)}`, usage }) };
       },
       { protocol, agent: { contextWindow: WINDOW } },
     );
     const reasons: string[] = [];
-    h.agent.session.on("event", (e) => e.type === "compaction/start" && reasons.push((e.data as { reason: string }).reason));
+    h.agent.session.on(
+      "event",
+      (e) => e.type === "compaction/start" && reasons.push((e.data as { reason: string }).reason),
+    );
     h.agent.followUp(`task 1 ${"context ".repeat(200)}`);
     await h.agent.run();
     h.agent.followUp(`LOOP-TASK ${"context ".repeat(200)}`);
     const [outcome] = await h.agent.run();
     assert.equal(outcome!.reason, "completed", outcome!.error?.message);
     assert.deepEqual(reasons, ["usage", "verify-failed"], "96 % in step 1, 70 % in step 2, deep before step 3");
-    const last = JSON.stringify(conversation(protocol, h.bodies().filter((b) => !isSummaryRequest(b)).at(-1)));
+    const last = JSON.stringify(
+      conversation(
+        protocol,
+        h
+          .bodies()
+          .filter((b) => !isSummaryRequest(b))
+          .at(-1),
+      ),
+    );
     assert.match(last, /SUMMARY of the loop so far/);
     assert.match(last, /toolu_2/, "the open tool transaction is kept");
     assert.doesNotMatch(last, /toolu_1|answer 0/, "earlier steps are closed");
-    assert.ok(last.indexOf("LOOP-TASK") > last.lastIndexOf("toolu_2"), "the user message is restated after the open transaction");
+    assert.ok(
+      last.indexOf("LOOP-TASK") > last.lastIndexOf("toolu_2"),
+      "the user message is restated after the open transaction",
+    );
   });
 
   test(`a window smaller than the system prompt and tools ends the turn with a clear error, no loop (${protocol})`, async (t) => {
@@ -156,8 +220,15 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       { protocol, agent: { contextWindow: 1000 } },
     );
     const starts: string[] = [];
-    h.agent.session.on("event", (e) => e.type === "compaction/start" && starts.push((e.data as { reason: string }).reason));
-    for (const [i, expectCalls] of [[1, 1], [2, 1], [3, 1]] as const) {
+    h.agent.session.on(
+      "event",
+      (e) => e.type === "compaction/start" && starts.push((e.data as { reason: string }).reason),
+    );
+    for (const [i, expectCalls] of [
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ] as const) {
       h.agent.followUp(`hi ${i}`);
       const [outcome] = await h.agent.run();
       assert.equal(outcome!.reason, "error");
@@ -165,7 +236,10 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       assert.equal(calls, expectCalls, "after the first answer no request is sent into a window that cannot hold it");
       assert.equal(starts.length, i, "one compaction attempt per turn, not a loop");
     }
-    const end = h.agent.session.events().findLast((e) => e.type === "compaction/end")!.data as { cause: string; closed: number };
+    const end = h.agent.session.events().findLast((e) => e.type === "compaction/end")!.data as {
+      cause: string;
+      closed: number;
+    };
     assert.equal(end.cause, "overhead");
     assert.equal(end.closed, 0);
   });
@@ -176,7 +250,13 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       t,
       () => {
         calls++;
-        return wire.error(protocol, 400, "prompt is too long: 9000 tokens > 1000 maximum", undefined, "context_length_exceeded");
+        return wire.error(
+          protocol,
+          400,
+          "prompt is too long: 9000 tokens > 1000 maximum",
+          undefined,
+          "context_length_exceeded",
+        );
       },
       { protocol, agent: { contextWindow: 1000 } },
     );

@@ -4,7 +4,9 @@ import { wire } from "../support/provider-server";
 import { startHarness } from "./harness";
 
 const WINDOW = 10_000;
-const isSummaryRequest = (body: any) => JSON.stringify(body.messages?.[0] ?? "").includes("cumulative summary") || String(body.messages?.[0]?.content ?? "").includes("cumulative summary");
+const isSummaryRequest = (body: any) =>
+  JSON.stringify(body.messages?.[0] ?? "").includes("cumulative summary") ||
+  String(body.messages?.[0]?.content ?? "").includes("cumulative summary");
 
 /**
  * A provider whose answers report the usage given by `usage()`; summariser calls answer
@@ -20,10 +22,20 @@ async function setup(t: any, usage: (call: number) => number) {
       if (isSummaryRequest(body)) {
         summaryBodies.push(body);
         const previous = JSON.stringify(body).match(/SUMMARY-\d+/g) ?? [];
-        return { sse: wire.openaiChat({ text: `SUMMARY-${++summaries} merging [${[...new Set(previous)].join(",")}]`, usage: { input: 100, output: 20 } }) };
+        return {
+          sse: wire.openaiChat({
+            text: `SUMMARY-${++summaries} merging [${[...new Set(previous)].join(",")}]`,
+            usage: { input: 100, output: 20 },
+          }),
+        };
       }
       const n = calls++;
-      return { sse: wire.openaiChat({ text: `answer ${n} ${"lorem ipsum ".repeat(250)}`, usage: { input: usage(n) - 100, output: 100 } }) };
+      return {
+        sse: wire.openaiChat({
+          text: `answer ${n} ${"lorem ipsum ".repeat(250)}`,
+          usage: { input: usage(n) - 100, output: 100 },
+        }),
+      };
     },
     { agent: { contextWindow: WINDOW } },
   );
@@ -34,7 +46,10 @@ async function setup(t: any, usage: (call: number) => number) {
   };
   // Counted as they are appended: closed prefixes leave memory.
   const reasons: string[] = [];
-  h.agent.session.on("event", (e) => e.type === "compaction/start" && reasons.push((e.data as { reason: string }).reason));
+  h.agent.session.on(
+    "event",
+    (e) => e.type === "compaction/start" && reasons.push((e.data as { reason: string }).reason),
+  );
   const compactions = () => reasons;
   return { h, turn, compactions, summaryBodies, callCount: () => calls };
 }
@@ -53,7 +68,12 @@ test("usage ≥ 95 % closes a prefix into a segment whose footer summary is cumu
 
   // The next request starts with the summary, and the usage of 40 % passes verification.
   await turn("task 6");
-  const firstMessage = JSON.stringify(h.bodies().filter((b) => !isSummaryRequest(b)).at(-1).messages[1]);
+  const firstMessage = JSON.stringify(
+    h
+      .bodies()
+      .filter((b) => !isSummaryRequest(b))
+      .at(-1).messages[1],
+  );
   assert.match(firstMessage, /SUMMARY-1/);
   assert.deepEqual(compactions(), ["usage"], "≤ 50 % after compaction: no deep compaction");
 
@@ -88,7 +108,10 @@ test("usage above 50 % after a compaction deep-compacts before the next step", a
   await turn("task 5");
   assert.deepEqual(compactions(), ["usage", "verify-failed"]);
   // A deep compaction keeps only the newest user message: the request is system, summary, task 5.
-  const request = h.bodies().filter((b) => !isSummaryRequest(b)).at(-1);
+  const request = h
+    .bodies()
+    .filter((b) => !isSummaryRequest(b))
+    .at(-1);
   assert.equal(request.messages.length, 3);
   assert.match(JSON.stringify(request.messages[1]), /conversation-summary/);
   assert.match(JSON.stringify(request.messages[2]), /task 5/);
@@ -104,9 +127,30 @@ test("a context-length error without usage folds and retries once", async (t) =>
     ({ body }) => {
       if (isSummaryRequest(body)) return { sse: wire.openaiChat({ text: `SUMMARY-${++summaries}` }) };
       const n = calls++;
-      if (n === 3) return wire.error("openai-chat", 400, "This model's maximum context length is 10000 tokens.", undefined, "context_length_exceeded");
-      if (n === 5) return wire.error("openai-chat", 400, "This model's maximum context length is 10000 tokens.", undefined, "context_length_exceeded");
-      if (n === 6) return wire.error("openai-chat", 400, "This model's maximum context length is 10000 tokens.", undefined, "context_length_exceeded");
+      if (n === 3)
+        return wire.error(
+          "openai-chat",
+          400,
+          "This model's maximum context length is 10000 tokens.",
+          undefined,
+          "context_length_exceeded",
+        );
+      if (n === 5)
+        return wire.error(
+          "openai-chat",
+          400,
+          "This model's maximum context length is 10000 tokens.",
+          undefined,
+          "context_length_exceeded",
+        );
+      if (n === 6)
+        return wire.error(
+          "openai-chat",
+          400,
+          "This model's maximum context length is 10000 tokens.",
+          undefined,
+          "context_length_exceeded",
+        );
       return { sse: wire.openaiChat({ text: `answer ${n} ${"x".repeat(3000)}` }) };
     },
     { agent: { contextWindow: WINDOW } },
@@ -122,7 +166,13 @@ test("a context-length error without usage folds and retries once", async (t) =>
   const errors = session.events().filter((e) => e.type === "request/error");
   assert.equal(errors.length, 1);
   assert.equal((errors[0]!.data as { kind: string }).kind, "context-length");
-  assert.deepEqual(session.events().filter((e) => e.type === "compaction/start").map((e) => (e.data as { reason: string }).reason), ["context-length"]);
+  assert.deepEqual(
+    session
+      .events()
+      .filter((e) => e.type === "compaction/start")
+      .map((e) => (e.data as { reason: string }).reason),
+    ["context-length"],
+  );
   assert.ok(session.summary, "the forced compaction closed a prefix");
 
   // Twice in a row: one retry only, then the turn fails with the provider's message.
@@ -149,7 +199,10 @@ test("a failing summariser does not fail the turn: the error is logged and the n
     { agent: { contextWindow: WINDOW } },
   );
   const errors: string[] = [];
-  h.agent.session.on("event", (e) => e.type === "compaction/error" && errors.push((e.data as { message: string }).message));
+  h.agent.session.on(
+    "event",
+    (e) => e.type === "compaction/error" && errors.push((e.data as { message: string }).message),
+  );
   for (let i = 0; i < 3; i++) {
     h.agent.followUp(`task ${i}`);
     const [outcome] = await h.agent.run();

@@ -12,13 +12,24 @@ import { tempWorkspace } from "./harness";
  * problem: the loop retries once with the output reservation lowered, and if that fails
  * too the error gives the measured size and the window and names the setting.
  */
-const TOO_LONG = () => wire.error("openai-chat", 400, "This model's maximum context length is 4096 tokens.", undefined, "context_length_exceeded");
+const TOO_LONG = () =>
+  wire.error(
+    "openai-chat",
+    400,
+    "This model's maximum context length is 4096 tokens.",
+    undefined,
+    "context_length_exceeded",
+  );
 const reserved = (body: any): number | undefined => body.max_completion_tokens ?? body.max_tokens;
 
 before(buildCli);
 
 test("a too-long answer for a one-line prompt retries once with less output reserved, and that answer is the turn's", async (t) => {
-  const h = await startHarness(t, ({ body }) => (reserved(body) === undefined ? TOO_LONG() : { sse: wire.openaiChat({ text: "Fits now." }) }), { agent: { contextWindow: 200_000 } });
+  const h = await startHarness(
+    t,
+    ({ body }) => (reserved(body) === undefined ? TOO_LONG() : { sse: wire.openaiChat({ text: "Fits now." }) }),
+    { agent: { contextWindow: 200_000 } },
+  );
   h.agent.followUp("hi");
   const [outcome] = await h.agent.run();
   assert.equal(outcome!.reason, "completed");
@@ -28,7 +39,11 @@ test("a too-long answer for a one-line prompt retries once with less output rese
   assert.equal(reserved(bodies[1]), 1024, "the retry reserves less output");
   const types = h.agent.session.events().map((e) => e.type);
   assert.ok(!types.includes("compaction/start"), "nothing is compacted: the request was far under the window");
-  const error = h.agent.session.events().find((e) => e.type === "request/error")!.data as { kind: string; retryInMs: number; server: string };
+  const error = h.agent.session.events().find((e) => e.type === "request/error")!.data as {
+    kind: string;
+    retryInMs: number;
+    server: string;
+  };
   assert.equal(error.kind, "context-length");
   assert.equal(error.retryInMs, 0);
   assert.equal(error.server, `127.0.0.1:${new URL(h.server.baseURL).port}`);
@@ -46,7 +61,11 @@ test("when the lowered reservation fails too, the error gives the measured size,
   assert.match(message, /provider profile "test"/, "the place to set the window");
   assert.match(message, /maximum context length is 4096/, "the server's own words");
   assert.equal(h.bodies().length, 2, "one retry, then stop");
-  const end = h.agent.session.events().findLast((e) => e.type === "turn/end")!.data as { reason: string; errorKind: string; setting: string };
+  const end = h.agent.session.events().findLast((e) => e.type === "turn/end")!.data as {
+    reason: string;
+    errorKind: string;
+    setting: string;
+  };
   assert.equal(end.reason, "error");
   assert.equal(end.errorKind, "context-length");
 });

@@ -2,7 +2,12 @@ import type { ApprovalPolicy, ApproveFn } from "../../core/agent";
 import type { Protocol } from "../../core/llm/types";
 import type { AgentEvent, ContentBlock } from "../../core/protocol";
 import type { Session } from "../../core/session";
-import { createWorkspaceRuntime, type RunResult, type WorkspaceRuntimeApi, type WorkspaceRuntimeOptions } from "../../core/runtime";
+import {
+  createWorkspaceRuntime,
+  type RunResult,
+  type WorkspaceRuntimeApi,
+  type WorkspaceRuntimeOptions,
+} from "../../core/runtime";
 import { settingsForPolicy } from "../../core/agent/approval";
 import { createNodeTools } from "../../core/tools/node";
 import type { CompactionSettings } from "../../core/compaction";
@@ -56,7 +61,14 @@ export interface Harness {
 export async function startHarness(
   t: { after(fn: () => unknown): void },
   handler: ProviderHandler,
-  options: { protocol?: Protocol; root?: string; agent?: HarnessAgentOptions; runtime?: Partial<WorkspaceRuntimeOptions>; sessionId?: string; agentId?: string } = {},
+  options: {
+    protocol?: Protocol;
+    root?: string;
+    agent?: HarnessAgentOptions;
+    runtime?: Partial<WorkspaceRuntimeOptions>;
+    sessionId?: string;
+    agentId?: string;
+  } = {},
 ): Promise<Harness> {
   const root = options.root ?? tempWorkspace(t);
   const protocol = options.protocol ?? "openai-chat";
@@ -65,8 +77,19 @@ export async function startHarness(
   const tools = createNodeTools();
   const runtime = createWorkspaceRuntime({
     root,
-    providers: () => [{ id: "test", protocol, baseURL: protocol === "anthropic-messages" ? server.anthropicBaseURL : server.baseURL, apiKey: "sk-test" }],
-    model: () => ({ provider: "test", model: protocol === "anthropic-messages" ? "claude-opus-4-5" : "gpt-4o", ...(a.contextWindow ? { contextWindow: a.contextWindow } : {}) }),
+    providers: () => [
+      {
+        id: "test",
+        protocol,
+        baseURL: protocol === "anthropic-messages" ? server.anthropicBaseURL : server.baseURL,
+        apiKey: "sk-test",
+      },
+    ],
+    model: () => ({
+      provider: "test",
+      model: protocol === "anthropic-messages" ? "claude-opus-4-5" : "gpt-4o",
+      ...(a.contextWindow ? { contextWindow: a.contextWindow } : {}),
+    }),
     approval: () => settingsForPolicy(a.policy ?? "all"),
     ...(a.approve ? { approve: a.approve } : {}),
     tools: () => tools,
@@ -83,7 +106,9 @@ export async function startHarness(
   const events: AgentEvent[] = [];
   runtime.onEvent((event) => events.push(event));
   const agentId = options.agentId ?? "code";
-  const session = options.sessionId ? (await runtime.open({ agentId, sessionId: options.sessionId })).session : runtime.create(agentId, "session-test");
+  const session = options.sessionId
+    ? (await runtime.open({ agentId, sessionId: options.sessionId })).session
+    : runtime.create(agentId, "session-test");
   const ref = { agentId: session.agentId, sessionId: session.id };
   const queued: (string | ContentBlock[])[] = [];
   let running: Promise<Outcome[]> | undefined;

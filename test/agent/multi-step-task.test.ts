@@ -9,7 +9,15 @@ import { startHarness, tempWorkspace } from "./harness";
 
 const STEPS = [
   { toolCalls: [{ id: "call_read", name: "read_file", arguments: { path: "src/greet.txt" } }] },
-  { toolCalls: [{ id: "call_edit", name: "edit_file", arguments: { path: "src/greet.txt", edits: [{ oldText: "world", newText: "downcity" }] } }] },
+  {
+    toolCalls: [
+      {
+        id: "call_edit",
+        name: "edit_file",
+        arguments: { path: "src/greet.txt", edits: [{ oldText: "world", newText: "downcity" }] },
+      },
+    ],
+  },
   { toolCalls: [{ id: "call_run", name: "run_command", arguments: { command: "cat src/greet.txt" } }] },
   { text: "I changed the greeting to hello downcity." },
 ];
@@ -23,7 +31,10 @@ for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"]
     mkdirSync(join(root, "src"));
     writeFileSync(join(root, "src/greet.txt"), "hello world\n");
     let call = 0;
-    const h = await startHarness(t, () => ({ sse: frames(protocol, STEPS[Math.min(call++, STEPS.length - 1)]!) }), { protocol, root });
+    const h = await startHarness(t, () => ({ sse: frames(protocol, STEPS[Math.min(call++, STEPS.length - 1)]!) }), {
+      protocol,
+      root,
+    });
 
     h.agent.followUp("Change the greeting to say downcity, then show the file.");
     const [outcome] = await h.agent.run();
@@ -33,27 +44,66 @@ for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"]
 
     const session = h.agent.session;
     const types = session.events().map((e) => e.type);
-    assert.deepEqual(types.filter((t) => t !== "session/title"), [
-      "turn/start",
-      ...["step/start", "user/message", "request/header", "assistant/message", "tool/call", "tool/approval", "tool/result", "step/end"],
-      ...["step/start", "request/header", "assistant/message", "tool/call", "tool/approval", "tool/result", "step/end"],
-      ...["step/start", "request/header", "assistant/message", "tool/call", "tool/approval", "tool/result", "step/end"],
-      ...["step/start", "request/header", "assistant/message", "step/end"],
-      "turn/end",
-    ]);
+    assert.deepEqual(
+      types.filter((t) => t !== "session/title"),
+      [
+        "turn/start",
+        ...[
+          "step/start",
+          "user/message",
+          "request/header",
+          "assistant/message",
+          "tool/call",
+          "tool/approval",
+          "tool/result",
+          "step/end",
+        ],
+        ...[
+          "step/start",
+          "request/header",
+          "assistant/message",
+          "tool/call",
+          "tool/approval",
+          "tool/result",
+          "step/end",
+        ],
+        ...[
+          "step/start",
+          "request/header",
+          "assistant/message",
+          "tool/call",
+          "tool/approval",
+          "tool/result",
+          "step/end",
+        ],
+        ...["step/start", "request/header", "assistant/message", "step/end"],
+        "turn/end",
+      ],
+    );
     // Surface: user, then (assistant, tool result) × 3, then the answer.
     const surfaceTypes = session.surface.nodes.map((seq) => session.event(seq)!.type);
-    assert.deepEqual(surfaceTypes, ["user/message", ...Array(3).fill(["assistant/message", "tool/result"]).flat(), "assistant/message"]);
-    const runResult = session.events().filter((e) => e.type === "tool/result").at(-1)!.data as ToolResultData;
+    assert.deepEqual(surfaceTypes, [
+      "user/message",
+      ...Array(3).fill(["assistant/message", "tool/result"]).flat(),
+      "assistant/message",
+    ]);
+    const runResult = session
+      .events()
+      .filter((e) => e.type === "tool/result")
+      .at(-1)!.data as ToolResultData;
     assert.match((runResult.content[0] as { text: string }).text, /hello downcity/);
     assert.equal(session.title.source, "fallback");
 
     // The last request carried the whole tool conversation in the protocol's shape.
     const last = h.bodies().at(-1);
     const text = JSON.stringify(last);
-    for (const id of ["call_read", "call_edit", "call_run"]) assert.ok(text.includes(id), `${id} is echoed in the last request`);
+    for (const id of ["call_read", "call_edit", "call_run"])
+      assert.ok(text.includes(id), `${id} is echoed in the last request`);
     if (protocol === "openai-chat") {
-      assert.deepEqual(last.messages.map((m: { role: string }) => m.role), ["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "tool"]);
+      assert.deepEqual(
+        last.messages.map((m: { role: string }) => m.role),
+        ["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "tool"],
+      );
     }
 
     // Everything is durable after the turn: a fresh store sees the same log.

@@ -64,7 +64,14 @@ for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"]
           return wire.error(protocol, 400, problem);
         }
         // Each turn: the model reads a.txt as call_0, then answers.
-        return { sse: wire.frames(protocol, n++ % 2 === 0 ? { toolCalls: [{ id: "call_0", name: "read_file", arguments: { path: "a.txt" } }] } : { text: `done ${n}` }) };
+        return {
+          sse: wire.frames(
+            protocol,
+            n++ % 2 === 0
+              ? { toolCalls: [{ id: "call_0", name: "read_file", arguments: { path: "a.txt" } }] }
+              : { text: `done ${n}` },
+          ),
+        };
       },
       { protocol, root },
     );
@@ -78,14 +85,27 @@ for (const protocol of ["openai-chat", "openai-responses", "anthropic-messages"]
     // The third turn's answer request carries three distinct calls, each followed by its result.
     const last = wireIds(protocol, h.bodies().at(-1));
     assert.equal(last.length, 6);
-    assert.deepEqual(last.map((x) => x.kind), ["call", "result", "call", "result", "call", "result"]);
+    assert.deepEqual(
+      last.map((x) => x.kind),
+      ["call", "result", "call", "result", "call", "result"],
+    );
     assert.equal(new Set(last.filter((x) => x.kind === "call").map((x) => x.id)).size, 3);
 
     // The log: ids unique, the provider's original kept, each result names its call.
     const events = h.agent.session.events();
-    const calls = events.filter((e) => e.type === "assistant/message").flatMap((e) => (e.data as AssistantMessageData).content.filter((b): b is ToolCallBlock => b.type === "tool-call"));
-    assert.deepEqual(calls.map((c) => c.id), ["call_0", "call_0_2", "call_0_3"]);
-    assert.deepEqual(calls.map((c) => c.providerId), [undefined, "call_0", "call_0"]);
+    const calls = events
+      .filter((e) => e.type === "assistant/message")
+      .flatMap((e) =>
+        (e.data as AssistantMessageData).content.filter((b): b is ToolCallBlock => b.type === "tool-call"),
+      );
+    assert.deepEqual(
+      calls.map((c) => c.id),
+      ["call_0", "call_0_2", "call_0_3"],
+    );
+    assert.deepEqual(
+      calls.map((c) => c.providerId),
+      [undefined, "call_0", "call_0"],
+    );
     const results = events.filter((e) => e.type === "tool/result").map((e) => (e.data as ToolResultData).toolCallId);
     assert.deepEqual(results, ["call_0", "call_0_2", "call_0_3"]);
 

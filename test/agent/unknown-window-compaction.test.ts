@@ -15,10 +15,12 @@ import { startHarness, type Harness } from "./harness";
 const UNKNOWN_MODEL = "local-unknown-model";
 
 /** Answers every turn with `input` tokens of real usage; summary requests get a short summary. */
-const replying = (input: number) => ({ body }: { body: any }) =>
-  isSummaryRequest(body)
-    ? { sse: wire.openaiChat({ text: "Summary: the user asked questions.", usage: { input: 200, output: 10 } }) }
-    : { sse: wire.openaiChat({ text: "An answer.", usage: { input, output: 10 } }) };
+const replying =
+  (input: number) =>
+  ({ body }: { body: any }) =>
+    isSummaryRequest(body)
+      ? { sse: wire.openaiChat({ text: "Summary: the user asked questions.", usage: { input: 200, output: 10 } }) }
+      : { sse: wire.openaiChat({ text: "An answer.", usage: { input, output: 10 } }) };
 
 /** Every `compaction/start` as logged (closed prefixes leave the Active log, so they are collected as appended). */
 function compactionStarts(h: Harness): { reason: string; contextWindow: number | null }[] {
@@ -39,7 +41,9 @@ async function turns(h: Harness, n: number): Promise<void> {
 }
 
 test("an unknown window compacts at 95 % of the stated default, the figure the usage event reports", async (t) => {
-  const h = await startHarness(t, replying(Math.ceil(0.96 * DEFAULT_CONTEXT_WINDOW)), { runtime: { model: () => ({ provider: "test", model: UNKNOWN_MODEL }) } });
+  const h = await startHarness(t, replying(Math.ceil(0.96 * DEFAULT_CONTEXT_WINDOW)), {
+    runtime: { model: () => ({ provider: "test", model: UNKNOWN_MODEL }) },
+  });
   const starts = compactionStarts(h);
   await turns(h, 3);
   assert.ok(starts.length >= 1, "usage at 96 % of the default window schedules a compaction");
@@ -51,7 +55,9 @@ test("an unknown window compacts at 95 % of the stated default, the figure the u
 });
 
 test("an unknown model below 95 % of the stated default does not compact", async (t) => {
-  const h = await startHarness(t, replying(Math.floor(0.9 * DEFAULT_CONTEXT_WINDOW)), { runtime: { model: () => ({ provider: "test", model: UNKNOWN_MODEL }) } });
+  const h = await startHarness(t, replying(Math.floor(0.9 * DEFAULT_CONTEXT_WINDOW)), {
+    runtime: { model: () => ({ provider: "test", model: UNKNOWN_MODEL }) },
+  });
   const starts = compactionStarts(h);
   await turns(h, 3);
   assert.deepEqual(starts, []);

@@ -10,10 +10,23 @@ export type Step = { toolCalls: { id: string; name: string; arguments: Record<st
  * A harness whose model plays `turns`: each turn is a list of steps (tool calls, then an
  * answer), one reply per request. Returns the harness and a `turn()` that sends the next prompt.
  */
-export async function scriptedTurns(t: { after(fn: () => unknown): void }, root: string, turns: Step[][]): Promise<Harness & { ref: { agentId: string; sessionId: string }; turn(text: string): Promise<void> }> {
+export async function scriptedTurns(
+  t: { after(fn: () => unknown): void },
+  root: string,
+  turns: Step[][],
+): Promise<Harness & { ref: { agentId: string; sessionId: string }; turn(text: string): Promise<void> }> {
   const replies = turns.flat();
   let n = 0;
-  const h = await startHarness(t, () => ({ sse: wire.frames("openai-chat", { ...(replies[Math.min(n++, replies.length - 1)] ?? { text: "done" }), usage: { input: 100, output: 10 } }) }), { root });
+  const h = await startHarness(
+    t,
+    () => ({
+      sse: wire.frames("openai-chat", {
+        ...(replies[Math.min(n++, replies.length - 1)] ?? { text: "done" }),
+        usage: { input: 100, output: 10 },
+      }),
+    }),
+    { root },
+  );
   const ref = { agentId: h.agent.session.agentId, sessionId: h.agent.session.id };
   return {
     ...h,
@@ -25,9 +38,15 @@ export async function scriptedTurns(t: { after(fn: () => unknown): void }, root:
   };
 }
 
-export const edit = (id: string, path: string, oldText: string, newText: string): Step => ({ toolCalls: [{ id, name: "edit_file", arguments: { path, edits: [{ oldText, newText }] } }] });
-export const write = (id: string, path: string, content: string): Step => ({ toolCalls: [{ id, name: "write_file", arguments: { path, content } }] });
-export const run = (id: string, command: string): Step => ({ toolCalls: [{ id, name: "run_command", arguments: { command } }] });
+export const edit = (id: string, path: string, oldText: string, newText: string): Step => ({
+  toolCalls: [{ id, name: "edit_file", arguments: { path, edits: [{ oldText, newText }] } }],
+});
+export const write = (id: string, path: string, content: string): Step => ({
+  toolCalls: [{ id, name: "write_file", arguments: { path, content } }],
+});
+export const run = (id: string, command: string): Step => ({
+  toolCalls: [{ id, name: "run_command", arguments: { command } }],
+});
 export const say = (text: string): Step => ({ text });
 
 export function checkpoints(session: Session): ToolCheckpoint[] {
@@ -39,9 +58,16 @@ export function checkpoints(session: Session): ToolCheckpoint[] {
 }
 
 export function userMessageSeqs(session: Session): number[] {
-  return session.events().filter((e) => e.type === "user/message").map((e) => e.seq);
+  return session
+    .events()
+    .filter((e) => e.type === "user/message")
+    .map((e) => e.seq);
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH!, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
+  return execFileSync(
+    "git",
+    ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args],
+    { cwd, encoding: "utf8", env: { PATH: process.env.PATH!, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } },
+  );
 }

@@ -4,7 +4,13 @@ import { settingsForPolicy } from "../../core/agent/approval";
 import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 
 const [root, sessionId, messageSeq, killAfter] = process.argv.slice(2);
-const runtime = new WorkspaceRuntime({ root: root!, providers: () => [], model: () => undefined, approval: () => settingsForPolicy("none"), tools: () => [] });
+const runtime = new WorkspaceRuntime({
+  root: root!,
+  providers: () => [],
+  model: () => undefined,
+  approval: () => settingsForPolicy("none"),
+  tools: () => [],
+});
 const ref = { agentId: "code", sessionId: sessionId! };
 void (async () => {
   const plan = await runtime.previewRestore(ref, await runtime.restorePoint(ref, Number(messageSeq)));

@@ -6,17 +6,22 @@ import { tempWorkspace } from "../agent/harness";
 import { checkpoints, git, run, say, scriptedTurns, userMessageSeqs } from "./helpers";
 
 const read = (root: string, p: string) => (existsSync(join(root, p)) ? readFileSync(join(root, p), "utf8") : null);
-const COMMAND = "echo changed > keep.txt && echo made > made.txt && rm gone.txt && mv old-name.txt new-name.txt && echo more >> untracked.txt";
+const COMMAND =
+  "echo changed > keep.txt && echo made > made.txt && rm gone.txt && mv old-name.txt new-name.txt && echo more >> untracked.txt";
 
 /** Every byte of the repository state a snapshot must never touch. */
 function repoState(root: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of ["index", "HEAD", "refs/stash", "logs/refs/stash", "ORIG_HEAD"]) if (existsSync(join(root, ".git", f))) out[f] = readFileSync(join(root, ".git", f)).toString("base64");
+  for (const f of ["index", "HEAD", "refs/stash", "logs/refs/stash", "ORIG_HEAD"])
+    if (existsSync(join(root, ".git", f))) out[f] = readFileSync(join(root, ".git", f)).toString("base64");
   out.refs = git(root, "for-each-ref", "--format=%(refname) %(objectname)");
   out.stash = git(root, "stash", "list");
   out.objects = String(readdirSync(join(root, ".git", "objects")).length);
   // The session's own folder is the only new untracked path (a real user would ignore .downcity/).
-  out.status = git(root, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all", "--ignored").split("\n").filter((l) => !l.includes(".downcity/")).join("\n");
+  out.status = git(root, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all", "--ignored")
+    .split("\n")
+    .filter((l) => !l.includes(".downcity/"))
+    .join("\n");
   return out;
 }
 
@@ -24,7 +29,12 @@ test("in a git folder, a command that creates, modifies, deletes and renames fil
   const root = tempWorkspace(t);
   git(root, "init", "-q");
   writeFileSync(join(root, ".gitignore"), "ignored.log\n");
-  for (const [f, c] of [["keep.txt", "original\n"], ["gone.txt", "to be deleted\n"], ["old-name.txt", "renamed content\n"]]) writeFileSync(join(root, f!), c!);
+  for (const [f, c] of [
+    ["keep.txt", "original\n"],
+    ["gone.txt", "to be deleted\n"],
+    ["old-name.txt", "renamed content\n"],
+  ])
+    writeFileSync(join(root, f!), c!);
   git(root, "add", ".");
   git(root, "commit", "-qm", "base");
   // A stash, a staged change and an untracked file: the user's own state.
@@ -42,20 +52,30 @@ test("in a git folder, a command that creates, modifies, deletes and renames fil
   assert.equal(read(root, "new-name.txt"), "renamed content\n");
   const [cp] = checkpoints(h.agent.session);
   assert.ok(cp!.gitTree, "a private-index tree was taken before the command");
-  assert.deepEqual(cp!.files.map((f) => [f.path, f.before.kind, f.after.kind]), [
-    ["gone.txt", "git", "absent"],
-    ["keep.txt", "git", "blob"],
-    ["made.txt", "absent", "blob"],
-    ["new-name.txt", "absent", "blob"],
-    ["old-name.txt", "git", "absent"],
-    ["untracked.txt", "git", "blob"],
-  ]);
+  assert.deepEqual(
+    cp!.files.map((f) => [f.path, f.before.kind, f.after.kind]),
+    [
+      ["gone.txt", "git", "absent"],
+      ["keep.txt", "git", "blob"],
+      ["made.txt", "absent", "blob"],
+      ["new-name.txt", "absent", "blob"],
+      ["old-name.txt", "git", "absent"],
+      ["untracked.txt", "git", "blob"],
+    ],
+  );
   assert.deepEqual([cp!.created, cp!.changed, cp!.deleted], [2, 2, 2]);
   const afterCommand = repoState(root);
-  for (const key of ["index", "HEAD", "refs/stash", "logs/refs/stash", "refs", "stash", "objects"]) assert.equal(afterCommand[key], before[key], `.git ${key} unchanged`);
+  for (const key of ["index", "HEAD", "refs/stash", "logs/refs/stash", "refs", "stash", "objects"])
+    assert.equal(afterCommand[key], before[key], `.git ${key} unchanged`);
 
-  const plan = await h.runtime.previewRestore(h.ref, await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[0]!));
-  assert.deepEqual(plan.files.map((f) => f.status), Array(6).fill("restore"));
+  const plan = await h.runtime.previewRestore(
+    h.ref,
+    await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[0]!),
+  );
+  assert.deepEqual(
+    plan.files.map((f) => f.status),
+    Array(6).fill("restore"),
+  );
   await h.runtime.applyRestore(h.ref, plan, { scope: "files" });
   assert.equal(read(root, "keep.txt"), "original\n");
   assert.equal(read(root, "gone.txt"), "staged, not committed\n", "the staged content, from the private snapshot");
@@ -77,18 +97,34 @@ test("in a folder without git, created files are restorable (removed) and files 
   await h.turn("reorganise");
   const [cp] = checkpoints(h.agent.session);
   assert.equal(cp!.gitTree, undefined);
-  assert.deepEqual(cp!.files.map((f) => [f.path, f.before.kind]), [
-    ["gone.txt", "unknown"],
-    ["keep.txt", "unknown"],
-    ["made.txt", "absent"],
-    ["new-name.txt", "absent"],
-    ["old-name.txt", "unknown"],
-    ["untracked.txt", "unknown"],
-  ]);
-  const plan = await h.runtime.previewRestore(h.ref, await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[0]!));
+  assert.deepEqual(
+    cp!.files.map((f) => [f.path, f.before.kind]),
+    [
+      ["gone.txt", "unknown"],
+      ["keep.txt", "unknown"],
+      ["made.txt", "absent"],
+      ["new-name.txt", "absent"],
+      ["old-name.txt", "unknown"],
+      ["untracked.txt", "unknown"],
+    ],
+  );
+  const plan = await h.runtime.previewRestore(
+    h.ref,
+    await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[0]!),
+  );
   const status = Object.fromEntries(plan.files.map((f) => [f.path, f.status]));
-  assert.deepEqual(status, { "gone.txt": "not-restorable", "keep.txt": "not-restorable", "made.txt": "restore", "new-name.txt": "restore", "old-name.txt": "not-restorable", "untracked.txt": "not-restorable" });
-  assert.match(plan.files.find((f) => f.path === "keep.txt")!.reason!, /folder without git: its earlier content is not known/);
+  assert.deepEqual(status, {
+    "gone.txt": "not-restorable",
+    "keep.txt": "not-restorable",
+    "made.txt": "restore",
+    "new-name.txt": "restore",
+    "old-name.txt": "not-restorable",
+    "untracked.txt": "not-restorable",
+  });
+  assert.match(
+    plan.files.find((f) => f.path === "keep.txt")!.reason!,
+    /folder without git: its earlier content is not known/,
+  );
   const outcome = await h.runtime.applyRestore(h.ref, plan, { scope: "files" });
   assert.deepEqual(outcome.notRestorable, ["gone.txt", "keep.txt", "old-name.txt", "untracked.txt"]);
   assert.equal(read(root, "made.txt"), null);
@@ -99,13 +135,28 @@ test("a later edit of a file a command created is restored from its blob, and co
   const root = tempWorkspace(t);
   const h = await scriptedTurns(t, root, [
     [run("c1", "printf 'made\\n' > made.txt"), say("one")],
-    [run("c2", "true"), { toolCalls: [{ id: "c3", name: "edit_file", arguments: { path: "made.txt", edits: [{ oldText: "made", newText: "edited" }] } }] }, say("two")],
+    [
+      run("c2", "true"),
+      {
+        toolCalls: [
+          {
+            id: "c3",
+            name: "edit_file",
+            arguments: { path: "made.txt", edits: [{ oldText: "made", newText: "edited" }] },
+          },
+        ],
+      },
+      say("two"),
+    ],
   ]);
   await h.turn("one");
   await h.turn("two");
   const cps = checkpoints(h.agent.session);
   assert.equal(cps.length, 2, "the command that changed nothing has no checkpoint");
-  const plan = await h.runtime.previewRestore(h.ref, await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[1]!));
+  const plan = await h.runtime.previewRestore(
+    h.ref,
+    await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[1]!),
+  );
   await h.runtime.applyRestore(h.ref, plan, { scope: "files" });
   assert.equal(read(root, "made.txt"), "made\n");
   assert.ok(statSync(join(root, "made.txt")).isFile());

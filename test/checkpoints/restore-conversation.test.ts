@@ -41,7 +41,11 @@ test("restoring files and conversation continues in a fork at that message; the 
   assert.equal(result!.reason, "completed", result!.error);
   const body = h.bodies()[requestsBefore];
   const roles = body.messages.map((m: { role: string }) => m.role);
-  assert.deepEqual(roles, ["system", "user", "assistant", "tool", "assistant", "user"], "the first turn, whole, then the new message");
+  assert.deepEqual(
+    roles,
+    ["system", "user", "assistant", "tool", "assistant", "user"],
+    "the first turn, whole, then the new message",
+  );
   const text = JSON.stringify(body.messages);
   assert.ok(!text.includes('"second"'), "the later history is not in the fork's context");
   // Every tool call of the request has its result.

@@ -19,32 +19,60 @@ test("SIGKILL during a restore leaves each file before or after, and the next op
   const messageSeq = userMessageSeqs(h.agent.session)[0]!;
   await h.runtime.close();
 
-  const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "restore-child.ts"), root, sessionId, String(messageSeq), "2"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(__dirname, "restore-child.ts"), root, sessionId, String(messageSeq), "2"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("exit", (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on("exit", (c, s) => resolve([c, s])),
+  );
   assert.equal(signal, "SIGKILL", `the child was killed mid-restore (exit ${code}): ${output}`);
 
   const contents = files.map((f) => readFileSync(join(root, f), "utf8"));
-  assert.deepEqual(contents, ["a.txt before\n", "b.txt before\n", "c.txt after\n", "d.txt after\n"], "two files restored, two not, none torn");
+  assert.deepEqual(
+    contents,
+    ["a.txt before\n", "b.txt before\n", "c.txt after\n", "d.txt after\n"],
+    "two files restored, two not, none torn",
+  );
 
-  const runtime = new WorkspaceRuntime({ root, providers: () => [], model: () => undefined, approval: () => settingsForPolicy("none"), tools: () => [] });
+  const runtime = new WorkspaceRuntime({
+    root,
+    providers: () => [],
+    model: () => undefined,
+    approval: () => settingsForPolicy("none"),
+    tools: () => [],
+  });
   t.after(() => runtime.close());
   const { session } = await runtime.open({ agentId: "code", sessionId });
-  const end = session.events().filter((e) => e.type === "restore/end").at(-1)!.data as RestoreEndData;
+  const end = session
+    .events()
+    .filter((e) => e.type === "restore/end")
+    .at(-1)!.data as RestoreEndData;
   assert.equal(end.outcome, "interrupted");
   assert.deepEqual(end.restored, ["a.txt", "b.txt"]);
   assert.deepEqual(end.notRestored, ["c.txt", "d.txt"]);
   // Durable: a second open finds it settled and adds nothing.
   await runtime.close();
-  const again = new WorkspaceRuntime({ root, providers: () => [], model: () => undefined, approval: () => settingsForPolicy("none"), tools: () => [] });
+  const again = new WorkspaceRuntime({
+    root,
+    providers: () => [],
+    model: () => undefined,
+    approval: () => settingsForPolicy("none"),
+    tools: () => [],
+  });
   t.after(() => again.close());
   const reopened = (await again.open({ agentId: "code", sessionId })).session;
   assert.equal(reopened.events().filter((e) => e.type === "restore/end").length, 1);
   // Undo puts the two restored files back; restoring again finishes the other two.
   const ref = { agentId: "code", sessionId };
   const plan = await again.previewRestore(ref, await again.restorePoint(ref, messageSeq));
-  assert.deepEqual(plan.files.map((f) => f.path), ["c.txt", "d.txt"]);
+  assert.deepEqual(
+    plan.files.map((f) => f.path),
+    ["c.txt", "d.txt"],
+  );
   assert.deepEqual(plan.unchanged, ["a.txt", "b.txt"]);
 });

@@ -11,12 +11,20 @@ import { edit, say, scriptedTurns, userMessageSeqs } from "./helpers";
 test("a blob whose content does not hash to its name, a blob that is a symbolic link and a missing blob are refused, never written", async (t) => {
   const root = tempWorkspace(t);
   for (const f of ["a.txt", "b.txt", "c.txt"]) writeFileSync(join(root, f), `${f} original\n`);
-  const h = await scriptedTurns(t, root, [[edit("c1", "a.txt", "original", "x"), edit("c2", "b.txt", "original", "y"), edit("c3", "c.txt", "original", "z"), say("done")]]);
+  const h = await scriptedTurns(t, root, [
+    [
+      edit("c1", "a.txt", "original", "x"),
+      edit("c2", "b.txt", "original", "y"),
+      edit("c3", "c.txt", "original", "z"),
+      say("done"),
+    ],
+  ]);
   await h.turn("edit");
   const store = new BlobStore(join(sessionPaths(root, "code", h.agent.session.id).dir, "checkpoints"));
   const hashOf = (text: string) => {
     const events = h.agent.session.events().filter((e) => e.type === "tool/result");
-    for (const e of events) for (const f of (e.data as any).checkpoint.files) if (f.path === text) return f.before.sha256 as string;
+    for (const e of events)
+      for (const f of (e.data as any).checkpoint.files) if (f.path === text) return f.before.sha256 as string;
     throw new Error(text);
   };
   // Forged: a valid zstd frame of other bytes under a.txt's name.
@@ -29,7 +37,10 @@ test("a blob whose content does not hash to its name, a blob that is a symbolic 
   symlinkSync(outside, store.pathOf(hashOf("b.txt")));
   rmSync(store.pathOf(hashOf("c.txt")));
 
-  const plan = await h.runtime.previewRestore(h.ref, await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[0]!));
+  const plan = await h.runtime.previewRestore(
+    h.ref,
+    await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[0]!),
+  );
   const byPath = Object.fromEntries(plan.files.map((f) => [f.path, f]));
   assert.equal(byPath["a.txt"]!.status, "not-restorable");
   assert.match(byPath["a.txt"]!.reason!, /does not match its hash \(forged or damaged\): refused/);
@@ -37,7 +48,10 @@ test("a blob whose content does not hash to its name, a blob that is a symbolic 
   assert.match(byPath["b.txt"]!.reason!, /symbolic link/);
   assert.match(byPath["c.txt"]!.reason!, /is missing/);
   await h.runtime.applyRestore(h.ref, plan, { scope: "files" });
-  assert.deepEqual(["a.txt", "b.txt", "c.txt"].map((f) => readFileSync(join(root, f), "utf8")), ["a.txt x\n", "b.txt y\n", "c.txt z\n"]);
+  assert.deepEqual(
+    ["a.txt", "b.txt", "c.txt"].map((f) => readFileSync(join(root, f), "utf8")),
+    ["a.txt x\n", "b.txt y\n", "c.txt z\n"],
+  );
 });
 
 test("a forged log naming a path outside the workspace or inside .git/ is not restorable: the sandbox refuses it", async (t) => {
@@ -48,7 +62,12 @@ test("a forged log naming a path outside the workspace or inside .git/ is not re
   const session = h.agent.session;
   const real = session.events().find((e) => e.type === "tool/result")!.data as any;
   for (const path of ["../outside.txt", ".git/config"]) {
-    session.append("tool/result", { toolCallId: `forged-${path}`, toolName: "edit_file", content: [], checkpoint: { files: [{ path, before: real.checkpoint.files[0].before, after: { kind: "absent" } }] } });
+    session.append("tool/result", {
+      toolCallId: `forged-${path}`,
+      toolName: "edit_file",
+      content: [],
+      checkpoint: { files: [{ path, before: real.checkpoint.files[0].before, after: { kind: "absent" } }] },
+    });
   }
   const plan = await h.runtime.previewRestore(h.ref, await h.runtime.restorePoint(h.ref, userMessageSeqs(session)[0]!));
   const byPath = Object.fromEntries(plan.files.map((f) => [f.path, f]));

@@ -12,10 +12,13 @@ test("a reader that closes the pipe early (`| head`) ends the output quietly: ex
   const sessions = new Sessions({ root, batchWindowMs: 1 });
   const s = sessions.create({ id: "long", agentId: "code" });
   // Far more than a pipe buffer (64 KiB) of export output.
-  for (let i = 0; i < 400; i++) s.append("user/message", { content: [{ type: "text", text: `line ${i} `.repeat(40) }] }, { surface: "append" });
+  for (let i = 0; i < 400; i++)
+    s.append("user/message", { content: [{ type: "text", text: `line ${i} `.repeat(40) }] }, { surface: "append" });
   await sessions.close();
 
-  const child = spawn(process.execPath, [CLI, "sessions", "export", "long", "--format", "jsonl", "--cwd", root], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "sessions", "export", "long", "--format", "jsonl", "--cwd", root], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   // Read the first chunk, then close our end as `head` does.

@@ -21,7 +21,11 @@ async function workspace(t: { after(fn: () => unknown): void }): Promise<string>
   for (const turn of [1, 2]) {
     s.append("turn/start", {});
     s.append("user/message", { content: [{ type: "text", text: `question ${turn}` }] }, { surface: "append" });
-    s.append("assistant/message", { content: [{ type: "text", text: `answer ${turn}` }], model: "m" }, { surface: "append" });
+    s.append(
+      "assistant/message",
+      { content: [{ type: "text", text: `answer ${turn}` }], model: "m" },
+      { surface: "append" },
+    );
     s.append("turn/end", { reason: "completed" });
   }
   await sessions.close();
@@ -30,7 +34,10 @@ async function workspace(t: { after(fn: () => unknown): void }): Promise<string>
 
 /** Each damage a cloned `.downcity/` may arrive with; `id` is the session the commands name. */
 const DAMAGES: { name: string; id?: string; damage(root: string, outside: string): void }[] = [
-  { name: "torn tail", damage: (root) => writeFileSync(sessionPaths(root, "code", ID).active, '{"seq":9,"type":"user/mess', { flag: "a" }) },
+  {
+    name: "torn tail",
+    damage: (root) => writeFileSync(sessionPaths(root, "code", ID).active, '{"seq":9,"type":"user/mess', { flag: "a" }),
+  },
   {
     name: "corrupt middle",
     damage: (root) => {
@@ -64,7 +71,8 @@ const DAMAGES: { name: string; id?: string; damage(root: string, outside: string
       const { dir } = sessionPaths(root, "code", ID);
       const copy = join(outside, "session");
       mkdirSync(copy);
-      for (const f of readdirSync(dir, { withFileTypes: true })) if (f.isFile()) writeFileSync(join(copy, f.name), readFileSync(join(dir, f.name)));
+      for (const f of readdirSync(dir, { withFileTypes: true }))
+        if (f.isFile()) writeFileSync(join(copy, f.name), readFileSync(join(dir, f.name)));
       rmSync(dir, { recursive: true });
       symlinkSync(copy, dir);
     },
@@ -86,30 +94,36 @@ const commands = (id: string): string[][] => [
 ];
 
 test("no sessions command and no run --session prints a stack trace over a damaged session; a failure is one clear error line", async (t) => {
-  const server = await startProviderServer(({ path }) => (path.includes("chat") ? { sse: wire.openaiChat({ text: "Summary.", usage: { input: 10, output: 5 } }) } : { status: 404, json: {} }));
+  const server = await startProviderServer(({ path }) =>
+    path.includes("chat")
+      ? { sse: wire.openaiChat({ text: "Summary.", usage: { input: 10, output: 5 } }) }
+      : { status: 404, json: {} },
+  );
   t.after(() => server.close());
   const env = cliEnv(server.baseURL);
   let failures = 0;
   // The damages run side by side (one workspace each); the commands of one run in order.
-  await Promise.all(DAMAGES.map(async (damage) => {
-    const root = await workspace(t);
-    const outside = tempDir(t, "downcity-outside-");
-    damage.damage(root, outside);
-    // In order: archive, unarchive and delete last, so every other command sees the damage.
-    for (const args of commands(damage.id ?? ID)) {
-      const r = await runCli([...args, "--cwd", root], env);
-      const what = `${damage.name}: downcity ${args.join(" ")} (exit ${r.code})\n${r.stderr}`;
-      assert.equal(r.signal, null, what);
-      assert.doesNotMatch(r.stderr, /^ {4}at /m, `no stack trace: ${what}`);
-      if (r.code !== 0) {
-        failures++;
-        const errors = r.stderr.split("\n").filter((line) => line.startsWith("error:"));
-        assert.equal(errors.length, 1, `one error line: ${what}`);
-        assert.ok(errors[0]!.length > "error: ".length + 10, `a clear message: ${what}`);
-        assert.doesNotMatch(errors[0]!, /\[object|undefined$/, what);
+  await Promise.all(
+    DAMAGES.map(async (damage) => {
+      const root = await workspace(t);
+      const outside = tempDir(t, "downcity-outside-");
+      damage.damage(root, outside);
+      // In order: archive, unarchive and delete last, so every other command sees the damage.
+      for (const args of commands(damage.id ?? ID)) {
+        const r = await runCli([...args, "--cwd", root], env);
+        const what = `${damage.name}: downcity ${args.join(" ")} (exit ${r.code})\n${r.stderr}`;
+        assert.equal(r.signal, null, what);
+        assert.doesNotMatch(r.stderr, /^ {4}at /m, `no stack trace: ${what}`);
+        if (r.code !== 0) {
+          failures++;
+          const errors = r.stderr.split("\n").filter((line) => line.startsWith("error:"));
+          assert.equal(errors.length, 1, `one error line: ${what}`);
+          assert.ok(errors[0]!.length > "error: ".length + 10, `a clear message: ${what}`);
+          assert.doesNotMatch(errors[0]!, /\[object|undefined$/, what);
+        }
       }
-    }
-  }));
+    }),
+  );
   assert.ok(failures >= DAMAGES.length, `the damages make commands fail (${failures} failures)`);
 
   // --verbose may show the stack of what failed.

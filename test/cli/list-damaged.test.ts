@@ -34,14 +34,32 @@ test("downcity sessions list leaves out what is not a session; --damaged shows i
 
   const normal = await runCli(["sessions", "list", "--json", "--cwd", root], env);
   assert.equal(normal.code, 0, normal.stderr);
-  assert.deepEqual((JSON.parse(normal.stdout) as { sessionId: string; title: string }[]).map((i) => [i.sessionId, i.title]), [["real", "Title real"]]);
+  assert.deepEqual(
+    (JSON.parse(normal.stdout) as { sessionId: string; title: string }[]).map((i) => [i.sessionId, i.title]),
+    [["real", "Title real"]],
+  );
 
   const damaged = await runCli(["sessions", "list", "--damaged", "--json", "--cwd", root], env);
   assert.equal(damaged.code, 0, damaged.stderr);
-  assert.deepEqual(JSON.parse(damaged.stdout), [
-    { agentId: "code", archived: false, folder: "ghost", reason: "it holds no event log (messages/active.jsonl or a segment)", path: join(area, "ghost") },
-    { agentId: "code", archived: false, folder: encodeId(long), reason: "its session-id file names another session", path: hashed.dir },
-  ].sort((a, b) => (a.folder < b.folder ? -1 : 1)));
+  assert.deepEqual(
+    JSON.parse(damaged.stdout),
+    [
+      {
+        agentId: "code",
+        archived: false,
+        folder: "ghost",
+        reason: "it holds no event log (messages/active.jsonl or a segment)",
+        path: join(area, "ghost"),
+      },
+      {
+        agentId: "code",
+        archived: false,
+        folder: encodeId(long),
+        reason: "its session-id file names another session",
+        path: hashed.dir,
+      },
+    ].sort((a, b) => (a.folder < b.folder ? -1 : 1)),
+  );
 
   const text = await runCli(["sessions", "list", "--damaged", "--cwd", root], env);
   assert.match(text.stdout, /^ghost {2}it holds no event log/m);

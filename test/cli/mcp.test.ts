@@ -14,14 +14,18 @@ before(buildCli);
 function setup(t: { after(fn: () => unknown): void }) {
   const root = tempWorkspace(t);
   mkdirSync(join(root, ".vscode"));
-  writeFileSync(join(root, ".vscode", "mcp.json"), `{\n  // from the clone\n  "servers": { "fx": ${JSON.stringify(fixtureServer())}, },\n}\n`);
+  writeFileSync(
+    join(root, ".vscode", "mcp.json"),
+    `{\n  // from the clone\n  "servers": { "fx": ${JSON.stringify(fixtureServer())}, },\n}\n`,
+  );
   const xdg = tempDir(t);
   mkdirSync(join(xdg, "downcity"));
   writeFileSync(join(xdg, "downcity", "mcp.json"), JSON.stringify({ servers: { everything: everythingServer() } }));
   return { root, xdg };
 }
 
-const toolNames = (body: { tools?: { function: { name: string } }[] }) => (body.tools ?? []).map((x) => x.function.name);
+const toolNames = (body: { tools?: { function: { name: string } }[] }) =>
+  (body.tools ?? []).map((x) => x.function.name);
 
 test("run: the folder's servers need consent (refused without a terminal, said on stderr); the user's file is trusted", async (t) => {
   const { root, xdg } = setup(t);
@@ -29,7 +33,10 @@ test("run: the folder's servers need consent (refused without a terminal, said o
   t.after(() => server.close());
   const r = await runCli(["run", "--cwd", root, "hi"], cliEnv(server.baseURL, { XDG_CONFIG_HOME: xdg }));
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /mcp: not starting "fx" from \.vscode\/mcp\.json \(.*mcp-fixture-server\.ts\): pass --mcp-trust to allow the folder's servers/);
+  assert.match(
+    r.stderr,
+    /mcp: not starting "fx" from \.vscode\/mcp\.json \(.*mcp-fixture-server\.ts\): pass --mcp-trust to allow the folder's servers/,
+  );
   const names = toolNames(server.requests[0]!.body);
   assert.ok(names.includes("mcp__everything__echo"), names.join(", "));
   assert.ok(!names.some((n) => n.startsWith("mcp__fx__")));
@@ -39,10 +46,15 @@ test("run --mcp-trust --mcp-allow fx/ok: the folder's server starts and its allo
   const { root, xdg } = setup(t);
   let n = 0;
   const server = await startProviderServer(() =>
-    n++ === 0 ? { sse: wire.openaiChat({ toolCalls: [{ id: "m1", name: "mcp__fx__ok", arguments: { word: "cli" } }] }) } : { sse: wire.openaiChat({ text: "done" }) },
+    n++ === 0
+      ? { sse: wire.openaiChat({ toolCalls: [{ id: "m1", name: "mcp__fx__ok", arguments: { word: "cli" } }] }) }
+      : { sse: wire.openaiChat({ text: "done" }) },
   );
   t.after(() => server.close());
-  const r = await runCli(["run", "--cwd", root, "--mcp-trust", "--mcp-allow", "fx/ok", "call it"], cliEnv(server.baseURL, { XDG_CONFIG_HOME: xdg }));
+  const r = await runCli(
+    ["run", "--cwd", root, "--mcp-trust", "--mcp-allow", "fx/ok", "call it"],
+    cliEnv(server.baseURL, { XDG_CONFIG_HOME: xdg }),
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /✓ mcp__fx__ok done/);
   assert.match(r.stderr, /\[mcp fx\] fixture: ready/, "the server's stderr is shown, dimmed");

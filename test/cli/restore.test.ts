@@ -12,7 +12,10 @@ test("downcity sessions restore: --dry-run previews and writes nothing, --files-
   const root = tempWorkspace(t);
   writeFileSync(join(root, "a.txt"), "zero\n");
   writeFileSync(join(root, "b.txt"), "bee\n");
-  const h = await scriptedTurns(t, root, [[edit("c1", "a.txt", "zero", "one"), say("one")], [edit("c2", "a.txt", "one", "two"), edit("c3", "b.txt", "bee", "bee2"), say("two")]]);
+  const h = await scriptedTurns(t, root, [
+    [edit("c1", "a.txt", "zero", "one"), say("one")],
+    [edit("c2", "a.txt", "one", "two"), edit("c3", "b.txt", "bee", "bee2"), say("two")],
+  ]);
   await h.turn("first");
   await h.turn("second");
   const id = h.agent.session.id;
@@ -24,17 +27,29 @@ test("downcity sessions restore: --dry-run previews and writes nothing, --files-
   const dry = await cli("restore", id, "--to", to, "--dry-run", "--json");
   assert.equal(dry.code, 0, dry.stderr);
   const preview = JSON.parse(dry.stdout);
-  assert.deepEqual(preview.files.map((f: { path: string; status: string }) => [f.path, f.status]), [["a.txt", "restore"], ["b.txt", "restore"]]);
+  assert.deepEqual(
+    preview.files.map((f: { path: string; status: string }) => [f.path, f.status]),
+    [
+      ["a.txt", "restore"],
+      ["b.txt", "restore"],
+    ],
+  );
   assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "two\n", "a dry run writes nothing");
 
   const files = await cli("restore", id, "--to", to, "--files-only");
   assert.equal(files.code, 0, files.stderr);
   assert.match(files.stdout, /restored 2 files to seq \d+/);
-  assert.deepEqual([readFileSync(join(root, "a.txt"), "utf8"), readFileSync(join(root, "b.txt"), "utf8")], ["one\n", "bee\n"]);
+  assert.deepEqual(
+    [readFileSync(join(root, "a.txt"), "utf8"), readFileSync(join(root, "b.txt"), "utf8")],
+    ["one\n", "bee\n"],
+  );
 
   const undo = await cli("restore", id, "--undo");
   assert.equal(undo.code, 0, undo.stderr);
-  assert.deepEqual([readFileSync(join(root, "a.txt"), "utf8"), readFileSync(join(root, "b.txt"), "utf8")], ["two\n", "bee2\n"]);
+  assert.deepEqual(
+    [readFileSync(join(root, "a.txt"), "utf8"), readFileSync(join(root, "b.txt"), "utf8")],
+    ["two\n", "bee2\n"],
+  );
 
   writeFileSync(join(root, "b.txt"), "mine\n");
   const forked = await cli("restore", id, "--to", to, "--json");

@@ -17,12 +17,17 @@ async function seed(root: string): Promise<void> {
   s.append("user/message", { content: [{ type: "text", text: `find the needle ${HOSTILE}` }] }, { surface: "append" });
   s.append("session/title", { title: `needle ${HOSTILE}`, messageSeqs: [], source: { kind: "user" } });
   const t = sessions.create({ id: "other", agentId: "ask" });
-  t.append("assistant/message", { content: [{ type: "text", text: "a Needle in the ask agent" }] }, { surface: "append" });
+  t.append(
+    "assistant/message",
+    { content: [{ type: "text", text: "a Needle in the ask agent" }] },
+    { surface: "append" },
+  );
   await sessions.close();
 }
 
 /** Escape sequences other than the CLI's own SGR styling (bold, dim, reset). */
-const foreignControls = (text: string) => text.replace(/\x1b\[(?:0|1|2|31|33)m/g, "").match(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g) ?? [];
+const foreignControls = (text: string) =>
+  text.replace(/\x1b\[(?:0|1|2|31|33)m/g, "").match(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g) ?? [];
 
 test("sessions search prints hostile snippets, titles and ids inert: on a pipe, as JSON, and on a real terminal", async (t) => {
   const root = tempWorkspace(t);
@@ -36,16 +41,29 @@ test("sessions search prints hostile snippets, titles and ids inert: on a pipe, 
   // Smart case: lower-case matches both agents' sessions; an upper-case letter only the exact one.
   assert.match(plain.stdout, /a Needle in the ask agent/);
   const exact = await runCli(["sessions", "search", "Needle", "--cwd", root, "--json"], env);
-  const hits = exact.stdout.trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(hits.map((h) => [h.agentId, h.sessionId, h.kind]), [["ask", "other", "assistant"]]);
+  const hits = exact.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    hits.map((h) => [h.agentId, h.sessionId, h.kind]),
+    [["ask", "other", "assistant"]],
+  );
   const json = await runCli(["sessions", "search", "needle", "--cwd", root, "--json", "--agent", "code"], env);
   assert.equal(json.code, 0, json.stderr);
   assert.deepEqual(foreignControls(json.stdout), []);
-  const parsed = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const parsed = json.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   assert.deepEqual(parsed.map((h) => h.kind).sort(), ["title", "user"]);
   assert.ok(parsed.every((h) => h.agentId === "code"));
 
-  const term = onTerminal(["sessions", "search", "needle", "--cwd", root], { PATH: process.env.PATH, HOME: root, TERM: "xterm" });
+  const term = onTerminal(["sessions", "search", "needle", "--cwd", root], {
+    PATH: process.env.PATH,
+    HOME: root,
+    TERM: "xterm",
+  });
   assert.equal(await term.done, 0);
   // The index went to the XDG cache, not the workspace.
   assert.ok(readdirSync(join(cache, "downcity", "search")).length === 1);
@@ -62,8 +80,14 @@ test("sessions search: usage errors and no match", async (t) => {
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /invalid regular expression: missing closing \)/);
   assert.equal((await runCli(["sessions", "search", "--cwd", root], env)).code, 2);
-  assert.match((await runCli(["sessions", "search", "x", "--archived", "--all", "--cwd", root], env)).stderr, /cannot be used together/);
-  assert.match((await runCli(["sessions", "search", "x", "--limit", "0", "--cwd", root], env)).stderr, /--limit must be a positive whole number/);
+  assert.match(
+    (await runCli(["sessions", "search", "x", "--archived", "--all", "--cwd", root], env)).stderr,
+    /cannot be used together/,
+  );
+  assert.match(
+    (await runCli(["sessions", "search", "x", "--limit", "0", "--cwd", root], env)).stderr,
+    /--limit must be a positive whole number/,
+  );
   const none = await runCli(["sessions", "search", "zebra", "--cwd", root], env);
   assert.equal(none.code, 1);
   assert.match(none.stderr, /no match for "zebra"/);

@@ -13,14 +13,17 @@ const sessionIdOf = (stderr: string) => stderr.match(/session (session-[0-9a-f-]
 /** Every assistant tool call in an openai-chat request has a tool message answering it. */
 function assertNoOrphanedToolCalls(body: { messages: any[] }): void {
   const answered = new Set(body.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id));
-  for (const m of body.messages) for (const call of m.tool_calls ?? []) assert.ok(answered.has(call.id), `tool call ${call.id} has a result`);
+  for (const m of body.messages)
+    for (const call of m.tool_calls ?? []) assert.ok(answered.has(call.id), `tool call ${call.id} has a result`);
 }
 
 test("SIGKILL mid-stream: show recovers the interrupted answer and run --session continues cleanly", async (t) => {
   const root = tempWorkspace(t);
   let n = 0;
   const frames = wire.openaiChat({ text: "Partial answer that will be cut off by a crash", chunkSize: 6 });
-  const server = await startProviderServer(() => (n++ === 0 ? { sse: frames, stallAfter: 6 } : { sse: wire.openaiChat({ text: "Continuing after the crash." }) }));
+  const server = await startProviderServer(() =>
+    n++ === 0 ? { sse: frames, stallAfter: 6 } : { sse: wire.openaiChat({ text: "Continuing after the crash." }) },
+  );
   t.after(() => server.close());
   const env = cliEnv(server.baseURL);
 
@@ -43,7 +46,10 @@ test("SIGKILL mid-stream: show recovers the interrupted answer and run --session
   assert.match(next.stdout, /Continuing after the crash\./);
   const body = server.requests.at(-1)!.body;
   assertNoOrphanedToolCalls(body);
-  assert.deepEqual(body.messages.map((m: { role: string }) => m.role), ["system", "user", "assistant", "user"]);
+  assert.deepEqual(
+    body.messages.map((m: { role: string }) => m.role),
+    ["system", "user", "assistant", "user"],
+  );
   assert.match(JSON.stringify(body.messages[2]), /Partial answer/);
 });
 
@@ -52,7 +58,11 @@ test("SIGKILL mid-tool: the open tool call gets a synthetic result and the next 
   let n = 0;
   const server = await startProviderServer(() =>
     n++ === 0
-      ? { sse: wire.openaiChat({ toolCalls: [{ id: "call_slow", name: "run_command", arguments: { command: "sleep 3" } }] }) }
+      ? {
+          sse: wire.openaiChat({
+            toolCalls: [{ id: "call_slow", name: "run_command", arguments: { command: "sleep 3" } }],
+          }),
+        }
       : { sse: wire.openaiChat({ text: "Recovered." }) },
   );
   t.after(() => server.close());
@@ -63,7 +73,11 @@ test("SIGKILL mid-tool: the open tool call gets a synthetic result and the next 
   const id = sessionIdOf(run.stderrText())!;
   const active = join(root, ".downcity/agents/code/sessions", id, "messages/active.jsonl");
   // The tool call is durable (the write-behind window has passed) while the command runs.
-  await waitFor(() => existsSync(active) && readFileSync(active, "utf8").includes('"tool/approval"'), 10_000, "the durable tool call");
+  await waitFor(
+    () => existsSync(active) && readFileSync(active, "utf8").includes('"tool/approval"'),
+    10_000,
+    "the durable tool call",
+  );
   run.child.kill("SIGKILL");
   await run.result;
 
@@ -79,5 +93,8 @@ test("SIGKILL mid-tool: the open tool call gets a synthetic result and the next 
   assert.equal(next.code, 0, next.stderr);
   const body = server.requests.at(-1)!.body;
   assertNoOrphanedToolCalls(body);
-  assert.deepEqual(body.messages.map((m: { role: string }) => m.role), ["system", "user", "assistant", "tool", "user"]);
+  assert.deepEqual(
+    body.messages.map((m: { role: string }) => m.role),
+    ["system", "user", "assistant", "tool", "user"],
+  );
 });

@@ -29,20 +29,33 @@ test("without a terminal, run prints each tool call's outcome on stderr: done, f
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!existsSync(join(root, "hello.txt")));
   assert.match(r.stderr, /→ write_file\n/);
-  assert.match(r.stderr, /✗ write_file refused by the approval policy: edit tools need approval and no one can be asked\n/);
+  assert.match(
+    r.stderr,
+    /✗ write_file refused by the approval policy: edit tools need approval and no one can be asked\n/,
+  );
   assert.match(r.stderr, /✗ read_file failed: missing\.txt: no such file or directory\n/);
   assert.match(r.stderr, /✓ list_dir done\n/);
   assert.equal(r.stdout.trim(), "I could not write it.");
-  const toolMessage = server.requests[1]!.body.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "c1");
-  assert.equal(toolMessage.content, "Nothing ran: this edit (write_file) was refused by the approval policy: edit tools need approval and no one can be asked. Do not retry it unchanged.");
+  const toolMessage = server.requests[1]!.body.messages.find(
+    (m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "c1",
+  );
+  assert.equal(
+    toolMessage.content,
+    "Nothing ran: this edit (write_file) was refused by the approval policy: edit tools need approval and no one can be asked. Do not retry it unchanged.",
+  );
 });
 
 test("on a terminal, reasoning is set apart from the answer", async (t) => {
   const root = tempWorkspace(t);
-  const server = await startProviderServer(() => ({ sse: wire.openaiChat({ reasoning: "I will use the write tool.", text: "Creating hello.txt now." }) }));
+  const server = await startProviderServer(() => ({
+    sse: wire.openaiChat({ reasoning: "I will use the write tool.", text: "Creating hello.txt now." }),
+  }));
   t.after(() => server.close());
   const tty = onTerminal(["run", "--cwd", root, "make hello.txt"], { ...cliEnv(server.baseURL), TERM: "xterm" });
   assert.equal(await tty.done, 0, tty.screen());
-  const screen = tty.screen().replace(/\x1b\[[0-9;]*m/g, "").replace(/\r/g, "");
+  const screen = tty
+    .screen()
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .replace(/\r/g, "");
   assert.match(screen, /thinking: I will use the write tool\.\n\nCreating hello\.txt now\./);
 });

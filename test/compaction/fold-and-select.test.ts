@@ -22,10 +22,19 @@ test("pruning keeps head 4,096 + tail 1,024 code points of a result over 8,192",
 function toolStep(session: Session, id: string, output: string, reasoning = ""): { call: number; result: number } {
   const call = session.append(
     "assistant/message",
-    { content: [...(reasoning ? [{ type: "reasoning" as const, text: reasoning }] : []), { type: "tool-call", id, name: "read_file", arguments: { path: "a" } }] },
+    {
+      content: [
+        ...(reasoning ? [{ type: "reasoning" as const, text: reasoning }] : []),
+        { type: "tool-call", id, name: "read_file", arguments: { path: "a" } },
+      ],
+    },
     { surface: "append" },
   ).seq;
-  const result = session.append("tool/result", { toolCallId: id, toolName: "read_file", content: [{ type: "text", text: output }] }, { surface: "append" }).seq;
+  const result = session.append(
+    "tool/result",
+    { toolCallId: id, toolName: "read_file", content: [{ type: "text", text: output }] },
+    { surface: "append" },
+  ).seq;
   return { call, result };
 }
 
@@ -55,7 +64,13 @@ test("the closed prefix never splits a tool call from its result and keeps the n
   const selection = selectPrefix(session, 1500)!;
   const keptFirst = session.event(selection.kept[0]!)!;
   assert.equal(keptFirst.type, "assistant/message");
-  const keptCalls = new Set(selection.kept.flatMap((s) => ((session.event(s)!.data as { content: { type: string; id?: string }[] }).content ?? []).filter((b) => b.type === "tool-call").map((b) => b.id)));
+  const keptCalls = new Set(
+    selection.kept.flatMap((s) =>
+      ((session.event(s)!.data as { content: { type: string; id?: string }[] }).content ?? [])
+        .filter((b) => b.type === "tool-call")
+        .map((b) => b.id),
+    ),
+  );
   for (const seq of selection.kept) {
     const e = session.event(seq)!;
     if (e.type === "tool/result") assert.ok(keptCalls.has((e.data as ToolResultData).toolCallId));

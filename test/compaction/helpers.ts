@@ -1,5 +1,6 @@
 /** A summariser call (its system prompt), as opposed to a turn's request, in any protocol. */
-export const isSummaryRequest = (body: unknown): boolean => JSON.stringify(body).includes("You maintain the cumulative summary");
+export const isSummaryRequest = (body: unknown): boolean =>
+  JSON.stringify(body).includes("You maintain the cumulative summary");
 
 /**
  * Characters of the string values in a request body (keys and JSON syntax left out): the
@@ -8,6 +9,7 @@ export const isSummaryRequest = (body: unknown): boolean => JSON.stringify(body)
 export function stringChars(value: unknown, only: (text: string) => boolean = () => true): number {
   if (typeof value === "string") return only(value) ? value.length : 0;
   if (Array.isArray(value)) return value.reduce((n: number, v) => n + stringChars(v, only), 0);
-  if (value && typeof value === "object") return Object.values(value).reduce((n: number, v) => n + stringChars(v, only), 0);
+  if (value && typeof value === "object")
+    return Object.values(value).reduce((n: number, v) => n + stringChars(v, only), 0);
   return 0;
 }

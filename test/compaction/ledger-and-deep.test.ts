@@ -8,8 +8,16 @@ const config = CompactionConfig.parse({});
 const WINDOW = 10_000;
 
 function toolStep(session: Session, id: string): { call: number; result: number } {
-  const call = session.append("assistant/message", { content: [{ type: "tool-call", id, name: "read_file", arguments: { path: "a" } }] }, { surface: "append" }).seq;
-  const result = session.append("tool/result", { toolCallId: id, toolName: "read_file", content: [{ type: "text", text: "out" }] }, { surface: "append" }).seq;
+  const call = session.append(
+    "assistant/message",
+    { content: [{ type: "tool-call", id, name: "read_file", arguments: { path: "a" } }] },
+    { surface: "append" },
+  ).seq;
+  const result = session.append(
+    "tool/result",
+    { toolCallId: id, toolName: "read_file", content: [{ type: "text", text: "out" }] },
+    { surface: "append" },
+  ).seq;
   return { call, result };
 }
 
@@ -49,9 +57,14 @@ test("a deep selection keeps only the open tool transaction and the newest user 
 /** A request with its characters and its answer's real usage, as the agent logs them. */
 function call(session: Session, tokens: number, chars = { system: 1000, tools: 1000, messages: 1990 }): void {
   session.append("request/header", { provider: "p", model: "m", chars });
-  session.append("assistant/message", { content: [{ type: "text", text: "0123456789" }], usage: { inputTokens: tokens - 10, outputTokens: 10 } }, { surface: "append" });
+  session.append(
+    "assistant/message",
+    { content: [{ type: "text", text: "0123456789" }], usage: { inputTokens: tokens - 10, outputTokens: 10 } },
+    { surface: "append" },
+  );
 }
-const end = (session: Session, data: object) => session.append("compaction/end", { reason: "usage", folded: 0, ...data });
+const end = (session: Session, data: object) =>
+  session.append("compaction/end", { reason: "usage", folded: 0, ...data });
 
 test("the compaction cycle is read from the log: trigger, escalation, verification, errors", () => {
   const session = new Session({ id: "s" });
@@ -120,10 +133,18 @@ test("the characters of the model context are counted incrementally and agree wi
   assert.equal(sent(), full());
   const answer = assistant(session, "a".repeat(50));
   assert.equal(sent(), 55);
-  session.append("assistant/message", { content: [{ type: "text", text: "short" }] }, { surface: { op: "replace", start: answer, end: answer }, sources: [answer] });
+  session.append(
+    "assistant/message",
+    { content: [{ type: "text", text: "short" }] },
+    { surface: { op: "replace", start: answer, end: answer }, sources: [answer] },
+  );
   assert.equal(sent(), full(), "a replace recounts");
   user(session, "more");
   session.closePrefix({ throughSeq: 2, text: "summary" });
   assert.equal(sent(), full(), "a closed prefix recounts (the summary message included)");
-  assert.deepEqual(chars.sent("abc", [{ name: "t", description: "d", parameters: {} }], session.deriveMessages()), { system: 3, tools: 48, messages: full() });
+  assert.deepEqual(chars.sent("abc", [{ name: "t", description: "d", parameters: {} }], session.deriveMessages()), {
+    system: 3,
+    tools: 48,
+    messages: full(),
+  });
 });

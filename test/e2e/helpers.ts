@@ -7,7 +7,13 @@ import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../scripts/vscode/chromium";
-import { CODE_SERVER_BIN, PROJECT_ROOT, startCodeServer, type CodeServer, type CodeServerOptions } from "../../scripts/vscode/code-server";
+import {
+  CODE_SERVER_BIN,
+  PROJECT_ROOT,
+  startCodeServer,
+  type CodeServer,
+  type CodeServerOptions,
+} from "../../scripts/vscode/code-server";
 
 export const E2E_OUT = join(PROJECT_ROOT, "test", ".tmp", "e2e");
 
@@ -94,12 +100,15 @@ export function extensionHostPid(rootPid: number): number {
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
   const inTree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const row of rows) if (!inTree.has(row.pid) && inTree.has(row.ppid)) grew = Boolean(inTree.add(row.pid));
   }
   const hosts = rows.filter((r) => inTree.has(r.pid) && /--type=extensionHost/.test(r.args));
-  if (hosts.length !== 1) throw new Error(`expected one extension host under pid ${rootPid}, found ${hosts.length}: ${hosts.map((h) => h.args).join(" | ")}`);
+  if (hosts.length !== 1)
+    throw new Error(
+      `expected one extension host under pid ${rootPid}, found ${hosts.length}: ${hosts.map((h) => h.args).join(" | ")}`,
+    );
   return hosts[0]!.pid;
 }
 
@@ -111,7 +120,11 @@ export async function runPaletteCommand(page: Page, title: string, timeout = 15_
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible", timeout });
   await input.fill(`>${title}`);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).filter({ visible: true }).first().waitFor({ timeout });
+  await page
+    .locator(".quick-input-list .monaco-list-row", { hasText: title })
+    .filter({ visible: true })
+    .first()
+    .waitFor({ timeout });
   await page.keyboard.press("Enter");
 }
 

@@ -38,7 +38,12 @@ function seed(ws: string) {
 async function buildTests(outdir: string): Promise<string> {
   const dir = join(PROJECT_ROOT, "test", "host", "ignored");
   await build({
-    entryPoints: [join(PROJECT_ROOT, "test", "host", "index.ts"), ...readdirSync(dir).filter((f) => f.endsWith(".host.ts")).map((f) => join(dir, f))],
+    entryPoints: [
+      join(PROJECT_ROOT, "test", "host", "index.ts"),
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith(".host.ts"))
+        .map((f) => join(dir, f)),
+    ],
     outdir,
     entryNames: "[name]",
     bundle: true,
@@ -54,47 +59,63 @@ async function buildTests(outdir: string): Promise<string> {
   return join(outdir, "index.js");
 }
 
-test("ignored trees in code-server's extension host (issue 26)", { skip: missingVsCode(), timeout: RUN_TIMEOUT_MS + 120_000 }, async (t) => {
-  const out = outputDir("ignored-host");
-  const ws = join(out, "workspace");
-  seed(ws);
-  const resultsFile = join(out, "results.ndjson");
-  const testsModule = await buildTests(join(out, "host-tests"));
-  const workbench = await openWorkbench(out, { env: { DOWNCITY_HOST_RESULTS: resultsFile, DOWNCITY_IGNORED_FILES: String(IGNORED_FILES) } });
-  t.after(() => workbench.close());
-  const { page, server } = workbench;
-  const consoleLog = createWriteStream(join(out, "exthost-console.log"));
-  t.after(() => consoleLog.end());
-  let exit!: (code: number) => void;
-  const exited = new Promise<number>((ok) => (exit = ok));
-  await page.exposeFunction("codeAutomationExit", (code: number) => exit(code));
-  await page.exposeFunction("codeAutomationLog", (type: string, args: unknown[]) => {
-    const text = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" ");
-    consoleLog.write(`[${type}] ${text.replace(/%c/g, "")}\n`);
-  });
-  let code: number | undefined;
-  let failure: unknown;
-  try {
-    await page.goto(workbenchUrl(server, ws, [["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)], ["extensionTestsPath", remoteUri(server, testsModule)]]));
-    code = await withTimeout(
-      Promise.race([exited, server.exited.then(() => Promise.reject(new Error(`code-server exited; log: ${server.logFile}`)))]),
-      RUN_TIMEOUT_MS,
-      "the in-host tests to finish (window.codeAutomationExit)",
-    );
-  } catch (error) {
-    failure = error;
-  }
-  await workbench.screenshot("after-run");
-  const records = existsSync(resultsFile) ? parseHostResults(readFileSync(resultsFile, "utf8")) : [];
-  for (const record of records) {
-    if (record.type !== "test") continue;
-    await t.test(record.title, { skip: record.skipped === true }, () => {
-      if (!record.ok) throw new Error(record.error ?? "failed");
+test(
+  "ignored trees in code-server's extension host (issue 26)",
+  { skip: missingVsCode(), timeout: RUN_TIMEOUT_MS + 120_000 },
+  async (t) => {
+    const out = outputDir("ignored-host");
+    const ws = join(out, "workspace");
+    seed(ws);
+    const resultsFile = join(out, "results.ndjson");
+    const testsModule = await buildTests(join(out, "host-tests"));
+    const workbench = await openWorkbench(out, {
+      env: { DOWNCITY_HOST_RESULTS: resultsFile, DOWNCITY_IGNORED_FILES: String(IGNORED_FILES) },
     });
-  }
-  const where = `artefacts: ${out} (after-run.png, exthost-console.log, run/code-server.log)`;
-  if (failure) throw new Error(`${(failure as Error).message}\n${where}`);
-  if (records.filter((r) => r.type === "test").length === 0) throw new Error(`no in-host test ran; ${where}`);
-  if (code !== 0) throw new Error(`the extension host reported exit code ${code}; ${where}`);
-  if (records.every((r) => r.type !== "test" || r.ok)) t.after(() => rmSync(ws, { recursive: true, force: true }));
-});
+    t.after(() => workbench.close());
+    const { page, server } = workbench;
+    const consoleLog = createWriteStream(join(out, "exthost-console.log"));
+    t.after(() => consoleLog.end());
+    let exit!: (code: number) => void;
+    const exited = new Promise<number>((ok) => (exit = ok));
+    await page.exposeFunction("codeAutomationExit", (code: number) => exit(code));
+    await page.exposeFunction("codeAutomationLog", (type: string, args: unknown[]) => {
+      const text = (Array.isArray(args) ? args : [args])
+        .map((a) => (typeof a === "string" ? a : JSON.stringify(a)))
+        .join(" ");
+      consoleLog.write(`[${type}] ${text.replace(/%c/g, "")}\n`);
+    });
+    let code: number | undefined;
+    let failure: unknown;
+    try {
+      await page.goto(
+        workbenchUrl(server, ws, [
+          ["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)],
+          ["extensionTestsPath", remoteUri(server, testsModule)],
+        ]),
+      );
+      code = await withTimeout(
+        Promise.race([
+          exited,
+          server.exited.then(() => Promise.reject(new Error(`code-server exited; log: ${server.logFile}`))),
+        ]),
+        RUN_TIMEOUT_MS,
+        "the in-host tests to finish (window.codeAutomationExit)",
+      );
+    } catch (error) {
+      failure = error;
+    }
+    await workbench.screenshot("after-run");
+    const records = existsSync(resultsFile) ? parseHostResults(readFileSync(resultsFile, "utf8")) : [];
+    for (const record of records) {
+      if (record.type !== "test") continue;
+      await t.test(record.title, { skip: record.skipped === true }, () => {
+        if (!record.ok) throw new Error(record.error ?? "failed");
+      });
+    }
+    const where = `artefacts: ${out} (after-run.png, exthost-console.log, run/code-server.log)`;
+    if (failure) throw new Error(`${(failure as Error).message}\n${where}`);
+    if (records.filter((r) => r.type === "test").length === 0) throw new Error(`no in-host test ran; ${where}`);
+    if (code !== 0) throw new Error(`the extension host reported exit code ${code}; ${where}`);
+    if (records.every((r) => r.type !== "test" || r.ok)) t.after(() => rmSync(ws, { recursive: true, force: true }));
+  },
+);

@@ -19,82 +19,132 @@ import { chainedSteps, missingVsCode, openWorkbench, outputDir, runPaletteComman
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const EVERYTHING = join(PROJECT_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const TOOL = "mcp__everything__echo";
-const sse = (script: Parameters<typeof wire.openaiChat>[0]) => wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script });
+const sse = (script: Parameters<typeof wire.openaiChat>[0]) =>
+  wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script });
 
-test("MCP in the real workbench: consent, approval on the card, the result card, MCP Servers", { skip: missingVsCode(), timeout: 600_000 }, async (t) => {
-  const out = outputDir("mcp-ui");
-  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "ignore" });
-  await installVsix(join(out, "run"), VSIX);
-  const workspace = join(out, "sample-workspace");
-  cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
-  mkdirSync(join(workspace, ".vscode"), { recursive: true });
-  writeFileSync(join(workspace, ".vscode", "mcp.json"), JSON.stringify({ servers: { everything: { type: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] } } }, null, 2));
+test(
+  "MCP in the real workbench: consent, approval on the card, the result card, MCP Servers",
+  { skip: missingVsCode(), timeout: 600_000 },
+  async (t) => {
+    const out = outputDir("mcp-ui");
+    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
+      cwd: PROJECT_ROOT,
+      stdio: "ignore",
+    });
+    await installVsix(join(out, "run"), VSIX);
+    const workspace = join(out, "sample-workspace");
+    cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
+    mkdirSync(join(workspace, ".vscode"), { recursive: true });
+    writeFileSync(
+      join(workspace, ".vscode", "mcp.json"),
+      JSON.stringify(
+        { servers: { everything: { type: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] } } },
+        null,
+        2,
+      ),
+    );
 
-  const model = scriptedModel([
-    () => ({ sse: sse({ toolCalls: [{ id: "call_mcp", name: TOOL, arguments: { message: "hello from MCP" } }] }) }),
-    () => ({ sse: sse({ text: "The server echoed it." }) }),
-  ]);
-  const provider = await startProviderServer(model.handler);
-  t.after(() => provider.close());
-  const workbench = await openWorkbench(out, { env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" } });
-  t.after(() => workbench.close());
-  const { page } = workbench;
-  await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-  const chat = () => chatFrame(page);
-  const step = chainedSteps(t, workbench);
+    const model = scriptedModel([
+      () => ({ sse: sse({ toolCalls: [{ id: "call_mcp", name: TOOL, arguments: { message: "hello from MCP" } }] }) }),
+      () => ({ sse: sse({ text: "The server echoed it." }) }),
+    ]);
+    const provider = await startProviderServer(model.handler);
+    t.after(() => provider.close());
+    const workbench = await openWorkbench(out, {
+      env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
+    });
+    t.after(() => workbench.close());
+    const { page } = workbench;
+    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+    const chat = () => chatFrame(page);
+    const step = chainedSteps(t, workbench);
 
-  await step("01 the first run that needs tools asks to start the folder's server, showing its command line", async () => {
-    await page.goto(workbenchUrl(workbench.server, workspace));
-    await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
-    await page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]').click({ timeout: 60_000 });
-    await chat().getByRole("button", { name: "New Session", exact: true }).click({ timeout: 60_000 });
-    await chat().getByRole("textbox", { name: "Message", exact: true }).fill("Echo 'hello from MCP' with the MCP server.", { timeout: 60_000 });
-    await chat().getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
-    const dialog = consentDialog(page);
-    await dialog.waitFor({ timeout: 60_000 });
-    assert.match(await dialog.innerText(), /Start the MCP server "everything" from \.vscode\/mcp\.json\?[\s\S]*server-everything\/dist\/index\.js stdio/);
-  });
+    await step(
+      "01 the first run that needs tools asks to start the folder's server, showing its command line",
+      async () => {
+        await page.goto(workbenchUrl(workbench.server, workspace));
+        await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+        await page
+          .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')
+          .click({ timeout: 60_000 });
+        await chat().getByRole("button", { name: "New Session", exact: true }).click({ timeout: 60_000 });
+        await chat()
+          .getByRole("textbox", { name: "Message", exact: true })
+          .fill("Echo 'hello from MCP' with the MCP server.", { timeout: 60_000 });
+        await chat().getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
+        const dialog = consentDialog(page);
+        await dialog.waitFor({ timeout: 60_000 });
+        assert.match(
+          await dialog.innerText(),
+          /Start the MCP server "everything" from \.vscode\/mcp\.json\?[\s\S]*server-everything\/dist\/index\.js stdio/,
+        );
+      },
+    );
 
-  await step("02 Allow: the server starts, the model is offered its tools, and the call waits on the card", async () => {
-    await consentDialog(page).getByRole("button", { name: "Allow", exact: true }).click({ timeout: 30_000 });
-    const body = await model.request(0, "the request offering the MCP tools");
-    const names: string[] = (body.tools ?? []).map((x: { function: { name: string } }) => x.function.name);
-    assert.ok(names.includes(TOOL), names.join(", "));
-    await card(chat(), "waiting for approval").getByRole("button", { name: "Approve", exact: true }).waitFor({ timeout: 60_000 });
-    assert.match(await card(chat(), "waiting for approval").innerText(), /call echo on the MCP server "everything"/);
-  });
+    await step(
+      "02 Allow: the server starts, the model is offered its tools, and the call waits on the card",
+      async () => {
+        await consentDialog(page).getByRole("button", { name: "Allow", exact: true }).click({ timeout: 30_000 });
+        const body = await model.request(0, "the request offering the MCP tools");
+        const names: string[] = (body.tools ?? []).map((x: { function: { name: string } }) => x.function.name);
+        assert.ok(names.includes(TOOL), names.join(", "));
+        await card(chat(), "waiting for approval")
+          .getByRole("button", { name: "Approve", exact: true })
+          .waitFor({ timeout: 60_000 });
+        assert.match(
+          await card(chat(), "waiting for approval").innerText(),
+          /call echo on the MCP server "everything"/,
+        );
+      },
+    );
 
-  await step("03 Approve on the card: the result card shows the tool's output; the log on disk holds it", async () => {
-    await card(chat(), "waiting for approval").getByRole("button", { name: "Approve", exact: true }).click({ timeout: 30_000 });
-    const done = card(chat(), "done");
-    await done.waitFor({ timeout: 60_000 });
-    // The card's output is folded under "Output": open it to see it.
-    await done.locator("details.tool-out > summary").click({ timeout: 30_000 });
-    await done.getByText("Echo: hello from MCP").first().waitFor({ timeout: 30_000 });
-    const next = await model.request(1, "the answer after the MCP call");
-    const tool = next.messages.find((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "call_mcp");
-    assert.equal(tool?.content, "Echo: hello from MCP");
-    await chat().locator('article.message.assistant[aria-label="Assistant"]', { hasText: "The server echoed it." }).last().waitFor({ timeout: 60_000 });
-    assert.ok(logsContain(join(workspace, ".downcity"), "Echo: hello from MCP"), "the tool/result is in the session's log on disk");
-  });
+    await step(
+      "03 Approve on the card: the result card shows the tool's output; the log on disk holds it",
+      async () => {
+        await card(chat(), "waiting for approval")
+          .getByRole("button", { name: "Approve", exact: true })
+          .click({ timeout: 30_000 });
+        const done = card(chat(), "done");
+        await done.waitFor({ timeout: 60_000 });
+        // The card's output is folded under "Output": open it to see it.
+        await done.locator("details.tool-out > summary").click({ timeout: 30_000 });
+        await done.getByText("Echo: hello from MCP").first().waitFor({ timeout: 30_000 });
+        const next = await model.request(1, "the answer after the MCP call");
+        const tool = next.messages.find(
+          (m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "call_mcp",
+        );
+        assert.equal(tool?.content, "Echo: hello from MCP");
+        await chat()
+          .locator('article.message.assistant[aria-label="Assistant"]', { hasText: "The server echoed it." })
+          .last()
+          .waitFor({ timeout: 60_000 });
+        assert.ok(
+          logsContain(join(workspace, ".downcity"), "Echo: hello from MCP"),
+          "the tool/result is in the session's log on disk",
+        );
+      },
+    );
 
-  await step("04 Downcity: MCP Servers lists the server running with its tools; Stop stops it", async () => {
-    await runPaletteCommand(page, "Downcity: MCP Servers");
-    const item = quickPickRow(page, "everything");
-    await item.waitFor({ timeout: 30_000 });
-    assert.match(await item.innerText(), /running · \d+ tools/);
-    assert.match(await item.innerText(), /\.vscode\/mcp\.json: .*server-everything/);
-    await item.click();
-    await quickPickRow(page, "Stop").click({ timeout: 30_000 });
-    await runPaletteCommand(page, "Downcity: MCP Servers");
-    await quickPickRow(page, "everything").filter({ hasText: "stopped" }).waitFor({ timeout: 30_000 });
-    await page.keyboard.press("Escape");
-  });
-});
+    await step("04 Downcity: MCP Servers lists the server running with its tools; Stop stops it", async () => {
+      await runPaletteCommand(page, "Downcity: MCP Servers");
+      const item = quickPickRow(page, "everything");
+      await item.waitFor({ timeout: 30_000 });
+      assert.match(await item.innerText(), /running · \d+ tools/);
+      assert.match(await item.innerText(), /\.vscode\/mcp\.json: .*server-everything/);
+      await item.click();
+      await quickPickRow(page, "Stop").click({ timeout: 30_000 });
+      await runPaletteCommand(page, "Downcity: MCP Servers");
+      await quickPickRow(page, "everything").filter({ hasText: "stopped" }).waitFor({ timeout: 30_000 });
+      await page.keyboard.press("Escape");
+    });
+  },
+);
 
-const card = (chat: FrameLocator, status: string) => chat.getByRole("group", { name: `Tool ${TOOL}: ${status}`, exact: true }).last();
+const card = (chat: FrameLocator, status: string) =>
+  chat.getByRole("group", { name: `Tool ${TOOL}: ${status}`, exact: true }).last();
 const consentDialog = (page: Page) => page.locator(".monaco-dialog-box", { hasText: "Start the MCP server" });
-const quickPickRow = (page: Page, text: string) => page.locator(".quick-input-widget .monaco-list-row", { hasText: text }).first();
+const quickPickRow = (page: Page, text: string) =>
+  page.locator(".quick-input-widget .monaco-list-row", { hasText: text }).first();
 
 /** Whether any session file under `.downcity/` contains `text` (the active log is JSON lines). */
 function logsContain(dir: string, text: string): boolean {

@@ -14,7 +14,15 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { chatFrame, chatFrameElement } from "../../scripts/vscode/workbench";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
-import { chainedSteps, extensionHostPid, missingVsCode, openWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import {
+  chainedSteps,
+  extensionHostPid,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  runPaletteCommand,
+  withTimeout,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const COMMAND_PROMPT = "Run the slow build.";
@@ -31,159 +39,202 @@ function gate(): { promise: Promise<void>; open(): void } {
   return { promise, open };
 }
 
-const sse = (script: Parameters<typeof wire.openaiChat>[0]) => wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script });
+const sse = (script: Parameters<typeof wire.openaiChat>[0]) =>
+  wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script });
 
-test("replayed chats equal live ones in the real workbench: switch, reload, SIGKILL", { skip: missingVsCode(), timeout: 420_000 }, async (t) => {
-  const out = outputDir("replay-ui");
-  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "ignore" });
-  await installVsix(join(out, "run"), VSIX);
-  const workspace = join(out, "sample-workspace");
-  cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
+test(
+  "replayed chats equal live ones in the real workbench: switch, reload, SIGKILL",
+  { skip: missingVsCode(), timeout: 420_000 },
+  async (t) => {
+    const out = outputDir("replay-ui");
+    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
+      cwd: PROJECT_ROOT,
+      stdio: "ignore",
+    });
+    await installVsix(join(out, "run"), VSIX);
+    const workspace = join(out, "sample-workspace");
+    cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
 
-  const streamHeld = gate();
-  const replies: ((body: any) => ScriptedReply)[] = [];
-  const arrived: ((n: number) => void)[] = [];
-  let count = 0;
-  const provider = await startProviderServer(({ path, body }) => {
-    if (path.endsWith("/models")) return { json: { object: "list", data: [{ id: "gpt-4o" }] } };
-    const n = count++;
-    for (const w of arrived.splice(0)) w(n);
-    const reply = replies.shift();
-    return reply ? reply(body) : wire.error("openai-chat", 400, `unexpected request #${n + 1}`);
-  });
-  t.after(() => provider.close());
-  const requestsSoFar = (n: number, what: string) =>
-    withTimeout(
-      new Promise<void>((resolve) => {
-        const check = () => (count >= n ? resolve() : arrived.push(check));
-        check();
-      }),
-      30_000,
-      what,
-    );
-  const port = new URL(provider.baseURL).port;
+    const streamHeld = gate();
+    const replies: ((body: any) => ScriptedReply)[] = [];
+    const arrived: ((n: number) => void)[] = [];
+    let count = 0;
+    const provider = await startProviderServer(({ path, body }) => {
+      if (path.endsWith("/models")) return { json: { object: "list", data: [{ id: "gpt-4o" }] } };
+      const n = count++;
+      for (const w of arrived.splice(0)) w(n);
+      const reply = replies.shift();
+      return reply ? reply(body) : wire.error("openai-chat", 400, `unexpected request #${n + 1}`);
+    });
+    t.after(() => provider.close());
+    const requestsSoFar = (n: number, what: string) =>
+      withTimeout(
+        new Promise<void>((resolve) => {
+          const check = () => (count >= n ? resolve() : arrived.push(check));
+          check();
+        }),
+        30_000,
+        what,
+      );
+    const port = new URL(provider.baseURL).port;
 
-  const workbench = await openWorkbench(out, { env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" } });
-  t.after(() => workbench.close());
-  const { page } = workbench;
-  await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-  const chat = () => chatFrame(page);
-  const step = chainedSteps(t, workbench);
+    const workbench = await openWorkbench(out, {
+      env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
+    });
+    t.after(() => workbench.close());
+    const { page } = workbench;
+    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+    const chat = () => chatFrame(page);
+    const step = chainedSteps(t, workbench);
 
-  await step("01 a command stopped with Stop shows cancelled", async () => {
-    await page.goto(workbenchUrl(workbench.server, workspace));
-    await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
-    await page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]').click({ timeout: 30_000 });
-    await newSession(chat());
-    replies.push(() => ({ sse: sse({ toolCalls: [{ id: "call_build", name: "run_command", arguments: { command: "echo started; sleep 60" } }] }) }));
-    await send(chat(), COMMAND_PROMPT);
-    const card = chat().getByRole("group", { name: /Tool run_command/ });
-    await card.getByRole("button", { name: "Approve", exact: true }).click({ timeout: 30_000 });
-    await chat().getByRole("group", { name: "Tool run_command: running" }).waitFor({ timeout: 30_000 });
-    await chat().getByRole("button", { name: "Stop", exact: true }).click({ timeout: 10_000 });
-    await chat().getByRole("group", { name: "Tool run_command: cancelled" }).waitFor({ timeout: 30_000 });
-    // The log says cancelled, so a reopened card can too.
-    await logMatching(workspace, COMMAND_PROMPT, (events) => events.some((e) => e.type === "tool/result" && e.data.outcome === "cancelled"));
-  });
+    await step("01 a command stopped with Stop shows cancelled", async () => {
+      await page.goto(workbenchUrl(workbench.server, workspace));
+      await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      await page
+        .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')
+        .click({ timeout: 30_000 });
+      await newSession(chat());
+      replies.push(() => ({
+        sse: sse({
+          toolCalls: [{ id: "call_build", name: "run_command", arguments: { command: "echo started; sleep 60" } }],
+        }),
+      }));
+      await send(chat(), COMMAND_PROMPT);
+      const card = chat().getByRole("group", { name: /Tool run_command/ });
+      await card.getByRole("button", { name: "Approve", exact: true }).click({ timeout: 30_000 });
+      await chat().getByRole("group", { name: "Tool run_command: running" }).waitFor({ timeout: 30_000 });
+      await chat().getByRole("button", { name: "Stop", exact: true }).click({ timeout: 10_000 });
+      await chat().getByRole("group", { name: "Tool run_command: cancelled" }).waitFor({ timeout: 30_000 });
+      // The log says cancelled, so a reopened card can too.
+      await logMatching(workspace, COMMAND_PROMPT, (events) =>
+        events.some((e) => e.type === "tool/result" && e.data.outcome === "cancelled"),
+      );
+    });
 
-  await step("02 a provider error is one line naming the server, with Retry and Open Settings; Retry answers without retyping", async () => {
-    await newSession(chat());
-    // Rate limited with a short retry-after: the loop retries four times, then the turn fails.
-    for (let i = 0; i < 5; i++) replies.push(() => wire.error("openai-chat", 429, "Rate limit reached for requests", { "retry-after-ms": "30" }));
-    await send(chat(), ERROR_PROMPT);
-    const error = chat().getByRole("alert").filter({ hasText: `127.0.0.1:${port}` });
-    await error.getByRole("button", { name: "Retry", exact: true }).waitFor({ timeout: 60_000 });
-    assert.equal(await chat().locator(".notice.problem").count(), 1, "the retries are one line");
-    await workbench.screenshot("02a-the-error");
-    await error.getByRole("button", { name: "Open Settings", exact: true }).click();
-    await page.locator(".tabs-container .tab", { hasText: "Settings" }).first().waitFor({ timeout: 30_000 });
-    await workbench.screenshot("02b-open-settings");
-    await page.keyboard.press("Control+W");
-    replies.push(() => ({ sse: sse({ text: RETRY_ANSWER }) }));
-    await error.getByRole("button", { name: "Retry", exact: true }).click({ timeout: 10_000 });
-    await assistants(chat()).filter({ hasText: RETRY_ANSWER }).waitFor({ timeout: 30_000 });
-    await chat().locator(".notice.problem .badge", { hasText: "retried" }).waitFor({ timeout: 10_000 });
-    assert.equal(await chat().getByRole("button", { name: "Retry", exact: true }).count(), 0);
-    assert.equal(await users(chat()).count(), 1, "Retry sent no second copy of the prompt");
-    // One user message in the log, and the retry logged as a turn that retries the failed one.
-    await logMatching(
-      workspace,
-      ERROR_PROMPT,
-      (events) => events.filter((e) => e.type === "user/message").length === 1 && events.some((e) => e.type === "turn/start" && typeof e.data.retryOf === "number") && events.at(-1)?.type === "turn/end",
-    );
-  });
-
-  await step("03 a steer shows at once as queued, then moves to where it was delivered", async () => {
-    await newSession(chat());
-    replies.push(() => ({ sse: sse({ text: FIRST_ANSWER }), pauseAt: { frame: 4, until: streamHeld.promise } }));
-    replies.push(() => ({ sse: sse({ text: STEER_ANSWER }) }));
-    await send(chat(), STEER_PROMPT);
-    await requestsSoFar(8, "the streaming request");
-    await chat().locator('article.message.assistant[aria-busy="true"]').waitFor({ timeout: 30_000 });
-    await send(chat(), STEER);
-    const queued = chat().getByRole("article", { name: "You (queued)" }).filter({ hasText: STEER });
-    await queued.waitFor({ timeout: 5_000 });
-    await queued.locator("time").waitFor();
-    await workbench.screenshot("03a-queued");
-    streamHeld.open();
-    await assistants(chat()).filter({ hasText: STEER_ANSWER }).waitFor({ timeout: 30_000 });
-    assert.equal(await queued.count(), 0, "the queued row moved");
-    assert.deepEqual(await transcript(chat()), [`You:${STEER_PROMPT}`, `Assistant:${FIRST_ANSWER}`, `You steer:${STEER}`, `Assistant:${STEER_ANSWER}`]);
-  });
-
-  /** What each session must show, however it was reopened. */
-  const checks: [string, () => Promise<void>][] = [
-    [
-      COMMAND_PROMPT,
+    await step(
+      "02 a provider error is one line naming the server, with Retry and Open Settings; Retry answers without retyping",
       async () => {
-        await chat().getByRole("group", { name: "Tool run_command: cancelled" }).waitFor({ timeout: 30_000 });
-        assert.equal(await chat().getByRole("group", { name: "Tool run_command: failed" }).count(), 0, "a stopped command never turns into failed");
-      },
-    ],
-    [
-      ERROR_PROMPT,
-      async () => {
+        await newSession(chat());
+        // Rate limited with a short retry-after: the loop retries four times, then the turn fails.
+        for (let i = 0; i < 5; i++)
+          replies.push(() =>
+            wire.error("openai-chat", 429, "Rate limit reached for requests", { "retry-after-ms": "30" }),
+          );
+        await send(chat(), ERROR_PROMPT);
+        const error = chat()
+          .getByRole("alert")
+          .filter({ hasText: `127.0.0.1:${port}` });
+        await error.getByRole("button", { name: "Retry", exact: true }).waitFor({ timeout: 60_000 });
+        assert.equal(await chat().locator(".notice.problem").count(), 1, "the retries are one line");
+        await workbench.screenshot("02a-the-error");
+        await error.getByRole("button", { name: "Open Settings", exact: true }).click();
+        await page.locator(".tabs-container .tab", { hasText: "Settings" }).first().waitFor({ timeout: 30_000 });
+        await workbench.screenshot("02b-open-settings");
+        await page.keyboard.press("Control+W");
+        replies.push(() => ({ sse: sse({ text: RETRY_ANSWER }) }));
+        await error.getByRole("button", { name: "Retry", exact: true }).click({ timeout: 10_000 });
         await assistants(chat()).filter({ hasText: RETRY_ANSWER }).waitFor({ timeout: 30_000 });
-        const error = chat().locator(".notice.problem");
-        assert.equal(await error.count(), 1);
-        assert.match(await error.innerText(), new RegExp(`127\\.0\\.0\\.1:${port}`));
-        await error.locator(".badge", { hasText: "retried" }).waitFor({ timeout: 5_000 });
-        assert.equal(await users(chat()).count(), 1, "one user message: the failed turn was retried, not retyped");
+        await chat().locator(".notice.problem .badge", { hasText: "retried" }).waitFor({ timeout: 10_000 });
+        assert.equal(await chat().getByRole("button", { name: "Retry", exact: true }).count(), 0);
+        assert.equal(await users(chat()).count(), 1, "Retry sent no second copy of the prompt");
+        // One user message in the log, and the retry logged as a turn that retries the failed one.
+        await logMatching(
+          workspace,
+          ERROR_PROMPT,
+          (events) =>
+            events.filter((e) => e.type === "user/message").length === 1 &&
+            events.some((e) => e.type === "turn/start" && typeof e.data.retryOf === "number") &&
+            events.at(-1)?.type === "turn/end",
+        );
       },
-    ],
-    [
-      STEER_PROMPT,
-      async () => {
-        await assistants(chat()).filter({ hasText: STEER_ANSWER }).waitFor({ timeout: 30_000 });
-        assert.deepEqual(await transcript(chat()), [`You:${STEER_PROMPT}`, `Assistant:${FIRST_ANSWER}`, `You steer:${STEER}`, `Assistant:${STEER_ANSWER}`]);
-      },
-    ],
-  ];
-  const checkAll = async (when: string) => {
-    for (const [title, check] of checks) {
-      await switchTo(chat(), title);
-      await check();
-      await workbench.screenshot(`${when}-${title.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`);
-    }
-  };
+    );
 
-  await step("04 after switching away and back each session shows the same", () => checkAll("04"));
+    await step("03 a steer shows at once as queued, then moves to where it was delivered", async () => {
+      await newSession(chat());
+      replies.push(() => ({ sse: sse({ text: FIRST_ANSWER }), pauseAt: { frame: 4, until: streamHeld.promise } }));
+      replies.push(() => ({ sse: sse({ text: STEER_ANSWER }) }));
+      await send(chat(), STEER_PROMPT);
+      await requestsSoFar(8, "the streaming request");
+      await chat().locator('article.message.assistant[aria-busy="true"]').waitFor({ timeout: 30_000 });
+      await send(chat(), STEER);
+      const queued = chat().getByRole("article", { name: "You (queued)" }).filter({ hasText: STEER });
+      await queued.waitFor({ timeout: 5_000 });
+      await queued.locator("time").waitFor();
+      await workbench.screenshot("03a-queued");
+      streamHeld.open();
+      await assistants(chat()).filter({ hasText: STEER_ANSWER }).waitFor({ timeout: 30_000 });
+      assert.equal(await queued.count(), 0, "the queued row moved");
+      assert.deepEqual(await transcript(chat()), [
+        `You:${STEER_PROMPT}`,
+        `Assistant:${FIRST_ANSWER}`,
+        `You steer:${STEER}`,
+        `Assistant:${STEER_ANSWER}`,
+      ]);
+    });
 
-  await step("05 after a window reload each session shows the same", async () => {
-    await page.reload();
-    await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
-    await openDowncity(page);
-    await checkAll("05");
-  });
+    /** What each session must show, however it was reopened. */
+    const checks: [string, () => Promise<void>][] = [
+      [
+        COMMAND_PROMPT,
+        async () => {
+          await chat().getByRole("group", { name: "Tool run_command: cancelled" }).waitFor({ timeout: 30_000 });
+          assert.equal(
+            await chat().getByRole("group", { name: "Tool run_command: failed" }).count(),
+            0,
+            "a stopped command never turns into failed",
+          );
+        },
+      ],
+      [
+        ERROR_PROMPT,
+        async () => {
+          await assistants(chat()).filter({ hasText: RETRY_ANSWER }).waitFor({ timeout: 30_000 });
+          const error = chat().locator(".notice.problem");
+          assert.equal(await error.count(), 1);
+          assert.match(await error.innerText(), new RegExp(`127\\.0\\.0\\.1:${port}`));
+          await error.locator(".badge", { hasText: "retried" }).waitFor({ timeout: 5_000 });
+          assert.equal(await users(chat()).count(), 1, "one user message: the failed turn was retried, not retyped");
+        },
+      ],
+      [
+        STEER_PROMPT,
+        async () => {
+          await assistants(chat()).filter({ hasText: STEER_ANSWER }).waitFor({ timeout: 30_000 });
+          assert.deepEqual(await transcript(chat()), [
+            `You:${STEER_PROMPT}`,
+            `Assistant:${FIRST_ANSWER}`,
+            `You steer:${STEER}`,
+            `Assistant:${STEER_ANSWER}`,
+          ]);
+        },
+      ],
+    ];
+    const checkAll = async (when: string) => {
+      for (const [title, check] of checks) {
+        await switchTo(chat(), title);
+        await check();
+        await workbench.screenshot(`${when}-${title.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`);
+      }
+    };
 
-  await step("06 after the extension host is SIGKILLed each session shows the same", async () => {
-    process.kill(extensionHostPid(workbench.server.process.pid!), "SIGKILL");
-    await page.reload();
-    await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
-    await openDowncity(page);
-    await checkAll("06");
-  });
-});
+    await step("04 after switching away and back each session shows the same", () => checkAll("04"));
+
+    await step("05 after a window reload each session shows the same", async () => {
+      await page.reload();
+      await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      await openDowncity(page);
+      await checkAll("05");
+    });
+
+    await step("06 after the extension host is SIGKILLed each session shows the same", async () => {
+      process.kill(extensionHostPid(workbench.server.process.pid!), "SIGKILL");
+      await page.reload();
+      await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      await openDowncity(page);
+      await checkAll("06");
+    });
+  },
+);
 
 async function openDowncity(page: Page): Promise<void> {
   await page.locator(".part.statusbar .statusbar-item", { hasText: "gpt-4o" }).first().waitFor({ timeout: 60_000 });
@@ -208,8 +259,13 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
 /** Shows a session through the chat header's session list. */
 async function switchTo(chat: FrameLocator, title: string): Promise<void> {
   await chat.getByRole("button", { name: "Sessions", exact: true }).click({ timeout: 30_000 });
-  await chat.getByRole("navigation", { name: "Sessions" }).getByRole("button", { name: title }).click({ timeout: 30_000 });
-  await chat.getByRole("button", { name: new RegExp(`^Session title: ${title.replace(/[.?]/g, "\\$&")}`) }).waitFor({ timeout: 30_000 });
+  await chat
+    .getByRole("navigation", { name: "Sessions" })
+    .getByRole("button", { name: title })
+    .click({ timeout: 30_000 });
+  await chat
+    .getByRole("button", { name: new RegExp(`^Session title: ${title.replace(/[.?]/g, "\\$&")}`) })
+    .waitFor({ timeout: 30_000 });
 }
 
 const assistants = (chat: FrameLocator) => chat.locator('article.message.assistant[aria-label="Assistant"]');
@@ -221,21 +277,31 @@ async function transcript(chat: FrameLocator): Promise<string[]> {
     articles.map((a) => {
       const who = a.querySelector(".who")?.textContent ?? "";
       const badge = a.querySelector(".message-head .badge")?.textContent;
-      const text = a.classList.contains("user") ? (a.querySelector(".user-text")?.textContent ?? "") : (a.querySelector(".markdown")?.textContent ?? "").trim();
+      const text = a.classList.contains("user")
+        ? (a.querySelector(".user-text")?.textContent ?? "")
+        : (a.querySelector(".markdown")?.textContent ?? "").trim();
       return `${who}${badge ? ` ${badge}` : ""}:${text}`;
     }),
   );
 }
 
 /** Resolves once the log of the session whose first message is `prompt` satisfies `check`, re-read on every change under the sessions folder (bounded). */
-function logMatching(workspace: string, prompt: string, check: (events: { type: string; data: any }[]) => boolean): Promise<void> {
+function logMatching(
+  workspace: string,
+  prompt: string,
+  check: (events: { type: string; data: any }[]) => boolean,
+): Promise<void> {
   const dir = join(workspace, ".downcity", "agents", "code", "sessions");
   const satisfied = () => {
     for (const id of existsSync(dir) ? readdirSync(dir) : []) {
       const file = join(dir, id, "messages", "active.jsonl");
       if (!existsSync(file)) continue;
-      const events = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string; data: any });
-      if (events.some((e) => e.type === "user/message" && JSON.stringify(e.data.content).includes(prompt))) return check(events);
+      const events = readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; data: any });
+      if (events.some((e) => e.type === "user/message" && JSON.stringify(e.data.content).includes(prompt)))
+        return check(events);
     }
     return false;
   };

@@ -36,9 +36,21 @@ async function seedAt(root: string, prefix: string, count: number, time: number)
     const at = time - i * 60_000;
     mock.timers.setTime(at);
     const session = sessions.create({ id: `old-work-${i}`, agentId: "code" });
-    const user = session.append("user/message", { content: [{ type: "text", text: `old question ${i}` }] }, { surface: "append", time: at });
-    session.append("assistant/message", { content: [{ type: "text", text: `old answer ${i}` }] }, { surface: "append", time: at });
-    session.append("session/title", { title: `${prefix} ${i}`, messageSeqs: [user.seq], source: { kind: "user" } }, { time: at });
+    const user = session.append(
+      "user/message",
+      { content: [{ type: "text", text: `old question ${i}` }] },
+      { surface: "append", time: at },
+    );
+    session.append(
+      "assistant/message",
+      { content: [{ type: "text", text: `old answer ${i}` }] },
+      { surface: "append", time: at },
+    );
+    session.append(
+      "session/title",
+      { title: `${prefix} ${i}`, messageSeqs: [user.seq], source: { kind: "user" } },
+      { time: at },
+    );
     await sessions.flush(session);
   }
   mock.timers.reset();
@@ -50,14 +62,17 @@ async function contextMenu(page: Page, title: string | RegExp, label: string): P
   await sessionRow(page, title).click({ button: "right", timeout: 15_000 });
   const item = page.locator(".context-view .monaco-menu .action-item", { hasText: label }).first();
   await item.hover({ timeout: 15_000 });
-  await page.locator(".context-view .monaco-menu .action-item.focused", { hasText: label }).waitFor({ timeout: 15_000 });
+  await page
+    .locator(".context-view .monaco-menu .action-item.focused", { hasText: label })
+    .waitFor({ timeout: 15_000 });
   await page.keyboard.press("Enter");
   await page.locator(".context-view .monaco-menu").waitFor({ state: "hidden", timeout: 15_000 });
 }
 
 /** An "Old work" row: its label runs into its description (a date, the rows are 40 days old) in the row's text. */
 const oldWork = (n: number) => new RegExp(`^Old work ${n}\\d{4}-\\d\\d-\\d\\d`);
-const treeGroup = (page: Page, label: RegExp) => page.locator('.monaco-list-row[role="treeitem"]', { hasText: label }).first();
+const treeGroup = (page: Page, label: RegExp) =>
+  page.locator('.monaco-list-row[role="treeitem"]', { hasText: label }).first();
 const monthLabel = (time: number) => new Date(time).toLocaleString("en-US", { month: "long", year: "numeric" });
 
 const CHAT_FRAMES = 'iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]';
@@ -72,7 +87,8 @@ async function chatAt(page: Page, where: "sidebar" | "editor"): Promise<FrameLoc
   const count = await frames.count();
   for (let i = 0; i < count; i++) {
     const left = (await frames.nth(i).boundingBox())?.x ?? 0;
-    if ((left >= sidebarRight - 1) === (where === "editor")) return frames.nth(i).contentFrame().frameLocator("iframe#active-frame");
+    if (left >= sidebarRight - 1 === (where === "editor"))
+      return frames.nth(i).contentFrame().frameLocator("iframe#active-frame");
   }
   throw new Error(`no visible chat in the ${where} (${count} visible)`);
 }
@@ -89,173 +105,241 @@ async function palette(page: Page, title: string): Promise<void> {
   await quickPickRow(page, title).click({ timeout: 15_000 });
 }
 
-const header = (chat: FrameLocator, title: string) => chat.getByRole("button", { name: `Session title: ${title}. Rename` });
+const header = (chat: FrameLocator, title: string) =>
+  chat.getByRole("button", { name: `Session title: ${title}. Rename` });
 
-test("session actions, forks, one count, date groups and orphaned agents in the real workbench", { skip: missingVsCode(), timeout: 480_000 }, async (t) => {
-  const out = outputDir("sessions-ui");
-  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], { cwd: PROJECT_ROOT, stdio: "ignore" });
-  await installVsix(join(out, "run"), VSIX);
-  const workspace = join(out, "sample-workspace");
-  cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
-  // seedSessions stores under the store's default agent ("default"), which the extension does not configure (code, ask): orphaned.
-  await seedSessions(workspace, [
-    { id: "orphan", title: "Orphan plan", turns: ["What is left to do?", "Two issues are open.", "Which one first?", "The crash on save."] },
-    { id: "doomed", title: "Delete me", turns: ["Scratch question", "Scratch answer."] },
-  ]);
-  // 60 sessions of agent "code" from about 40 days ago: one month group, more than a page (50).
-  const monthAgo = Date.now() - 40 * DAY;
-  await seedAt(workspace, "Old work", 60, monthAgo);
+test(
+  "session actions, forks, one count, date groups and orphaned agents in the real workbench",
+  { skip: missingVsCode(), timeout: 480_000 },
+  async (t) => {
+    const out = outputDir("sessions-ui");
+    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
+      cwd: PROJECT_ROOT,
+      stdio: "ignore",
+    });
+    await installVsix(join(out, "run"), VSIX);
+    const workspace = join(out, "sample-workspace");
+    cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
+    // seedSessions stores under the store's default agent ("default"), which the extension does not configure (code, ask): orphaned.
+    await seedSessions(workspace, [
+      {
+        id: "orphan",
+        title: "Orphan plan",
+        turns: ["What is left to do?", "Two issues are open.", "Which one first?", "The crash on save."],
+      },
+      { id: "doomed", title: "Delete me", turns: ["Scratch question", "Scratch answer."] },
+    ]);
+    // 60 sessions of agent "code" from about 40 days ago: one month group, more than a page (50).
+    const monthAgo = Date.now() - 40 * DAY;
+    await seedAt(workspace, "Old work", 60, monthAgo);
 
-  // Every request answers the same: the orphan's continuation, and Compact Now's summary.
-  const model = scriptedModel(Array.from({ length: 6 }, () => () => ({ sse: wire.openaiChat({ text: ORPHAN_ANSWER }) })));
-  const provider = await startProviderServer(model.handler);
-  t.after(() => provider.close());
-  const workbench = await openWorkbench(out, { env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "e2e-model", DOWNCITY_API_KEY: "sk-e2e" },
-    // A sticky group header would stand in for the group's own row, and clicking it scrolls instead of collapsing.
-    settings: { "workbench.tree.enableStickyScroll": false },
-  });
-  t.after(() => workbench.close());
-  const { page } = workbench;
-  // tsx compiles with keepNames: functions shipped to a frame call its `__name` helper.
-  await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-  // Room for both chats and the tree's two agent levels.
-  await page.setViewportSize({ width: 1400, height: 1200 });
-  const sidebar = () => chatAt(page, "sidebar");
-  const editor = () => chatAt(page, "editor");
-  const step = chainedSteps(t, workbench);
+    // Every request answers the same: the orphan's continuation, and Compact Now's summary.
+    const model = scriptedModel(
+      Array.from({ length: 6 }, () => () => ({ sse: wire.openaiChat({ text: ORPHAN_ANSWER }) })),
+    );
+    const provider = await startProviderServer(model.handler);
+    t.after(() => provider.close());
+    const workbench = await openWorkbench(out, {
+      env: {
+        DOWNCITY_PROTOCOL: "openai-chat",
+        DOWNCITY_BASE_URL: provider.baseURL,
+        DOWNCITY_MODEL: "e2e-model",
+        DOWNCITY_API_KEY: "sk-e2e",
+      },
+      // A sticky group header would stand in for the group's own row, and clicking it scrolls instead of collapsing.
+      settings: { "workbench.tree.enableStickyScroll": false },
+    });
+    t.after(() => workbench.close());
+    const { page } = workbench;
+    // tsx compiles with keepNames: functions shipped to a frame call its `__name` helper.
+    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+    // Room for both chats and the tree's two agent levels.
+    await page.setViewportSize({ width: 1400, height: 1200 });
+    const sidebar = () => chatAt(page, "sidebar");
+    const editor = () => chatAt(page, "editor");
+    const step = chainedSteps(t, workbench);
 
-  await step("01 the Sessions tree groups sessions by agent, then by last activity", async () => {
-    await page.goto(workbenchUrl(workbench.server, workspace));
-    await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
-    await openDowncityView(page);
-    await growSessionsPane(page);
-    // Two agents are used in the folder (default, code): each has its level, then its date groups.
-    await treeGroup(page, /^default/).waitFor({ timeout: 30_000 });
-    await treeGroup(page, /^Code/).waitFor({ timeout: 30_000 });
-    await treeGroup(page, /^Today/).waitFor({ timeout: 30_000 });
-    await sessionRow(page, "Orphan plan").waitFor({ timeout: 30_000 });
-    await sessionRow(page, "Delete me").waitFor({ timeout: 30_000 });
-    await treeGroup(page, new RegExp(`^${monthLabel(monthAgo)}`)).waitFor({ timeout: 30_000 });
-    // The month group is collapsed: none of its rows were handed to the workbench.
-    assert.equal(await sessionRows(page, /^Old work \d/).count(), 0);
-  });
+    await step("01 the Sessions tree groups sessions by agent, then by last activity", async () => {
+      await page.goto(workbenchUrl(workbench.server, workspace));
+      await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      await openDowncityView(page);
+      await growSessionsPane(page);
+      // Two agents are used in the folder (default, code): each has its level, then its date groups.
+      await treeGroup(page, /^default/).waitFor({ timeout: 30_000 });
+      await treeGroup(page, /^Code/).waitFor({ timeout: 30_000 });
+      await treeGroup(page, /^Today/).waitFor({ timeout: 30_000 });
+      await sessionRow(page, "Orphan plan").waitFor({ timeout: 30_000 });
+      await sessionRow(page, "Delete me").waitFor({ timeout: 30_000 });
+      await treeGroup(page, new RegExp(`^${monthLabel(monthAgo)}`)).waitFor({ timeout: 30_000 });
+      // The month group is collapsed: none of its rows were handed to the workbench.
+      assert.equal(await sessionRows(page, /^Old work \d/).count(), 0);
+    });
 
-  await step("02 a group with more than a page shows the newest first, then Show more adds the rest", async () => {
-    await treeGroup(page, new RegExp(`^${monthLabel(monthAgo)}`)).click({ timeout: 15_000 });
-    await sessionRow(page, oldWork(0)).waitFor({ timeout: 15_000 });
-    // The tree is virtualised: scroll down to the group's last shown row and its Show more.
-    const last = await scrolledRow(page, oldWork(49));
-    await last.waitFor({ timeout: 15_000 });
-    const more = await scrolledRow(page, /^Show more/);
-    await more.waitFor({ timeout: 15_000 });
-    assert.equal(await sessionRows(page, oldWork(50)).count(), 0, "the 51st row is not shown yet");
-    await more.click({ timeout: 15_000 });
-    const rest = await scrolledRow(page, oldWork(59));
-    await rest.waitFor({ timeout: 15_000 });
-    await workbench.screenshot("02a-after-show-more");
-    assert.equal(await sessionRows(page, /^Show more/).count(), 0, "every row of the group is shown");
-    // Collapse it again, out of the way of the next steps.
-    const group = await scrolledRow(page, new RegExp(`^${monthLabel(monthAgo)}`), -1);
-    await group.click({ timeout: 15_000 });
-    await withTimeout(waitUntil(async () => (await sessionRows(page, /^Old work \d/).count()) === 0), 15_000, "the month group to collapse");
-  });
+    await step("02 a group with more than a page shows the newest first, then Show more adds the rest", async () => {
+      await treeGroup(page, new RegExp(`^${monthLabel(monthAgo)}`)).click({ timeout: 15_000 });
+      await sessionRow(page, oldWork(0)).waitFor({ timeout: 15_000 });
+      // The tree is virtualised: scroll down to the group's last shown row and its Show more.
+      const last = await scrolledRow(page, oldWork(49));
+      await last.waitFor({ timeout: 15_000 });
+      const more = await scrolledRow(page, /^Show more/);
+      await more.waitFor({ timeout: 15_000 });
+      assert.equal(await sessionRows(page, oldWork(50)).count(), 0, "the 51st row is not shown yet");
+      await more.click({ timeout: 15_000 });
+      const rest = await scrolledRow(page, oldWork(59));
+      await rest.waitFor({ timeout: 15_000 });
+      await workbench.screenshot("02a-after-show-more");
+      assert.equal(await sessionRows(page, /^Show more/).count(), 0, "every row of the group is shown");
+      // Collapse it again, out of the way of the next steps.
+      const group = await scrolledRow(page, new RegExp(`^${monthLabel(monthAgo)}`), -1);
+      await group.click({ timeout: 15_000 });
+      await withTimeout(
+        waitUntil(async () => (await sessionRows(page, /^Old work \d/).count()) === 0),
+        15_000,
+        "the month group to collapse",
+      );
+    });
 
-  await step("03 a session whose agent is not configured opens and continues, and says so once", async () => {
-    await sessionRow(page, "Orphan plan").click({ timeout: 15_000 });
-    await header(await sidebar(), "Orphan plan").waitFor({ timeout: 30_000 });
-    const box = (await sidebar()).getByRole("textbox", { name: "Message" });
-    await box.fill(ORPHAN_PROMPT);
-    await box.press("Enter");
-    await model.request(0, "the orphan's continuation");
-    const chat = await sidebar();
-    await chat.locator('article[aria-label="Assistant"]', { hasText: ORPHAN_ANSWER }).waitFor({ timeout: 60_000 });
-    await chat.getByText(/agent "default" is not configured; it continues with the Code agent's settings/).waitFor({ timeout: 15_000 });
-    assert.equal(await chat.getByText(/is not configured/).count(), 1);
-    // Its history and id stay where they were.
-    const { active } = sessionPaths(workspace, "default", "orphan");
-    await fileMatches(active, /Continued with the default agent\./, 15_000);
-    assert.match(readFileSync(active, "utf8"), /What is left to do\?/);
-  });
+    await step("03 a session whose agent is not configured opens and continues, and says so once", async () => {
+      await sessionRow(page, "Orphan plan").click({ timeout: 15_000 });
+      await header(await sidebar(), "Orphan plan").waitFor({ timeout: 30_000 });
+      const box = (await sidebar()).getByRole("textbox", { name: "Message" });
+      await box.fill(ORPHAN_PROMPT);
+      await box.press("Enter");
+      await model.request(0, "the orphan's continuation");
+      const chat = await sidebar();
+      await chat.locator('article[aria-label="Assistant"]', { hasText: ORPHAN_ANSWER }).waitFor({ timeout: 60_000 });
+      await chat
+        .getByText(/agent "default" is not configured; it continues with the Code agent's settings/)
+        .waitFor({ timeout: 15_000 });
+      assert.equal(await chat.getByText(/is not configured/).count(), 1);
+      // Its history and id stay where they were.
+      const { active } = sessionPaths(workspace, "default", "orphan");
+      await fileMatches(active, /Continued with the default agent\./, 15_000);
+      assert.match(readFileSync(active, "utf8"), /What is left to do\?/);
+    });
 
-  await step("04 rename from the palette: the editor chat's header and its tab follow at once", async () => {
-    await runCommand(page, "Downcity: Open Chat in Editor");
-    await page.locator(".tabs-container .tab", { hasText: "Downcity: Orphan plan" }).first().waitFor({ timeout: 30_000 });
-    await page.locator(CHAT_FRAMES).filter({ visible: true }).nth(1).waitFor({ timeout: 30_000 });
-    await header(await editor(), "Orphan plan").waitFor({ timeout: 30_000 });
-    await workbench.screenshot("04a-editor-chat-open");
-    await palette(page, "Downcity: Rename Session…");
-    await quickPickRow(page, /^Orphan plan/).click({ timeout: 15_000 });
-    await page.locator(".quick-input-widget input").fill("Orphan renamed");
-    await page.keyboard.press("Enter");
-    // The conversation moved to the editor (the sidebar offers to bring it back): its header and tab follow.
-    await header(await editor(), "Orphan renamed").waitFor({ timeout: 15_000 });
-    await page.locator(".tabs-container .tab", { hasText: "Downcity: Orphan renamed" }).first().waitFor({ timeout: 15_000 });
-    await sessionRow(page, "Orphan renamed").waitFor({ timeout: 15_000 });
-    await fileMatches(sessionPaths(workspace, "default", "orphan").meta, /Orphan renamed/, 15_000);
-  });
+    await step("04 rename from the palette: the editor chat's header and its tab follow at once", async () => {
+      await runCommand(page, "Downcity: Open Chat in Editor");
+      await page
+        .locator(".tabs-container .tab", { hasText: "Downcity: Orphan plan" })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await page.locator(CHAT_FRAMES).filter({ visible: true }).nth(1).waitFor({ timeout: 30_000 });
+      await header(await editor(), "Orphan plan").waitFor({ timeout: 30_000 });
+      await workbench.screenshot("04a-editor-chat-open");
+      await palette(page, "Downcity: Rename Session…");
+      await quickPickRow(page, /^Orphan plan/).click({ timeout: 15_000 });
+      await page.locator(".quick-input-widget input").fill("Orphan renamed");
+      await page.keyboard.press("Enter");
+      // The conversation moved to the editor (the sidebar offers to bring it back): its header and tab follow.
+      await header(await editor(), "Orphan renamed").waitFor({ timeout: 15_000 });
+      await page
+        .locator(".tabs-container .tab", { hasText: "Downcity: Orphan renamed" })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await sessionRow(page, "Orphan renamed").waitFor({ timeout: 15_000 });
+      await fileMatches(sessionPaths(workspace, "default", "orphan").meta, /Orphan renamed/, 15_000);
+    });
 
-  await step('05 fork from the tree: the fork opens as "Fork of …", is confirmed, and its row has a fork icon and its origin', async () => {
-    await contextMenu(page, /^Orphan renamed/, "Fork Session…");
-    await quickPickRow(page, "Whole session").click({ timeout: 15_000 });
-    await header(await sidebar(), "Fork of Orphan renamed").waitFor({ timeout: 30_000 });
-    await page.locator(".notifications-toasts", { hasText: /forked "Orphan renamed" as "Fork of Orphan renamed"/ }).first().waitFor({ timeout: 15_000 });
-    // The editor chat keeps its own session.
-    await header(await editor(), "Orphan renamed").waitFor({ timeout: 15_000 });
-    const row = sessionRow(page, "Fork of Orphan renamed");
-    await row.locator(".custom-view-tree-node-item-icon.codicon-repo-forked").waitFor({ timeout: 15_000 });
-    await row.hover();
-    await page.locator(".monaco-hover, .workbench-hover", { hasText: 'Forked from "Orphan renamed"' }).first().waitFor({ timeout: 15_000 });
-  });
+    await step(
+      '05 fork from the tree: the fork opens as "Fork of …", is confirmed, and its row has a fork icon and its origin',
+      async () => {
+        await contextMenu(page, /^Orphan renamed/, "Fork Session…");
+        await quickPickRow(page, "Whole session").click({ timeout: 15_000 });
+        await header(await sidebar(), "Fork of Orphan renamed").waitFor({ timeout: 30_000 });
+        await page
+          .locator(".notifications-toasts", { hasText: /forked "Orphan renamed" as "Fork of Orphan renamed"/ })
+          .first()
+          .waitFor({ timeout: 15_000 });
+        // The editor chat keeps its own session.
+        await header(await editor(), "Orphan renamed").waitFor({ timeout: 15_000 });
+        const row = sessionRow(page, "Fork of Orphan renamed");
+        await row.locator(".custom-view-tree-node-item-icon.codicon-repo-forked").waitFor({ timeout: 15_000 });
+        await row.hover();
+        await page
+          .locator(".monaco-hover, .workbench-hover", { hasText: 'Forked from "Orphan renamed"' })
+          .first()
+          .waitFor({ timeout: 15_000 });
+      },
+    );
 
-  await step("06 Fork from here: the fork opens with the message's text in the composer, ready to send", async () => {
-    const chat = await sidebar();
-    const message = chat.locator('article[aria-label="You"]', { hasText: ORPHAN_PROMPT });
-    await message.hover({ timeout: 15_000 });
-    await message.getByRole("button", { name: "Fork from here" }).click({ timeout: 15_000 });
-    const fork = await sidebar();
-    await header(fork, "Fork of Fork of Orphan renamed").waitFor({ timeout: 30_000 });
-    const box = fork.getByRole("textbox", { name: "Message" });
-    await withTimeout(waitUntil(async () => (await box.inputValue()) === ORPHAN_PROMPT), 15_000, "the composer to hold the message");
-    assert.equal(await fork.locator('article[aria-label="Assistant"]', { hasText: ORPHAN_ANSWER }).count(), 0, "the fork ends before that message");
-    await fork.locator('article[aria-label="Assistant"]', { hasText: "The crash on save." }).waitFor({ timeout: 15_000 });
-  });
+    await step("06 Fork from here: the fork opens with the message's text in the composer, ready to send", async () => {
+      const chat = await sidebar();
+      const message = chat.locator('article[aria-label="You"]', { hasText: ORPHAN_PROMPT });
+      await message.hover({ timeout: 15_000 });
+      await message.getByRole("button", { name: "Fork from here" }).click({ timeout: 15_000 });
+      const fork = await sidebar();
+      await header(fork, "Fork of Fork of Orphan renamed").waitFor({ timeout: 30_000 });
+      const box = fork.getByRole("textbox", { name: "Message" });
+      await withTimeout(
+        waitUntil(async () => (await box.inputValue()) === ORPHAN_PROMPT),
+        15_000,
+        "the composer to hold the message",
+      );
+      assert.equal(
+        await fork.locator('article[aria-label="Assistant"]', { hasText: ORPHAN_ANSWER }).count(),
+        0,
+        "the fork ends before that message",
+      );
+      await fork
+        .locator('article[aria-label="Assistant"]', { hasText: "The crash on save." })
+        .waitFor({ timeout: 15_000 });
+    });
 
-  await step("07 archive the open session from the tree: its chat turns read-only with the banner", async () => {
-    const row = sessionRow(page, /^Orphan renamed/);
-    await row.hover({ timeout: 15_000 });
-    await row.locator('.action-label[aria-label="Archive Session"]').click({ timeout: 15_000 });
-    for (const chat of [await editor()]) {
-      await chat.getByText(/archived \(unarchive it to continue\)/).first().waitFor({ timeout: 15_000 });
-      assert.equal(await chat.getByRole("textbox", { name: "Message" }).isDisabled(), true);
-    }
-    await withTimeout(waitUntil(async () => existsSync(sessionPaths(workspace, "default", "orphan", "archived").dir)), 15_000, "the session to move to archived/");
-  });
+    await step("07 archive the open session from the tree: its chat turns read-only with the banner", async () => {
+      const row = sessionRow(page, /^Orphan renamed/);
+      await row.hover({ timeout: 15_000 });
+      await row.locator('.action-label[aria-label="Archive Session"]').click({ timeout: 15_000 });
+      for (const chat of [await editor()]) {
+        await chat
+          .getByText(/archived \(unarchive it to continue\)/)
+          .first()
+          .waitFor({ timeout: 15_000 });
+        assert.equal(await chat.getByRole("textbox", { name: "Message" }).isDisabled(), true);
+      }
+      await withTimeout(
+        waitUntil(async () => existsSync(sessionPaths(workspace, "default", "orphan", "archived").dir)),
+        15_000,
+        "the session to move to archived/",
+      );
+    });
 
-  await step("08 delete the open session from the tree: its chat closes it and says so, with no raw id", async () => {
-    await treeGroup(page, /^Archived/).click({ timeout: 15_000 });
-    await contextMenu(page, /^Orphan renamed/, "Delete Session…");
-    await page.locator(".monaco-dialog-box", { hasText: 'Delete "Orphan renamed"?' }).getByRole("button", { name: "Delete" }).click({ timeout: 15_000 });
-    for (const chat of [await editor()]) {
+    await step("08 delete the open session from the tree: its chat closes it and says so, with no raw id", async () => {
+      await treeGroup(page, /^Archived/).click({ timeout: 15_000 });
+      await contextMenu(page, /^Orphan renamed/, "Delete Session…");
+      await page
+        .locator(".monaco-dialog-box", { hasText: 'Delete "Orphan renamed"?' })
+        .getByRole("button", { name: "Delete" })
+        .click({ timeout: 15_000 });
+      for (const chat of [await editor()]) {
+        await chat.getByRole("status").getByText("Session deleted").waitFor({ timeout: 15_000 });
+        assert.equal(await chat.getByText("The crash on save.").count(), 0);
+        assert.equal(await chat.getByText(/session-|no session|orphan\b/).count(), 0, "no raw id or internal message");
+      }
+      assert.equal(existsSync(sessionPaths(workspace, "default", "orphan", "archived").dir), false);
+      assert.equal(existsSync(sessionPaths(workspace, "default", "orphan").dir), false);
+    });
+
+    await step("09 delete another session while it is open in the sidebar: the chat says so", async () => {
+      await sessionRow(page, "Delete me").click({ timeout: 15_000 });
+      const chat = await sidebar();
+      await header(chat, "Delete me").waitFor({ timeout: 30_000 });
+      await contextMenu(page, "Delete me", "Delete Session…");
+      await page
+        .locator(".monaco-dialog-box", { hasText: 'Delete "Delete me"?' })
+        .getByRole("button", { name: "Delete" })
+        .click({ timeout: 15_000 });
       await chat.getByRole("status").getByText("Session deleted").waitFor({ timeout: 15_000 });
-      assert.equal(await chat.getByText("The crash on save.").count(), 0);
-      assert.equal(await chat.getByText(/session-|no session|orphan\b/).count(), 0, "no raw id or internal message");
-    }
-    assert.equal(existsSync(sessionPaths(workspace, "default", "orphan", "archived").dir), false);
-    assert.equal(existsSync(sessionPaths(workspace, "default", "orphan").dir), false);
-  });
-
-  await step("09 delete another session while it is open in the sidebar: the chat says so", async () => {
-    await sessionRow(page, "Delete me").click({ timeout: 15_000 });
-    const chat = await sidebar();
-    await header(chat, "Delete me").waitFor({ timeout: 30_000 });
-    await contextMenu(page, "Delete me", "Delete Session…");
-    await page.locator(".monaco-dialog-box", { hasText: 'Delete "Delete me"?' }).getByRole("button", { name: "Delete" }).click({ timeout: 15_000 });
-    await chat.getByRole("status").getByText("Session deleted").waitFor({ timeout: 15_000 });
-    assert.equal(await chat.getByText("Scratch answer.").count(), 0);
-    assert.equal(existsSync(sessionPaths(workspace, "default", "doomed").dir), false);
-    await withTimeout(waitUntil(async () => (await sessionRows(page, "Delete me").count()) === 0), 15_000, "the row to go");
-  });
-});
+      assert.equal(await chat.getByText("Scratch answer.").count(), 0);
+      assert.equal(existsSync(sessionPaths(workspace, "default", "doomed").dir), false);
+      await withTimeout(
+        waitUntil(async () => (await sessionRows(page, "Delete me").count()) === 0),
+        15_000,
+        "the row to go",
+      );
+    });
+  },
+);
 
 /** Drags the sash between the Chat and Sessions panes up, so the tree shows more than a few rows (it starts at a fifth). */
 async function growSessionsPane(page: Page): Promise<void> {
@@ -281,7 +365,10 @@ async function waitUntil(check: () => Promise<boolean>): Promise<void> {
  */
 async function scrolledRow(page: Page, title: string | RegExp, direction: 1 | -1 = 1, steps = 40) {
   const row = sessionRow(page, title);
-  const body = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /^sessions/i }) }).locator(".pane-body").first();
+  const body = page
+    .locator(".pane", { has: page.locator(".pane-header", { hasText: /^sessions/i }) })
+    .locator(".pane-body")
+    .first();
   // Until the row is in the DOM and wholly inside the pane (a row at the edge is covered by its neighbour).
   const inside = async () => {
     if ((await row.count()) === 0) return false;

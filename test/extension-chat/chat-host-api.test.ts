@@ -22,7 +22,12 @@ test("a malformed webview message gets an error reply and changes nothing", asyn
     { kind: "request", id: 2, method: "prompt", params: { ref: { folderKey: FOLDER, agentId: "code" }, text: "hi" } },
     { kind: "request", id: 3, method: "newSession", params: { agentId: "code", extra: true } },
     { kind: "request", id: 4, method: "runCommand", params: { command: "workbench.action.terminal.sendSequence" } },
-    { kind: "request", id: 5, method: "rename", params: { ref: { folderKey: FOLDER, agentId: "code", sessionId: "session-test" }, title: "   " } },
+    {
+      kind: "request",
+      id: 5,
+      method: "rename",
+      params: { ref: { folderKey: FOLDER, agentId: "code", sessionId: "session-test" }, title: "   " },
+    },
   ];
   for (const m of bad) await v.server.handle(m);
   assert.equal(v.posted.length, bad.length, "one reply each");
@@ -30,7 +35,10 @@ test("a malformed webview message gets an error reply and changes nothing", asyn
     assert.equal(reply.kind, "response");
     assert.ok("error" in reply && reply.error.code === "invalid", JSON.stringify(reply));
   }
-  assert.deepEqual(v.posted.map((r) => (r.kind === "response" ? r.id : undefined)), [null, null, 1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    v.posted.map((r) => (r.kind === "response" ? r.id : undefined)),
+    [null, null, 1, 2, 3, 4, 5],
+  );
   assert.equal((await h.runtime.list()).length, before, "no session was created");
   assert.deepEqual(actions.calls, [], "no command ran");
   assert.equal(h.server.requests.length, 0, "no model call");
@@ -44,7 +52,10 @@ test("open sends the Active page once; a run streams only deltas of the shown se
   const v = view(controller, recordingActions());
   const { config } = await v.request("hello", {});
   assert.equal(config.providerConfigured, true);
-  assert.deepEqual(config.agents.map((a: { id: string }) => a.id), ["code", "ask"]);
+  assert.deepEqual(
+    config.agents.map((a: { id: string }) => a.id),
+    ["code", "ask"],
+  );
   const ref = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
   const snap = await v.request("switchSession", { ref });
   assert.equal(snap.page.events.length, 0);
@@ -64,7 +75,11 @@ test("open sends the Active page once; a run streams only deltas of the shown se
   assert.ok(appended.some((e) => e.type === "user/message"));
   const final = appended.find((e) => e.type === "assistant/message")!;
   assert.match(JSON.stringify(final.data), /The answer is 42\./);
-  assert.equal(v.posted.filter((m) => m.kind === "event" && m.event.type === "session-switched").length, 0, "the conversation is never re-sent");
+  assert.equal(
+    v.posted.filter((m) => m.kind === "event" && m.event.type === "session-switched").length,
+    0,
+    "the conversation is never re-sent",
+  );
 
   // A view that was hidden after the user message catches up with the rest only.
   const userSeq = appended.find((e) => e.type === "user/message")!.seq;
@@ -85,15 +100,23 @@ test("an approval shown in a visible chat waits for Approve; an invisible chat d
     t,
     () =>
       n++ === 0
-        ? { sse: wire.openaiChat({ toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "out.txt", content: "hello" } }] }) }
+        ? {
+            sse: wire.openaiChat({
+              toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "out.txt", content: "hello" } }],
+            }),
+          }
         : { sse: wire.openaiChat({ text: "Wrote it." }) },
     {
       agent: {
         policy: "reads",
         approve: (req: SessionApprovalRequest, signal: AbortSignal) => {
           asked.push(req);
-          if (!controller!.approvals.shows({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId })) return Promise.resolve<ApprovalDecision>({ approved: false, reason: "no chat" });
-          return controller!.approvals.decisions.ask({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId }, signal).decision;
+          if (!controller!.approvals.shows({ folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId }))
+            return Promise.resolve<ApprovalDecision>({ approved: false, reason: "no chat" });
+          return controller!.approvals.decisions.ask(
+            { folderKey: FOLDER, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId },
+            signal,
+          ).decision;
         },
       } as never,
     },
@@ -109,21 +132,45 @@ test("an approval shown in a visible chat waits for Approve; an invisible chat d
   assert.ok(!existsSync(join(h.root, "out.txt")), "nothing runs before the answer");
   // A restored view sees the open approval in its snapshot.
   const snap = await v.request("switchSession", { ref });
-  assert.deepEqual(snap.pendingApprovals.map((a: { toolCallId: string }) => a.toolCallId), ["w1"]);
+  assert.deepEqual(
+    snap.pendingApprovals.map((a: { toolCallId: string }) => a.toolCallId),
+    ["w1"],
+  );
 
-  assert.deepEqual(await v.request("approve", { ref, toolCallId: "w1", decision: { approved: true, scope: "once" } }), { resolved: true });
+  assert.deepEqual(await v.request("approve", { ref, toolCallId: "w1", decision: { approved: true, scope: "once" } }), {
+    resolved: true,
+  });
   await v.until((e) => e.type === "turn-ended");
   assert.equal(readFileSync(join(h.root, "out.txt"), "utf8"), "hello");
-  assert.deepEqual(await v.request("approve", { ref, toolCallId: "w1", decision: { approved: true } }), { resolved: false }, "a second answer changes nothing");
+  assert.deepEqual(
+    await v.request("approve", { ref, toolCallId: "w1", decision: { approved: true } }),
+    { resolved: false },
+    "a second answer changes nothing",
+  );
 
   visible = false;
-  assert.equal(controller.approvals.shows({ folderKey: FOLDER, agentId: "code", sessionId: ref.sessionId }), false, "no visible chat: the approver asks elsewhere too");
+  assert.equal(
+    controller.approvals.shows({ folderKey: FOLDER, agentId: "code", sessionId: ref.sessionId }),
+    false,
+    "no visible chat: the approver asks elsewhere too",
+  );
   visible = true;
-  assert.equal(controller.approvals.shows({ folderKey: "file:///other", agentId: "code", sessionId: ref.sessionId }), false, "a session of the same id in another folder is not this view's");
-  assert.equal(controller.approvals.shows({ folderKey: FOLDER, agentId: "ask", sessionId: ref.sessionId }), false, "nor another agent's");
+  assert.equal(
+    controller.approvals.shows({ folderKey: "file:///other", agentId: "code", sessionId: ref.sessionId }),
+    false,
+    "a session of the same id in another folder is not this view's",
+  );
+  assert.equal(
+    controller.approvals.shows({ folderKey: FOLDER, agentId: "ask", sessionId: ref.sessionId }),
+    false,
+    "nor another agent's",
+  );
   // A cancelled run answers its own prompt.
   const abort = new AbortController();
-  const waiting = controller.approvals.decisions.ask({ folderKey: FOLDER, agentId: "code", sessionId: ref.sessionId, toolCallId: "w2" }, abort.signal);
+  const waiting = controller.approvals.decisions.ask(
+    { folderKey: FOLDER, agentId: "code", sessionId: ref.sessionId, toolCallId: "w2" },
+    abort.signal,
+  );
   abort.abort();
   assert.deepEqual(await waiting.decision, { approved: false, reason: "the turn was cancelled" });
 });
@@ -151,16 +198,26 @@ test("rename, fork, select model, attachments and read-only refusal", async (t) 
   const userSeq = h.agent.session.events().find((e) => e.type === "user/message")!.seq;
   const fork = await v.request("fork", { ref, atSeq: userSeq });
   assert.notEqual(fork.ref.sessionId, ref.sessionId);
-  assert.equal(fork.page.events.filter((e: { type: string }) => e.type === "assistant/message").length, 0, "forked at the user message");
+  assert.equal(
+    fork.page.events.filter((e: { type: string }) => e.type === "assistant/message").length,
+    0,
+    "forked at the user message",
+  );
 
   await v.request("openLink", { folderKey: FOLDER, href: "https://example.com" });
   await v.request("runCommand", { command: "downcity.setApiKey" });
-  assert.deepEqual(actions.calls.map((c) => c[0]), ["readAttachment", "openLink", "runCommand"]);
+  assert.deepEqual(
+    actions.calls.map((c) => c[0]),
+    ["readAttachment", "openLink", "runCommand"],
+  );
 
   restricted = "Restricted Mode: the folder is not trusted";
   const snap = await v.request("switchSession", { ref });
   assert.equal(snap.readOnly, restricted);
-  await assert.rejects(v.request("prompt", { ref, text: "run" }), (e: Error & { code?: string }) => e.code === "read-only" && e.message === restricted);
+  await assert.rejects(
+    v.request("prompt", { ref, text: "run" }),
+    (e: Error & { code?: string }) => e.code === "read-only" && e.message === restricted,
+  );
   assert.equal(h.server.requests.length, 1, "no model call once read-only");
 });
 
@@ -178,7 +235,11 @@ test("a session shown from outside while the view was hidden wins over the sessi
   const switching = v.server.show(third);
   const racing = await v.request("hello", { restore: second });
   await switching;
-  assert.equal(racing.snapshot.ref.sessionId, third.sessionId, "a hello during the switch answers with the switched-to session");
+  assert.equal(
+    racing.snapshot.ref.sessionId,
+    third.sessionId,
+    "a hello during the switch answers with the switched-to session",
+  );
   // Later reloads restore what the view itself shows.
   await v.request("switchSession", { ref: first });
   const again = await v.request("hello", { restore: first });
@@ -201,9 +262,16 @@ test("a session shown from outside while the reloaded view catches up on its sav
   await v.server.show(second);
   answer();
   await catching;
-  assert.equal(v.server.ref?.sessionId, second.sessionId, "the view follows the switched-to session, not the one it caught up on");
+  assert.equal(
+    v.server.ref?.sessionId,
+    second.sessionId,
+    "the view follows the switched-to session, not the one it caught up on",
+  );
   await h.runtime.prompt(second, "follow me");
-  assert.ok(v.agentEvents().some((e) => e.sessionId === second.sessionId), "the shown session's events are forwarded");
+  assert.ok(
+    v.agentEvents().some((e) => e.sessionId === second.sessionId),
+    "the shown session's events are forwarded",
+  );
 });
 
 /** A view over a real runtime with two sessions of the code agent. */

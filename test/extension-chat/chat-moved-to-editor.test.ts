@@ -52,5 +52,8 @@ test("nothing shown, nothing moved; a malformed Bring Chat Back is refused", asy
   await sidebar.request("hello", {});
   assert.equal(sidebar.server.moveAway(), undefined);
   assert.equal(sidebar.hostEvents().filter((e) => e.type === "session-moved").length, 0);
-  await assert.rejects(sidebar.request("bringBack", { ref: { folderKey: FOLDER } }), (e: Error & { code?: string }) => e.code === "invalid");
+  await assert.rejects(
+    sidebar.request("bringBack", { ref: { folderKey: FOLDER } }),
+    (e: Error & { code?: string }) => e.code === "invalid",
+  );
 });

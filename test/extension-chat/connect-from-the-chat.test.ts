@@ -23,7 +23,9 @@ function chatWithConnect(t: { after(fn: () => unknown): void }) {
   const context = fakeContext();
   const config = new ProviderConfig(context.secrets, context.workspaceState, {});
   const runtimes = new FolderRegistry(createWorkspaceRuntime, config);
-  const controller = new ChatController(chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())));
+  const controller = new ChatController(
+    chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())),
+  );
   t.after(async () => {
     controller.dispose();
     await runtimes.close();
@@ -54,21 +56,41 @@ test("Connect saves the tested profile to the user settings and the key to Secre
   });
 
   // A wrong key: named as the key's failure; nothing saved.
-  const refused = await v.request("connect", { kind: "openai-chat", baseURL: server.baseURL, model: "m-b", apiKey: "sk-wrong" });
-  assert.deepEqual(refused, { ok: false, field: "apiKey", message: `127.0.0.1:${port} refused the API key (HTTP 401: Incorrect API key provided).` });
+  const refused = await v.request("connect", {
+    kind: "openai-chat",
+    baseURL: server.baseURL,
+    model: "m-b",
+    apiKey: "sk-wrong",
+  });
+  assert.deepEqual(refused, {
+    ok: false,
+    field: "apiKey",
+    message: `127.0.0.1:${port} refused the API key (HTTP 401: Incorrect API key provided).`,
+  });
   assert.equal(fake.settings["downcity.providers"], undefined);
   assert.equal(context.secrets.values.size, 0);
 
-  const result = await v.request("connect", { kind: "openai-chat", baseURL: server.baseURL, model: "m-b", apiKey: ` ${KEY} ` });
+  const result = await v.request("connect", {
+    kind: "openai-chat",
+    baseURL: server.baseURL,
+    model: "m-b",
+    apiKey: ` ${KEY} `,
+  });
   const id = `local-${port}`;
   assert.deepEqual(result, { ok: true, profileId: id, model: "m-b" });
-  assert.deepEqual(fake.settings["downcity.providers"], [{ id, protocol: "openai-chat", baseURL: server.baseURL, model: "m-b" }]);
+  assert.deepEqual(fake.settings["downcity.providers"], [
+    { id, protocol: "openai-chat", baseURL: server.baseURL, model: "m-b" },
+  ]);
   assert.equal(fake.settings["downcity.defaultProvider"], id);
   assert.equal(context.secrets.values.get(secretKey(id)), KEY, "the key is stored trimmed, under the profile");
   assert.deepEqual(config.selection(), { provider: id, model: "m-b" });
   // The view heard "configured" before the answer to Connect.
-  const configured = v.posted.findIndex((m) => m.kind === "event" && m.event.type === "config" && m.event.changes.providerConfigured === true);
-  const answered = v.posted.findIndex((m) => m.kind === "response" && "result" in m && (m.result as { ok?: boolean } | undefined)?.ok === true);
+  const configured = v.posted.findIndex(
+    (m) => m.kind === "event" && m.event.type === "config" && m.event.changes.providerConfigured === true,
+  );
+  const answered = v.posted.findIndex(
+    (m) => m.kind === "response" && "result" in m && (m.result as { ok?: boolean } | undefined)?.ok === true,
+  );
   assert.ok(configured >= 0 && configured < answered, "config event before the connect response");
 
   // Ready without a reload: a prompt runs on the new profile and its request carries the key.
@@ -84,12 +106,20 @@ test("Connect saves the tested profile to the user settings and the key to Secre
 
   // The key is in SecretStorage only: not in settings, the memento, or anything posted to the webview.
   assert.doesNotMatch(JSON.stringify(fake.settings), new RegExp(KEY));
-  assert.doesNotMatch(JSON.stringify(context.workspaceState.keys().map((k) => context.workspaceState.get(k))), new RegExp(KEY));
+  assert.doesNotMatch(
+    JSON.stringify(context.workspaceState.keys().map((k) => context.workspaceState.get(k))),
+    new RegExp(KEY),
+  );
   assert.doesNotMatch(JSON.stringify(v.posted), new RegExp(KEY));
 
   // Connecting the same server again replaces its profile (same id), with the other model.
-  assert.deepEqual(await v.request("connect", { kind: "openai-chat", baseURL: server.baseURL, model: "m-a", apiKey: KEY }), { ok: true, profileId: id, model: "m-a" });
-  assert.deepEqual(fake.settings["downcity.providers"], [{ id, protocol: "openai-chat", baseURL: server.baseURL, model: "m-a" }]);
+  assert.deepEqual(
+    await v.request("connect", { kind: "openai-chat", baseURL: server.baseURL, model: "m-a", apiKey: KEY }),
+    { ok: true, profileId: id, model: "m-a" },
+  );
+  assert.deepEqual(fake.settings["downcity.providers"], [
+    { id, protocol: "openai-chat", baseURL: server.baseURL, model: "m-a" },
+  ]);
 });
 
 for (const [protocol, path, stream] of [
@@ -98,7 +128,9 @@ for (const [protocol, path, stream] of [
 ] as const satisfies readonly (readonly [Protocol, string, () => string[]])[]) {
   test(`${protocol}: with no models endpoint, Connect tests with one call in its wire format and saves the profile`, async (t) => {
     setFolders([folder(tempDir(t), 0, "proj")]);
-    const server = await startProviderServer(({ path: p }) => (p === path ? { sse: stream() } : { status: 404, json: { error: { message: "no such route" } } }));
+    const server = await startProviderServer(({ path: p }) =>
+      p === path ? { sse: stream() } : { status: 404, json: { error: { message: "no such route" } } },
+    );
     t.after(() => server.close());
     const { context, v } = chatWithConnect(t);
     await v.request("hello", {});
@@ -108,7 +140,9 @@ for (const [protocol, path, stream] of [
     const call = server.requests.find((r) => r.path === path);
     assert.ok(call, `no ${path} request: ${server.requests.map((r) => r.path).join(", ")}`);
     assert.equal(call.body.model, "served");
-    assert.deepEqual(fake.settings["downcity.providers"], [{ id: result.profileId, protocol, baseURL, model: "served" }]);
+    assert.deepEqual(fake.settings["downcity.providers"], [
+      { id: result.profileId, protocol, baseURL, model: "served" },
+    ]);
     assert.equal(context.secrets.values.get(secretKey(result.profileId)), KEY);
   });
 }
@@ -118,13 +152,27 @@ test("a server that is down: Connect names host:port and saves nothing; bad inpu
   const { context, v } = chatWithConnect(t);
   await v.request("hello", {});
   const port = await freePort();
-  assert.deepEqual(await v.request("connect", { kind: "openai-chat", baseURL: `http://127.0.0.1:${port}/v1`, model: "m", apiKey: KEY }), {
-    ok: false,
-    field: "baseURL",
-    message: `Cannot reach 127.0.0.1:${port} (connection refused: is the server running?). Check the Base URL.`,
-  });
+  assert.deepEqual(
+    await v.request("connect", {
+      kind: "openai-chat",
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      model: "m",
+      apiKey: KEY,
+    }),
+    {
+      ok: false,
+      field: "baseURL",
+      message: `Cannot reach 127.0.0.1:${port} (connection refused: is the server running?). Check the Base URL.`,
+    },
+  );
   assert.equal(fake.settings["downcity.providers"], undefined);
   assert.equal(context.secrets.values.size, 0);
-  await assert.rejects(v.request("connect", { kind: "openai-chat", baseURL: "file:///etc/passwd", model: "m" }), (e: Error & { code?: string }) => e.code === "invalid" && /Base URL must be an http/.test(e.message));
-  await assert.rejects(v.request("connect", { kind: "openai-chat", baseURL: "http://127.0.0.1:1/v1", model: "m", apiKey: KEY, extra: 1 }), (e: Error & { code?: string }) => e.code === "invalid" && !e.message.includes(KEY));
+  await assert.rejects(
+    v.request("connect", { kind: "openai-chat", baseURL: "file:///etc/passwd", model: "m" }),
+    (e: Error & { code?: string }) => e.code === "invalid" && /Base URL must be an http/.test(e.message),
+  );
+  await assert.rejects(
+    v.request("connect", { kind: "openai-chat", baseURL: "http://127.0.0.1:1/v1", model: "m", apiKey: KEY, extra: 1 }),
+    (e: Error & { code?: string }) => e.code === "invalid" && !e.message.includes(KEY),
+  );
 });

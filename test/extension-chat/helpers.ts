@@ -9,7 +9,10 @@ import type { ShownMemory } from "../../extension/chat/shown-memory";
 export const FOLDER = "file:///ws";
 
 /** The narrow runtimes interface over one real WorkspaceRuntime. */
-export function runtimesOf(runtime: WorkspaceRuntimeApi, restricted: () => string | undefined = () => undefined): ChatFolders {
+export function runtimesOf(
+  runtime: WorkspaceRuntimeApi,
+  restricted: () => string | undefined = () => undefined,
+): ChatFolders {
   return {
     folders: () => [{ key: FOLDER, name: "ws", runtime }],
     onDidChange: () => ({ dispose() {} }),
@@ -23,10 +26,12 @@ export function runtimesOf(runtime: WorkspaceRuntimeApi, restricted: () => strin
 /** Host actions that record what the chat asked the editor to do. */
 export function recordingActions(): HostActions & { calls: [string, ...unknown[]][] } {
   const calls: [string, ...unknown[]][] = [];
-  const rec = (name: string, value: unknown = undefined) => async (...args: unknown[]) => {
-    calls.push([name, ...args.filter((a) => typeof a !== "object" || a === null || !("runtime" in (a as object)))]);
-    return value as never;
-  };
+  const rec =
+    (name: string, value: unknown = undefined) =>
+    async (...args: unknown[]) => {
+      calls.push([name, ...args.filter((a) => typeof a !== "object" || a === null || !("runtime" in (a as object)))]);
+      return value as never;
+    };
   return {
     calls,
     openLink: rec("openLink", true),
@@ -47,10 +52,16 @@ export function recordingActions(): HostActions & { calls: [string, ...unknown[]
 export function view(controller: ChatController, actions: HostActions, visible = () => true, memory?: ShownMemory) {
   const posted: ChatHostMessage[] = [];
   const waiters: (() => void)[] = [];
-  const server = new ChatRpcServer(controller, actions, (m) => {
-    posted.push(m);
-    for (const w of waiters.splice(0)) w();
-  }, visible, memory);
+  const server = new ChatRpcServer(
+    controller,
+    actions,
+    (m) => {
+      posted.push(m);
+      for (const w of waiters.splice(0)) w();
+    },
+    visible,
+    memory,
+  );
   let id = 0;
   const request = async (method: string, params: unknown): Promise<any> => {
     const n = ++id;
@@ -60,7 +71,8 @@ export function view(controller: ChatController, actions: HostActions, visible =
     if ("error" in reply) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
     return reply.result;
   };
-  const agentEvents = () => posted.flatMap((m) => (m.kind === "event" && m.event.type === "agent" ? [m.event.event] : []));
+  const agentEvents = () =>
+    posted.flatMap((m) => (m.kind === "event" && m.event.type === "agent" ? [m.event.event] : []));
   /** Resolves when a posted agent event matches (bounded). */
   const until = (match: (e: ReturnType<typeof agentEvents>[number]) => boolean, timeoutMs = 10_000) =>
     new Promise<void>((resolve, reject) => {
@@ -70,10 +82,21 @@ export function view(controller: ChatController, actions: HostActions, visible =
     });
   const hostEvents = () => posted.flatMap((m) => (m.kind === "event" && m.event.type !== "agent" ? [m.event] : []));
   /** Resolves once `count` posted non-agent events match (bounded). */
-  const untilHostEvent = (match: (e: ReturnType<typeof hostEvents>[number]) => boolean, count = 1, timeoutMs = 10_000) =>
+  const untilHostEvent = (
+    match: (e: ReturnType<typeof hostEvents>[number]) => boolean,
+    count = 1,
+    timeoutMs = 10_000,
+  ) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`host event not posted in time; posted: ${JSON.stringify(hostEvents().map((e) => e.type))}`)), timeoutMs);
-      const check = () => (hostEvents().filter(match).length >= count ? (clearTimeout(timer), resolve()) : waiters.push(check));
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`host event not posted in time; posted: ${JSON.stringify(hostEvents().map((e) => e.type))}`),
+          ),
+        timeoutMs,
+      );
+      const check = () =>
+        hostEvents().filter(match).length >= count ? (clearTimeout(timer), resolve()) : waiters.push(check);
       check();
     });
   return { server, posted, request, agentEvents, until, hostEvents, untilHostEvent };

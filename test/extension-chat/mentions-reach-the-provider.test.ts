@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { fallbackTitle } from "../../core/agent";
-import { fileAttachment, folderAttachment, parseFileMention, problemsAttachment, selectionAttachment, terminalAttachment, withAttachments } from "../../core/mentions";
+import {
+  fileAttachment,
+  folderAttachment,
+  parseFileMention,
+  problemsAttachment,
+  selectionAttachment,
+  terminalAttachment,
+  withAttachments,
+} from "../../core/mentions";
 import type { ResolvedAttachment, UserMessageData } from "../../core/protocol";
 import { wire } from "../support/provider-server";
 import { startHarness } from "../agent/harness";
@@ -17,7 +25,9 @@ function eachKind(): ResolvedAttachment[] {
       { name: "app.ts", directory: false },
       { name: "lib", directory: true },
     ]),
-    problemsAttachment([{ path: "src/app.ts", line: 3, column: 5, severity: "error", message: "Cannot find name 'x'.", source: "ts" }]),
+    problemsAttachment([
+      { path: "src/app.ts", line: 3, column: 5, severity: "error", message: "Cannot find name 'x'.", source: "ts" },
+    ]),
     selectionAttachment("src/lib/util.ts", { start: 7, end: 8 }, "export const util = 1;\nexport const more = 2;"),
     terminalAttachment("bash", "\x1b[32m$ npm test\x1b[0m\r\n1 failing\r\n", "npm test"),
   ];
@@ -36,14 +46,23 @@ test("Mentions: each kind, sent with the prompt, is stored in the user message's
 
   // The provider request: the typed text, then each attachment's text, in order.
   const user = h.bodies()[0].messages.find((m: { role: string }) => m.role === "user");
-  const sent = typeof user.content === "string" ? user.content : user.content.map((p: { text: string }) => p.text).join("\n");
+  const sent =
+    typeof user.content === "string" ? user.content : user.content.map((p: { text: string }) => p.text).join("\n");
   assert.ok(sent.startsWith("fix it"));
-  assert.match(sent, /Attached lines 2-3 of `src\/app\.ts`:\n\n````ts\nline two\nline three ```\n````/, "a fence longer than the file's backticks");
+  assert.match(
+    sent,
+    /Attached lines 2-3 of `src\/app\.ts`:\n\n````ts\nline two\nline three ```\n````/,
+    "a fence longer than the file's backticks",
+  );
   assert.doesNotMatch(sent, /line one|line four/, "only the range");
   assert.match(sent, /Attached folder listing of `src\/` \(2 entries\):\n\n```\nlib\/\napp\.ts\n```/);
   assert.match(sent, /src\/app\.ts:3:5 error ts: Cannot find name 'x'\./);
   assert.match(sent, /Attached selection, lines 7-8 of `src\/lib\/util\.ts`:[\s\S]*export const more = 2;/);
-  assert.match(sent, /terminal "bash" \(last command: `npm test`\):\n\n```\n\$ npm test\n1 failing\n```/, "escape sequences and CRs are removed");
+  assert.match(
+    sent,
+    /terminal "bash" \(last command: `npm test`\):\n\n```\n\$ npm test\n1 failing\n```/,
+    "escape sequences and CRs are removed",
+  );
   let at = -1;
   for (const a of attachments) {
     const next = sent.indexOf(a.text.slice(0, 30));
@@ -78,8 +97,14 @@ test("Mentions: a path attachment (the old form) is read by the host and stored 
   const v = view(controller, recordingActions());
   const ref = { folderKey: FOLDER, agentId: "code", sessionId: h.agent.session.id };
   await v.request("switchSession", { ref });
-  await assert.rejects(v.request("prompt", { ref, text: "x", attachments: [{ info: { kind: "nope", label: "x" }, text: "t" }] }), /invalid params for prompt/);
-  await assert.rejects(v.request("resolveMention", { folderKey: FOLDER, mention: { kind: "file", path: "" } }), /invalid params/);
+  await assert.rejects(
+    v.request("prompt", { ref, text: "x", attachments: [{ info: { kind: "nope", label: "x" }, text: "t" }] }),
+    /invalid params for prompt/,
+  );
+  await assert.rejects(
+    v.request("resolveMention", { folderKey: FOLDER, mention: { kind: "file", path: "" } }),
+    /invalid params/,
+  );
   assert.equal(h.server.requests.length, 0);
   await v.request("prompt", { ref, text: "look", attachments: ["src/a.ts"] });
   await v.until((e) => e.type === "turn-ended");
@@ -94,7 +119,10 @@ test("Mention text: a huge file is cut with a marker; withAttachments keeps an e
   const big = fileAttachment("big.txt", "x".repeat(300_000));
   assert.match(big.text, /\[… truncated: 262,144 of 300,0\d\d characters attached\]$/);
   assert.ok(big.text.length < 262_144 + 200);
-  assert.deepEqual(withAttachments("", [big]).map((b) => b.type === "text" && b.attachment?.kind), ["file"]);
+  assert.deepEqual(
+    withAttachments("", [big]).map((b) => b.type === "text" && b.attachment?.kind),
+    ["file"],
+  );
   assert.deepEqual(parseFileMention("a/b.ts:10-20"), { path: "a/b.ts", range: { start: 10, end: 20 } });
   assert.deepEqual(parseFileMention("a/b.ts:20-10"), { path: "a/b.ts", range: { start: 10, end: 20 } });
   assert.deepEqual(parseFileMention("a/b.ts:7"), { path: "a/b.ts", range: { start: 7, end: 7 } });

@@ -15,7 +15,14 @@ test("live state keeps two agents' sessions of the same id apart", () => {
   const events: AgentEvent[] = [
     { type: "turn-started", ...code },
     { type: "draft", ...code, draftId: "d1", blocks: [{ type: "text", text: "code's answer" }] },
-    { type: "approval-requested", ...ask, toolCallId: "call-1", toolName: "run_command", kind: "command", summary: "run `make`" },
+    {
+      type: "approval-requested",
+      ...ask,
+      toolCallId: "call-1",
+      toolName: "run_command",
+      kind: "command",
+      summary: "run `make`",
+    },
     { type: "usage", ...ask, usage: { inputTokens: 10, outputTokens: 2 } },
   ];
   for (const event of events) live.apply(event);
@@ -40,7 +47,11 @@ test("live state keeps two agents' sessions of the same id apart", () => {
 test("approvals of two agents' sessions of the same id (and of two folders) are separate decisions", async () => {
   const decisions = new PendingDecisions();
   const signal = new AbortController().signal;
-  const key = (agent: { agentId: string; sessionId: string }, folderKey = "file:///a") => ({ folderKey, ...agent, toolCallId: "call-1" });
+  const key = (agent: { agentId: string; sessionId: string }, folderKey = "file:///a") => ({
+    folderKey,
+    ...agent,
+    toolCallId: "call-1",
+  });
   const codes = decisions.ask(key(code), signal);
   const asks = decisions.ask(key(ask), signal);
   const otherFolder = decisions.ask(key(code, "file:///b"), signal);

@@ -24,11 +24,19 @@ function chatOverSettings(t: { after(fn: () => unknown): void }, env: NodeJS.Pro
   return { config, runtimes, controller };
 }
 
-const PROFILE = { id: "local", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", model: "m1", contextWindow: 8000 };
+const PROFILE = {
+  id: "local",
+  protocol: "openai-chat",
+  baseURL: "http://127.0.0.1:9/v1",
+  model: "m1",
+  contextWindow: 8000,
+};
 
 test("open chat views follow provider, model, agent and key changes, and are sent only what changed", async (t) => {
   const root = tempDir(t);
-  t.after(() => ["downcity.providers", "downcity.agents", "downcity.defaultProvider"].forEach((k) => delete fake.settings[k]));
+  t.after(() =>
+    ["downcity.providers", "downcity.agents", "downcity.defaultProvider"].forEach((k) => delete fake.settings[k]),
+  );
   setFolders([folder(root, 0, "proj")]);
   const { config, runtimes, controller } = chatOverSettings(t, {});
   const v = view(controller, recordingActions());
@@ -54,12 +62,25 @@ test("open chat views follow provider, model, agent and key changes, and are sen
     { type: "config", changes: { providerConfigured: true, models: [withWindow] } },
     { type: "model", ref, model: withWindow },
   ]);
-  assert.deepEqual(second.hostEvents(), [{ type: "config", changes: { providerConfigured: true, models: [withWindow] } }], "a view showing no session gets no model event");
+  assert.deepEqual(
+    second.hostEvents(),
+    [{ type: "config", changes: { providerConfigured: true, models: [withWindow] } }],
+    "a view showing no session gets no model event",
+  );
 
   // An agent from settings: only the agents.
   configure({ "downcity.agents": [{ id: "review", name: "Review" }] });
   await v.untilHostEvent((e) => e.type === "config", 2);
-  assert.deepEqual(sent()[2], { type: "config", changes: { agents: [{ id: "code", name: "Code" }, { id: "ask", name: "Ask" }, { id: "review", name: "Review" }] } });
+  assert.deepEqual(sent()[2], {
+    type: "config",
+    changes: {
+      agents: [
+        { id: "code", name: "Code" },
+        { id: "ask", name: "Ask" },
+        { id: "review", name: "Review" },
+      ],
+    },
+  });
 
   // Select Model (the command): only the model.
   await config.select({ provider: "local", model: "m2" });
@@ -76,17 +97,25 @@ test("open chat views follow provider, model, agent and key changes, and are sen
   await v.request("selectModel", { ref, model: withWindow });
   configure({ "downcity.providers": [{ ...PROFILE, contextWindow: 16000 }] });
   await v.untilHostEvent((e) => e.type === "model", 3);
-  assert.deepEqual(sent().slice(4), [
-    { type: "config", changes: { models: [{ ...withWindow, contextWindow: 16000 }] } },
-    { type: "model", ref, model: { ...withWindow, contextWindow: 16000 } },
-  ], "the context meter's window follows the profile");
+  assert.deepEqual(
+    sent().slice(4),
+    [
+      { type: "config", changes: { models: [{ ...withWindow, contextWindow: 16000 }] } },
+      { type: "model", ref, model: { ...withWindow, contextWindow: 16000 } },
+    ],
+    "the context meter's window follows the profile",
+  );
   configure({ "downcity.providers": undefined });
   await v.untilHostEvent((e) => e.type === "model", 4);
   assert.deepEqual(sent().slice(6), [
     { type: "config", changes: { providerConfigured: false, models: [] } },
     { type: "model", ref },
   ]);
-  assert.equal(v.hostEvents().filter((e) => e.type === "session-switched").length, 0, "the conversation is never re-sent");
+  assert.equal(
+    v.hostEvents().filter((e) => e.type === "session-switched").length,
+    0,
+    "the conversation is never re-sent",
+  );
 
   // A burst of changes: a bounded number of passes, each view told the end state once.
   const before = sent().length;
@@ -105,7 +134,11 @@ test("granting workspace trust sends the open views only restricted: null", asyn
   setFolders([folder(root, 0, "proj")]);
   (fake.workspace as { isTrusted: boolean }).isTrusted = false;
   t.after(() => void ((fake.workspace as { isTrusted: boolean }).isTrusted = true));
-  const { controller } = chatOverSettings(t, { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_MODEL: "env-model", DOWNCITY_BASE_URL: "http://127.0.0.1:9/v1" });
+  const { controller } = chatOverSettings(t, {
+    DOWNCITY_PROTOCOL: "openai-chat",
+    DOWNCITY_MODEL: "env-model",
+    DOWNCITY_BASE_URL: "http://127.0.0.1:9/v1",
+  });
   const v = view(controller, recordingActions());
   const hello = await v.request("hello", {});
   assert.match(hello.config.restricted, /not trusted/);

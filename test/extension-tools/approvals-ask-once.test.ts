@@ -21,7 +21,10 @@ describe("approvals", () => {
   it("summaries say what will happen", () => {
     assert.equal(approvalSummary(command("npm test", "pkg")), "run `npm test` in ./pkg");
     assert.equal(approvalSummary(command("git status")), "run `git status`");
-    assert.equal(approvalSummary({ summary: "x", preview: { kind: "edit", path: "src/a.ts", diff: "", added: 3, removed: 1 } }), "edit src/a.ts (+3 −1)");
+    assert.equal(
+      approvalSummary({ summary: "x", preview: { kind: "edit", path: "src/a.ts", diff: "", added: 3, removed: 1 } }),
+      "edit src/a.ts (+3 −1)",
+    );
     assert.equal(approvalSummary({ summary: "read a.ts" }), "read a.ts");
   });
 
@@ -31,7 +34,11 @@ describe("approvals", () => {
     ws.editor.answers.push("Approve", "Allow for this Session", "Deny", undefined);
     const signal = new AbortController().signal;
     assert.deepEqual(await approve(command("npm test", "pkg"), signal), { approved: true, scope: "once" });
-    assert.deepEqual(ws.editor.prompts[0], { kind: "warning", message: "Downcity wants to run `npm test` in ./pkg", items: ["Approve", "Allow for this Session", "Deny"] });
+    assert.deepEqual(ws.editor.prompts[0], {
+      kind: "warning",
+      message: "Downcity wants to run `npm test` in ./pkg",
+      items: ["Approve", "Allow for this Session", "Deny"],
+    });
     assert.deepEqual(await approve(command("npm test"), signal), { approved: true, scope: "session" });
     assert.deepEqual(await approve(command("rm -rf build"), signal), { approved: false });
     assert.deepEqual(await approve(command("ls"), signal), { approved: false, reason: "the request was dismissed" });
@@ -52,8 +59,16 @@ describe("approvals", () => {
     const signal = new AbortController().signal;
     const key = { folderKey: "folder-a", agentId: "default", sessionId: "s1", toolCallId: "c-make" };
     const first = approve(command("make"), signal);
-    assert.deepEqual(shown[0], { folderKey: "folder-a", agentId: "default", sessionId: "s1" }, "asked by folder, agent and session");
-    assert.equal(decisions.answer({ ...key, agentId: "other" }, { approved: true }), false, "another agent's session of the same id is not answered");
+    assert.deepEqual(
+      shown[0],
+      { folderKey: "folder-a", agentId: "default", sessionId: "s1" },
+      "asked by folder, agent and session",
+    );
+    assert.equal(
+      decisions.answer({ ...key, agentId: "other" }, { approved: true }),
+      false,
+      "another agent's session of the same id is not answered",
+    );
     assert.equal(decisions.answer(key, { approved: false, reason: "not now" }), true);
     assert.deepEqual(await first, { approved: false, reason: "not now" });
     assert.equal(ws.editor.prompts.length, 0);
@@ -82,7 +97,10 @@ describe("approvals", () => {
     workspace.isTrusted = false;
     t.after(() => (workspace.isTrusted = true));
     const approve = createApprover({});
-    assert.deepEqual(await approve(command("ls"), new AbortController().signal), { approved: false, reason: "the workspace is in Restricted Mode" });
+    assert.deepEqual(await approve(command("ls"), new AbortController().signal), {
+      approved: false,
+      reason: "the workspace is in Restricted Mode",
+    });
     assert.equal(ws.editor.prompts.length, 0);
     for (const [name, args] of [
       ["edit_file", { path: "a.txt", edits: [{ oldText: "a", newText: "b" }] }],

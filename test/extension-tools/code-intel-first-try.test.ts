@@ -11,12 +11,21 @@ import { Uri, commands, extensions } from "../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
 
 /** A language extension that is not active yet: activating it (once) lets its providers answer after `warmAsks` more asks. */
-function languageExtension(t: { after(fn: () => unknown): void }, languageId: string, options: { active?: boolean } = {}) {
+function languageExtension(
+  t: { after(fn: () => unknown): void },
+  languageId: string,
+  options: { active?: boolean } = {},
+) {
   const ext = {
     id: "test.language",
     isActive: options.active ?? false,
     activations: 0,
-    packageJSON: { name: "language", publisher: "test", main: "./main.js", activationEvents: [`onLanguage:${languageId}`] },
+    packageJSON: {
+      name: "language",
+      publisher: "test",
+      main: "./main.js",
+      activationEvents: [`onLanguage:${languageId}`],
+    },
     async activate() {
       ext.activations++;
       ext.isActive = true;
@@ -51,11 +60,18 @@ test("the first question is answered right while the language's server starts: i
   let outlineAsks = 0;
   const ready = () => outlineAsks > 2;
   const outline = commands.registerCommand("vscode.executeDocumentSymbolProvider", () =>
-    ++outlineAsks > 2 ? [new DocumentSymbol("a", "", SymbolKind.Variable, new Range(1, 6, 1, 7), new Range(1, 6, 1, 7))] : [],
+    ++outlineAsks > 2
+      ? [new DocumentSymbol("a", "", SymbolKind.Variable, new Range(1, 6, 1, 7), new Range(1, 6, 1, 7))]
+      : [],
   );
   t.after(() => outline.dispose());
-  const definitions = provider(t, "vscode.executeDefinitionProvider", 0, () => [ready() ? new Location(shapes, new Range(0, 16, 0, 20)) : new Location(Uri.file(file), new Range(0, 9, 0, 13))]);
-  assert.equal(text(await run("definition", { path: "src/geo.txt", line: 2, symbol: "area" })), "1 definition\nsrc/shapes.txt:1:17: export function area(r) {}");
+  const definitions = provider(t, "vscode.executeDefinitionProvider", 0, () => [
+    ready() ? new Location(shapes, new Range(0, 16, 0, 20)) : new Location(Uri.file(file), new Range(0, 9, 0, 13)),
+  ]);
+  assert.equal(
+    text(await run("definition", { path: "src/geo.txt", line: 2, symbol: "area" })),
+    "1 definition\nsrc/shapes.txt:1:17: export function area(r) {}",
+  );
   assert.equal(ext.activations, 1);
   assert.equal(definitions.asked(), 1, "asked once, when the server had the file");
   assert.equal(outlineAsks, 3);
@@ -78,7 +94,9 @@ test("language features that answer (the outline is there) and no definition: 'n
   ws.write("a.txt", "let x = 1;\n");
   languageExtension(t, "plaintext", { active: true });
   const definitions = provider(t, "vscode.executeDefinitionProvider", Infinity, () => []);
-  provider(t, "vscode.executeDocumentSymbolProvider", 0, () => [new DocumentSymbol("x", "", SymbolKind.Variable, new Range(0, 4, 0, 5), new Range(0, 4, 0, 5))]);
+  provider(t, "vscode.executeDocumentSymbolProvider", 0, () => [
+    new DocumentSymbol("x", "", SymbolKind.Variable, new Range(0, 4, 0, 5), new Range(0, 4, 0, 5)),
+  ]);
   assert.equal(text(await run("definition", { path: "a.txt", line: 1, column: 1 })), "no definitions found");
   assert.equal(definitions.asked(), 1);
 });

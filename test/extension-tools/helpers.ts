@@ -39,7 +39,11 @@ export interface EditorWorkspace {
   reviewed(
     name: string,
     args: unknown,
-    options: ApproverOptions & { toolCallId?: string; signal?: AbortSignal; answer: (call: { toolCallId: string; key: DecisionKey }) => unknown },
+    options: ApproverOptions & {
+      toolCallId?: string;
+      signal?: AbortSignal;
+      answer: (call: { toolCallId: string; key: DecisionKey }) => unknown;
+    },
   ): Promise<{ approved: boolean; reason?: string; output?: ToolOutput }>;
   /** The chat card's answer. */
   card(toolCallId: string, decision: ApprovalDecision): boolean;
@@ -48,7 +52,10 @@ export interface EditorWorkspace {
 let calls = 0;
 
 /** A real temp folder (and a sibling outside it) behind the fake editor, with the editor tools over it. */
-export function editorWorkspace(t: { after(fn: () => unknown): void }, options: Partial<EditorToolsOptions> = {}): EditorWorkspace {
+export function editorWorkspace(
+  t: { after(fn: () => unknown): void },
+  options: Partial<EditorToolsOptions> = {},
+): EditorWorkspace {
   const base = tempDir(t, "downcity-editor-tools-");
   const root = path.join(base, "ws");
   const outside = path.join(base, "outside");
@@ -57,7 +64,14 @@ export function editorWorkspace(t: { after(fn: () => unknown): void }, options: 
   writeFileSync(path.join(outside, "secret.txt"), "outside\n");
   const editor = installEditor(root);
   const folder = vscode.workspace.workspaceFolders![0]!;
-  const tools = createEditorTools({ folder, root: realpathSync(root), diagnosticsWaitMs: 50, diagnosticsQuietMs: 10, appRoot: "", ...options });
+  const tools = createEditorTools({
+    folder,
+    root: realpathSync(root),
+    diagnosticsWaitMs: 50,
+    diagnosticsQuietMs: 10,
+    appRoot: "",
+    ...options,
+  });
   t.after(async () => {
     await tools.dispose();
     editor.dispose();
@@ -102,7 +116,16 @@ export function editorWorkspace(t: { after(fn: () => unknown): void }, options: 
       const preview = await parsed.tool.preview?.(parsed.args, c);
       const approve = createApprover({ folderKey, proposals: tools.proposals, reviews, decisions, ...approverOptions });
       const asked = approve(
-        { sessionId: "s1", agentId: "default", toolCallId: c.toolCallId!, toolName: name, kind: parsed.tool.kind, arguments: args as Record<string, unknown>, summary: parsed.tool.describe?.(parsed.args) ?? name, ...(preview ? { preview } : {}) },
+        {
+          sessionId: "s1",
+          agentId: "default",
+          toolCallId: c.toolCallId!,
+          toolName: name,
+          kind: parsed.tool.kind,
+          arguments: args as Record<string, unknown>,
+          summary: parsed.tool.describe?.(parsed.args) ?? name,
+          ...(preview ? { preview } : {}),
+        },
         c.signal,
       );
       await answer({ toolCallId: c.toolCallId!, key: key(c.toolCallId!) });

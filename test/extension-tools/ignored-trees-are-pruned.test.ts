@@ -12,7 +12,11 @@ function countedFindFiles() {
   const calls: { include: string; exclude: string; returned: string[] }[] = [];
   const find: FindFiles = async (include, exclude, max, token) => {
     const uris = await vscode.workspace.findFiles(include, exclude, max, token);
-    calls.push({ include: (include as vscode.RelativePattern).pattern, exclude: String(exclude), returned: uris.map((u) => u.fsPath) });
+    calls.push({
+      include: (include as vscode.RelativePattern).pattern,
+      exclude: String(exclude),
+      returned: uris.map((u) => u.fsPath),
+    });
     return uris;
   };
   return { find, calls, returned: () => calls.reduce((n, c) => n + c.returned.length, 0) };
@@ -38,11 +42,21 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
     const counted = countedFindFiles();
     const glob = createEditorGlobTool(folderOf(), { findFiles: counted.find });
     const out = text(await glob.execute({ pattern: "**/*", path: "." }, ws.ctx()));
-    assert.deepEqual(out.split("\n"), [".gitignore", "pkg/.gitignore", "pkg/keep.log", "src/a.js", "src/build", "[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it); 1 ignored file left out]"]);
+    assert.deepEqual(out.split("\n"), [
+      ".gitignore",
+      "pkg/.gitignore",
+      "pkg/keep.log",
+      "src/a.js",
+      "src/build",
+      "[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it); 1 ignored file left out]",
+    ]);
     // findFiles for the nested .gitignore files pruned by the root's rules; pkg/'s `!keep.log` un-prunes the
     // root's `*.log`, so once more without it (what it hid might have held a .gitignore); then the listing.
     // None of them returned a file under build/ (or pkg/gen/).
-    assert.deepEqual(counted.calls.map((c) => c.include), ["**/.gitignore", "**/.gitignore", "**/*"]);
+    assert.deepEqual(
+      counted.calls.map((c) => c.include),
+      ["**/.gitignore", "**/.gitignore", "**/*"],
+    );
     assert.match(counted.calls[0]!.exclude, /\*\*\/build\/\*.*\*\*\/\*\.log/);
     assert.doesNotMatch(counted.calls[1]!.exclude, /\*\.log/);
     assert.match(counted.calls[2]!.exclude, /\*\*\/build\/\*.*pkg\/\*\*\/gen\/\*/);
@@ -61,7 +75,10 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
     const counted = countedFindFiles();
     const glob = createEditorGlobTool(folderOf(), { findFiles: counted.find });
     const out = text(await glob.execute({ pattern: "build/pkg3/needle*", path: "." }, ws.ctx()));
-    assert.equal(out, "build/pkg3/needle.js\n[searched build/, which .gitignore ignores, because the pattern names it]");
+    assert.equal(
+      out,
+      "build/pkg3/needle.js\n[searched build/, which .gitignore ignores, because the pattern names it]",
+    );
     const nested = text(await glob.execute({ pattern: "gen/**", path: "pkg" }, ws.ctx()));
     assert.equal(nested, "pkg/gen/g.js\n[searched pkg/gen/, which .gitignore ignores, because the pattern names it]");
     // .git/ is in files.exclude but is never searched, named or not.
@@ -69,7 +86,10 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
     assert.equal(text(await glob.execute({ pattern: ".git/**", path: "." }, ws.ctx())), "no files match .git/** in ./");
     // A settings exclude named explicitly: the same.
     ws.editor.config.files = { exclude: { "**/src": true } };
-    assert.match(text(await glob.execute({ pattern: "src/*.js", path: "." }, ws.ctx())), /^src\/a.js\n\[searched src\/, which files.exclude ignores/);
+    assert.match(
+      text(await glob.execute({ pattern: "src/*.js", path: "." }, ws.ctx())),
+      /^src\/a.js\n\[searched src\/, which files.exclude ignores/,
+    );
   });
 
   it("grep: ripgrep or the JS scan skip the ignored tree; a path into it searches it, and says so", async (t) => {
@@ -79,10 +99,22 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
     ws.write("pkg/gen/h.js", "const needle = 3;\n");
     for (const grep of [createEditorGrepTool("", folderOf()), createEditorGrepTool("/nothing-here", folderOf())]) {
       const out = text(await grep.execute({ pattern: "needle", path: "." }, ws.ctx()));
-      assert.equal(out, "src/a.js:1:const needle = 2;\n[ignored, not searched: build/, pkg/gen/ (name one in the path or include to search it)]");
-      assert.equal(text(await grep.execute({ pattern: "needle", path: "build/pkg3" }, ws.ctx())), "build/pkg3/needle.js:1:const needle = 1;\n[searched build/, which .gitignore ignores, because it was named]");
-      assert.equal(text(await grep.execute({ pattern: "needle", path: ".", include: "build/pkg3/*.js" }, ws.ctx())), "build/pkg3/needle.js:1:const needle = 1;\n[searched build/, which .gitignore ignores, because it was named]");
-      assert.equal(text(await grep.execute({ pattern: "needle", path: "pkg/gen" }, ws.ctx())), "pkg/gen/h.js:1:const needle = 3;\n[searched pkg/gen/, which search.exclude ignores, because it was named]");
+      assert.equal(
+        out,
+        "src/a.js:1:const needle = 2;\n[ignored, not searched: build/, pkg/gen/ (name one in the path or include to search it)]",
+      );
+      assert.equal(
+        text(await grep.execute({ pattern: "needle", path: "build/pkg3" }, ws.ctx())),
+        "build/pkg3/needle.js:1:const needle = 1;\n[searched build/, which .gitignore ignores, because it was named]",
+      );
+      assert.equal(
+        text(await grep.execute({ pattern: "needle", path: ".", include: "build/pkg3/*.js" }, ws.ctx())),
+        "build/pkg3/needle.js:1:const needle = 1;\n[searched build/, which .gitignore ignores, because it was named]",
+      );
+      assert.equal(
+        text(await grep.execute({ pattern: "needle", path: "pkg/gen" }, ws.ctx())),
+        "pkg/gen/h.js:1:const needle = 3;\n[searched pkg/gen/, which search.exclude ignores, because it was named]",
+      );
     }
   });
 });

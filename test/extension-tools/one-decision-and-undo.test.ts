@@ -47,7 +47,11 @@ describe("one decision per approval, whichever surface answers first", () => {
     assert.equal(reopened, true);
     assert.equal(result.approved, true);
     assert.equal(readFileSync(file, "utf8"), "two\n");
-    assert.equal(await commands.executeCommand("downcity.tools.showReview", ws.key("call-reopen")), false, "answered: nothing to show");
+    assert.equal(
+      await commands.executeCommand("downcity.tools.showReview", ws.key("call-reopen")),
+      false,
+      "answered: nothing to show",
+    );
   });
 
   it("the title bar first: the card's answer afterwards is refused (the card shows the host's outcome)", async (t) => {
@@ -74,15 +78,19 @@ describe("one decision per approval, whichever surface answers first", () => {
     const first = await ws.reviewed("edit_file", edit("a", "A"), {
       toolCallId: "call-a",
       answer: () => {
-        second = ws.reviewed("edit_file", { path: "src/b.ts", edits: [{ oldText: "b", newText: "B" }] }, {
-          toolCallId: "call-b",
-          answer: async () => {
-            const [diffA, diffB] = ws.editor.diffs;
-            assert.equal(ws.reviews.size, 2);
-            await commands.executeCommand("downcity.rejectEdit", diffB!.right);
-            await commands.executeCommand("downcity.acceptEdit", diffA!.right);
+        second = ws.reviewed(
+          "edit_file",
+          { path: "src/b.ts", edits: [{ oldText: "b", newText: "B" }] },
+          {
+            toolCallId: "call-b",
+            answer: async () => {
+              const [diffA, diffB] = ws.editor.diffs;
+              assert.equal(ws.reviews.size, 2);
+              await commands.executeCommand("downcity.rejectEdit", diffB!.right);
+              await commands.executeCommand("downcity.acceptEdit", diffA!.right);
+            },
           },
-        });
+        );
       },
     });
     assert.equal(first.approved, true);
@@ -108,7 +116,11 @@ describe("one decision per approval, whichever surface answers first", () => {
     // The notification first.
     ws.editor.answers.push("Allow for this Session");
     assert.deepEqual(await approve(req("n1"), new AbortController().signal), { approved: true, scope: "session" });
-    assert.equal(decisions.answer({ folderKey: "f", agentId: "default", sessionId: "s1", toolCallId: "n1" }, { approved: false }), false, "the card's late answer changes nothing");
+    assert.equal(
+      decisions.answer({ folderKey: "f", agentId: "default", sessionId: "s1", toolCallId: "n1" }, { approved: false }),
+      false,
+      "the card's late answer changes nothing",
+    );
     // Stop: the toast is left unanswered (it may have hidden itself), and the decision is cancelled.
     const stop = new AbortController();
     const pending = approve(req("n2"), stop.signal);
@@ -123,7 +135,10 @@ describe("Undo of an applied edit", () => {
   it("restores the text before the edit, on disk, through one more WorkspaceEdit; one step only", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "const a = 1;\nconst b = 2;\n");
-    const result = await ws.reviewed("edit_file", edit("const b = 2;", "const b = 3;"), { toolCallId: "call-u", answer: ({ toolCallId }) => ws.card(toolCallId, { approved: true }) });
+    const result = await ws.reviewed("edit_file", edit("const b = 2;", "const b = 3;"), {
+      toolCallId: "call-u",
+      answer: ({ toolCallId }) => ws.card(toolCallId, { approved: true }),
+    });
     assert.equal(result.output!.isError, undefined, text(result.output));
     assert.equal(readFileSync(file, "utf8"), "const a = 1;\nconst b = 3;\n");
     assert.deepEqual(await ws.tools.undoEdit("call-u", "s1"), { path: "src/a.ts" });
@@ -145,7 +160,10 @@ describe("Undo of an applied edit", () => {
     ws.write("src/b.ts", "x\n");
     await ws.run("edit_file", { path: "src/b.ts", edits: [{ oldText: "x", newText: "y" }] }, { toolCallId: "call-e" });
     await ws.editor.open(path.join(ws.root, "src/b.ts"), "y\ntyping\n");
-    await assert.rejects(ws.tools.undoEdit("call-e", "s1"), /src\/b.ts changed since the edit \(it has unsaved changes\); nothing was undone/);
+    await assert.rejects(
+      ws.tools.undoEdit("call-e", "s1"),
+      /src\/b.ts changed since the edit \(it has unsaved changes\); nothing was undone/,
+    );
     assert.equal(readFileSync(path.join(ws.root, "src/b.ts"), "utf8"), "y\n");
   });
 

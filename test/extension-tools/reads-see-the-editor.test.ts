@@ -38,13 +38,17 @@ describe("editor-backed reads", () => {
     ws.write("pkg/a.txt", "a");
     mkdirSync(path.join(ws.root, "pkg", "sub"));
     symlinkSync("a.txt", path.join(ws.root, "pkg", "link"));
-    assert.equal(text(await ws.run("list_dir", { path: "pkg" })), "pkg/ (1 directory, 3 files)\nsub/\na.txt\nlink -> a.txt\nz.txt");
+    assert.equal(
+      text(await ws.run("list_dir", { path: "pkg" })),
+      "pkg/ (1 directory, 3 files)\nsub/\na.txt\nlink -> a.txt\nz.txt",
+    );
     assert.match(text(await ws.run("list_dir", { path: "pkg/a.txt" })), /is a file, not a directory/);
   });
 
   it("glob goes through findFiles with files.exclude and search.exclude, never .git/ or .downcity/", async (t) => {
     const ws = editorWorkspace(t);
-    for (const rel of ["src/a.ts", "src/deep/b.ts", "gen/c.ts", "out/d.ts", ".git/e.ts", ".downcity/f.ts", "src/g.js"]) ws.write(rel, "x");
+    for (const rel of ["src/a.ts", "src/deep/b.ts", "gen/c.ts", "out/d.ts", ".git/e.ts", ".downcity/f.ts", "src/g.js"])
+      ws.write(rel, "x");
     ws.editor.config.files = { exclude: { "**/gen": true, "**/out": false } };
     ws.editor.config.search = { exclude: { "**/out": true } };
     assert.equal(listed(await ws.run("glob", { pattern: "**/*.ts" })), "src/a.ts\nsrc/deep/b.ts");
@@ -58,18 +62,40 @@ describe("editor-backed reads", () => {
     ws.write(".gitignore", "*.log\nbuild/\n/only-top.ts\n");
     ws.write(".git/info/exclude", "secret.ts\n");
     ws.write("pkg/.gitignore", "!keep.log\nlocal.ts\n");
-    for (const rel of ["a.ts", "a.log", "only-top.ts", "deep/only-top.ts", "build/b.ts", "deep/build/c.ts", "secret.ts", "pkg/keep.log", "pkg/x.log", "pkg/local.ts", "pkg/ok.ts", "tmp/t.bak", "tmp/t.ts"]) ws.write(rel, "x");
+    for (const rel of [
+      "a.ts",
+      "a.log",
+      "only-top.ts",
+      "deep/only-top.ts",
+      "build/b.ts",
+      "deep/build/c.ts",
+      "secret.ts",
+      "pkg/keep.log",
+      "pkg/x.log",
+      "pkg/local.ts",
+      "pkg/ok.ts",
+      "tmp/t.bak",
+      "tmp/t.ts",
+    ])
+      ws.write(rel, "x");
     // A file named like a folder-only rule is not ignored.
     ws.write("deep/build.ts", "x");
     const core = createGlobTool();
     for (const pattern of ["**/*", "**/*.ts", "pkg/*"]) {
-      assert.equal(listed(await ws.run("glob", { pattern })), text(await core.execute({ pattern, path: "." }, ws.ctx())), pattern);
+      assert.equal(
+        listed(await ws.run("glob", { pattern })),
+        text(await core.execute({ pattern, path: "." }, ws.ctx())),
+        pattern,
+      );
     }
     assert.equal(listed(await ws.run("glob", { pattern: "**/*.log" })), "pkg/keep.log");
     // A settings glob with braces hides both alternatives; one naming a folder hides what is in it.
     ws.editor.config.files = { exclude: { "**/*.{bak,log}": true } };
     ws.editor.config.search = { exclude: { "/tmp": true } };
-    assert.equal(listed(await ws.run("glob", { pattern: "**/*" })), ".gitignore\na.ts\ndeep/build.ts\ndeep/only-top.ts\npkg/.gitignore\npkg/ok.ts");
+    assert.equal(
+      listed(await ws.run("glob", { pattern: "**/*" })),
+      ".gitignore\na.ts\ndeep/build.ts\ndeep/only-top.ts\npkg/.gitignore\npkg/ok.ts",
+    );
   });
 
   it("glob asks findFiles again without the cap when the exact check dropped files past it", async (t) => {
@@ -97,6 +123,9 @@ describe("editor-backed reads", () => {
     assert.equal(text(await ws.run("grep", { pattern: "needle" })), "src/a.ts:1:const needle = 1;");
     const fallback = createEditorGrepTool(path.join(appRoot, "nothing-here"));
     assert.equal(fallback.engine, "PATH or JavaScript");
-    assert.equal(text(await fallback.execute({ pattern: "needle", path: "src" }, ws.ctx())), "src/a.ts:1:const needle = 1;");
+    assert.equal(
+      text(await fallback.execute({ pattern: "needle", path: "src" }, ws.ctx())),
+      "src/a.ts:1:const needle = 1;",
+    );
   });
 });

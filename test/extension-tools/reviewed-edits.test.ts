@@ -21,9 +21,17 @@ describe("edits reviewed in a diff", () => {
       },
     });
     assert.equal(result.approved, true);
-    assert.deepEqual(during, { "downcity.reviewPending": true, "downcity.reviewEditing": false }, "the title-bar actions show while it is open");
+    assert.deepEqual(
+      during,
+      { "downcity.reviewPending": true, "downcity.reviewEditing": false },
+      "the title-bar actions show while it is open",
+    );
     assert.equal(ws.editor.contexts["downcity.reviewPending"], false, "and go when it is answered");
-    assert.equal(readFileSync(file, "utf8"), "const a = 1;\nconst b = 20;\nconst b2 = 21;\nconst c = 3;\n", "saved to disk");
+    assert.equal(
+      readFileSync(file, "utf8"),
+      "const a = 1;\nconst b = 20;\nconst b2 = 21;\nconst c = 3;\n",
+      "saved to disk",
+    );
     const diff = ws.editor.diffs[0]!;
     assert.equal(diff.title, "a.ts — Proposed by Downcity");
     assert.equal(diff.left.fsPath, file, "left: the document as the editor has it");
@@ -60,7 +68,10 @@ describe("edits reviewed in a diff", () => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "keep me\n");
     ws.editor.answers.push("use a constant instead");
-    const result = await ws.reviewed("edit_file", edit("keep", "drop"), { toolCallId: "call-x", answer: () => commands.executeCommand("downcity.rejectEdit") });
+    const result = await ws.reviewed("edit_file", edit("keep", "drop"), {
+      toolCallId: "call-x",
+      answer: () => commands.executeCommand("downcity.rejectEdit"),
+    });
     assert.deepEqual(result, { approved: false, reason: "use a constant instead" });
     assert.equal(ws.editor.prompts[0]!.kind, "input");
     assert.equal(readFileSync(file, "utf8"), "keep me\n");
@@ -133,15 +144,22 @@ describe("edits reviewed in a diff", () => {
   it("a file changed during the review is not written: the accepted text was computed against what the user no longer has", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "alpha\nbeta\n");
-    const result = await ws.reviewed("edit_file", { path: "src/a.ts", edits: [{ oldText: "beta", newText: "BETA" }] }, {
-      answer: () => {
-        writeFileSync(file, "alpha\nbeta\ngamma\n");
-        return commands.executeCommand("downcity.acceptEdit");
+    const result = await ws.reviewed(
+      "edit_file",
+      { path: "src/a.ts", edits: [{ oldText: "beta", newText: "BETA" }] },
+      {
+        answer: () => {
+          writeFileSync(file, "alpha\nbeta\ngamma\n");
+          return commands.executeCommand("downcity.acceptEdit");
+        },
       },
-    });
+    );
     assert.equal(result.approved, true);
     assert.equal(result.output!.isError, true);
-    assert.match(text(result.output), /src\/a.ts changed on disk after the proposal; nothing was written\. Read the file again/);
+    assert.match(
+      text(result.output),
+      /src\/a.ts changed on disk after the proposal; nothing was written\. Read the file again/,
+    );
     assert.equal(readFileSync(file, "utf8"), "alpha\nbeta\ngamma\n", "the later change is kept");
   });
 
@@ -168,11 +186,22 @@ describe("edits reviewed in a diff", () => {
 
   it("write_file creates a new file through the WorkspaceEdit and saves it", async (t) => {
     const ws = editorWorkspace(t);
-    const result = await ws.reviewed("write_file", { path: "new/dir/b.ts", content: "export const b = 1;\n" }, { answer: () => commands.executeCommand("downcity.acceptEdit") });
+    const result = await ws.reviewed(
+      "write_file",
+      { path: "new/dir/b.ts", content: "export const b = 1;\n" },
+      { answer: () => commands.executeCommand("downcity.acceptEdit") },
+    );
     const file = path.join(ws.root, "new/dir/b.ts");
     assert.equal(readFileSync(file, "utf8"), "export const b = 1;\n");
-    assert.equal(ws.editor.diffs[0]!.left.scheme, "downcity-proposal", "a new file is diffed against an empty document");
-    assert.deepEqual(ws.editor.applied[0]!.ops.map((o) => o.kind), ["create", "text"]);
+    assert.equal(
+      ws.editor.diffs[0]!.left.scheme,
+      "downcity-proposal",
+      "a new file is diffed against an empty document",
+    );
+    assert.deepEqual(
+      ws.editor.applied[0]!.ops.map((o) => o.kind),
+      ["create", "text"],
+    );
     assert.match(text(result.output), /^created new\/dir\/b.ts \(20 bytes, 1 line\)/);
     assert.equal(result.output!.details?.kind === "edit" && result.output!.details.newFile, true);
   });
@@ -201,13 +230,20 @@ describe("edits reviewed in a diff", () => {
     const old = new Diagnostic(new Range(0, 0, 0, 1), "an old error");
     ws.editor.setDiagnostics(uri, [old]);
     ws.editor.languageServer = (doc) => {
-      const d = new Diagnostic(new Range(0, 6, 0, 7), "Type 'string' is not assignable to type 'number'.", DiagnosticSeverity.Error);
+      const d = new Diagnostic(
+        new Range(0, 6, 0, 7),
+        "Type 'string' is not assignable to type 'number'.",
+        DiagnosticSeverity.Error,
+      );
       d.source = "ts";
       d.code = 2322;
       ws.editor.setDiagnostics(doc.uri, [old, d]);
     };
     const out = await ws.run("edit_file", edit("= 1", '= "one"'));
-    assert.match(text(out), /The edit introduced 1 new error in src\/a.ts:\n  src\/a.ts:1:7 error ts\(2322\): Type 'string' is not assignable to type 'number'\.$/);
+    assert.match(
+      text(out),
+      /The edit introduced 1 new error in src\/a.ts:\n  src\/a.ts:1:7 error ts\(2322\): Type 'string' is not assignable to type 'number'\.$/,
+    );
     assert.doesNotMatch(text(out), /an old error/);
   });
 
@@ -222,8 +258,17 @@ describe("edits reviewed in a diff", () => {
   it("an edit that cannot apply fails in the preview, before anyone is asked", async (t) => {
     const ws = editorWorkspace(t);
     ws.write("src/a.ts", "text\n");
-    await assert.rejects(ws.registry.get("edit_file")!.preview!(edit("absent", "x"), ws.ctx()), /oldText not found in src\/a.ts/);
-    await assert.rejects(ws.registry.get("edit_file")!.preview!({ path: "src/none.ts", edits: [{ oldText: "a", newText: "b" }] }, ws.ctx()), /use write_file/);
+    await assert.rejects(
+      ws.registry.get("edit_file")!.preview!(edit("absent", "x"), ws.ctx()),
+      /oldText not found in src\/a.ts/,
+    );
+    await assert.rejects(
+      ws.registry.get("edit_file")!.preview!(
+        { path: "src/none.ts", edits: [{ oldText: "a", newText: "b" }] },
+        ws.ctx(),
+      ),
+      /use write_file/,
+    );
     assert.equal(existsSync(path.join(ws.root, "src/none.ts")), false);
   });
 });

@@ -34,14 +34,18 @@ function startLongCommand(ws: EditorWorkspace, extra: { signal?: AbortSignal; se
   const updates: ToolUpdate[] = [];
   let pgidSeen: (pgid: number) => void;
   const pgid = new Promise<number>((resolve) => (pgidSeen = resolve));
-  const output = ws.run("run_command", { command: "sleep 30 & echo group $$; wait" }, {
-    ...extra,
-    onUpdate: (u) => {
-      updates.push(u);
-      const m = /group (\d+)/.exec(updates.map((x) => x.text).join(""));
-      if (m) pgidSeen(Number(m[1]));
+  const output = ws.run(
+    "run_command",
+    { command: "sleep 30 & echo group $$; wait" },
+    {
+      ...extra,
+      onUpdate: (u) => {
+        updates.push(u);
+        const m = /group (\d+)/.exec(updates.map((x) => x.text).join(""));
+        if (m) pgidSeen(Number(m[1]));
+      },
     },
-  });
+  );
   return { pgid, output, updates };
 }
 
@@ -50,15 +54,31 @@ describe("run_command in the session's terminal", () => {
     const ws = editorWorkspace(t, { sessionLabel: (id) => `Fix the parser (${id})` });
     ws.write("pkg/x", "");
     const updates: ToolUpdate[] = [];
-    const out = await ws.run("run_command", { command: "echo hello; echo oops >&2; exit 2", cwd: "pkg" }, { onUpdate: (u) => updates.push(u) });
+    const out = await ws.run(
+      "run_command",
+      { command: "echo hello; echo oops >&2; exit 2", cwd: "pkg" },
+      { onUpdate: (u) => updates.push(u) },
+    );
     assert.equal(ws.editor.terminals.length, 1);
     const term = ws.editor.terminals[0]!;
     assert.equal(term.name, "Downcity: Fix the parser (s1)");
-    assert.match(term.output, /\$ echo hello; echo oops >&2; exit 2.*\(in pkg\)\r\nhello\r\noops\r\n.*\[exit code 2\]/s);
-    assert.deepEqual(updates.map((u) => [u.stream, u.text]).sort(), [["stderr", "oops\n"], ["stdout", "hello\n"]]);
+    assert.match(
+      term.output,
+      /\$ echo hello; echo oops >&2; exit 2.*\(in pkg\)\r\nhello\r\noops\r\n.*\[exit code 2\]/s,
+    );
+    assert.deepEqual(updates.map((u) => [u.stream, u.text]).sort(), [
+      ["stderr", "oops\n"],
+      ["stdout", "hello\n"],
+    ]);
     assert.equal(out.isError, true);
     assert.match(text(out), /exit code 2\n--- stdout ---\nhello\n--- stderr ---\noops/);
-    assert.deepEqual(out.details, { kind: "command", command: "echo hello; echo oops >&2; exit 2", cwd: "pkg", exitCode: 2, signal: null });
+    assert.deepEqual(out.details, {
+      kind: "command",
+      command: "echo hello; echo oops >&2; exit 2",
+      cwd: "pkg",
+      exitCode: 2,
+      signal: null,
+    });
     await ws.run("run_command", { command: "true" });
     assert.equal(ws.editor.terminals.length, 1, "one terminal per session");
   });
@@ -102,7 +122,11 @@ describe("run_command in the session's terminal", () => {
     const ws = editorWorkspace(t);
     ws.write("pkg/x", "");
     const tool = ws.registry.get("run_command")!;
-    assert.deepEqual(await tool.preview!({ command: "npm test", cwd: "./pkg" }, ws.ctx()), { kind: "command", command: "npm test", cwd: "pkg" });
+    assert.deepEqual(await tool.preview!({ command: "npm test", cwd: "./pkg" }, ws.ctx()), {
+      kind: "command",
+      command: "npm test",
+      cwd: "pkg",
+    });
     await assert.rejects(tool.preview!({ command: "ls", cwd: ".." }, ws.ctx()), /outside the workspace/);
   });
 });

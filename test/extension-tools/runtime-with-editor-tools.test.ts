@@ -23,7 +23,11 @@ describe("the core runtime with the editor tools and approver", () => {
           ? {
               sse: wire.openaiChat({
                 toolCalls: [
-                  { id: "e1", name: "edit_file", arguments: { path: "src/a.ts", edits: [{ oldText: "= 1", newText: "= 2" }] } },
+                  {
+                    id: "e1",
+                    name: "edit_file",
+                    arguments: { path: "src/a.ts", edits: [{ oldText: "= 1", newText: "= 2" }] },
+                  },
                   { id: "c1", name: "run_command", arguments: { command: "echo allowed one" } },
                   { id: "c2", name: "run_command", arguments: { command: "echo allowed; touch pwned" } },
                   { id: "c3", name: "run_command", arguments: { command: "echo allowed && touch pwned" } },
@@ -51,11 +55,18 @@ describe("the core runtime with the editor tools and approver", () => {
     ws.editor.answers.push("keep it at 1", "Deny", "Deny");
     h.agent.followUp("change a");
     await h.agent.run();
-    const results = h.agent.session.events().filter((e) => e.type === "tool/result").map((e) => e.data as ToolResultData);
+    const results = h.agent.session
+      .events()
+      .filter((e) => e.type === "tool/result")
+      .map((e) => e.data as ToolResultData);
     assert.match(resultText(results[0]!), /the user denied this edit \(edit_file\): keep it at 1/);
     assert.equal(readFileSync(file, "utf8"), "const a = 1;\n");
     assert.equal(ws.editor.diffs[0]!.title, "a.ts — Proposed by Downcity", "the edit was reviewed in the diff");
-    assert.match(resultText(results[1]!), /exit code 0\n--- stdout ---\nallowed one/, "the allow-listed command ran without asking");
+    assert.match(
+      resultText(results[1]!),
+      /exit code 0\n--- stdout ---\nallowed one/,
+      "the allow-listed command ran without asking",
+    );
     assert.match(resultText(results[2]!), /the user denied this command/);
     assert.match(resultText(results[3]!), /the user denied this command/);
     assert.deepEqual(

@@ -33,8 +33,18 @@ describe("every editor-backed tool keeps the core sandbox", () => {
     for (const [name, call] of Object.entries(CALLS)) {
       const escapes = dirTools.has(name)
         ? ["..", "../outside", ws.outside, "out-dir", "out-dir/."]
-        : ["../outside/secret.txt", path.join(ws.outside, "secret.txt"), "out-file", "out-dir/secret.txt", ...(WRITERS.has(name) ? ["dangling"] : [])];
-      escapes.push("untitled:Untitled-1", "vscode-remote://ssh-remote+host/etc/passwd", `file://${path.join(ws.outside, "secret.txt")}`);
+        : [
+            "../outside/secret.txt",
+            path.join(ws.outside, "secret.txt"),
+            "out-file",
+            "out-dir/secret.txt",
+            ...(WRITERS.has(name) ? ["dangling"] : []),
+          ];
+      escapes.push(
+        "untitled:Untitled-1",
+        "vscode-remote://ssh-remote+host/etc/passwd",
+        `file://${path.join(ws.outside, "secret.txt")}`,
+      );
       for (const p of escapes) {
         const out = await ws.run(name, call(p));
         assert.equal(out.isError, true, `${name} ${p}: ${text(out)}`);
@@ -53,7 +63,13 @@ describe("every editor-backed tool keeps the core sandbox", () => {
     ws.write("sub/.downcity/agents/x.json", "outside\n");
     symlinkSync(".git", path.join(ws.root, "innocent"));
     for (const name of WRITERS) {
-      for (const p of [".git/config", ".GIT/config", "sub/.downcity/agents/x.json", ".downcity/new.json", "innocent/config"]) {
+      for (const p of [
+        ".git/config",
+        ".GIT/config",
+        "sub/.downcity/agents/x.json",
+        ".downcity/new.json",
+        "innocent/config",
+      ]) {
         const out = await ws.run(name, CALLS[name]!(p));
         assert.match(text(out), /^sandbox: .*protected/, `${name} ${p}: ${text(out)}`);
         // The preview (what the review shows) is refused the same way.
@@ -69,8 +85,13 @@ describe("every editor-backed tool keeps the core sandbox", () => {
     ws.write("a.ts", "use(x)\n");
     const { Location, Position } = await import("../support/vscode-fake/editor");
     const { Uri, commands } = await import("../support/vscode-fake/index");
-    const reg = commands.registerCommand("vscode.executeDefinitionProvider", () => [new Location(Uri.file(path.join(ws.outside, "secret.txt")), new Position(0, 0))]);
+    const reg = commands.registerCommand("vscode.executeDefinitionProvider", () => [
+      new Location(Uri.file(path.join(ws.outside, "secret.txt")), new Position(0, 0)),
+    ]);
     t.after(() => reg.dispose());
-    assert.equal(text(await ws.run("definition", { path: "a.ts", line: 1, column: 5 })), "1 definition\n[outside the workspace] secret.txt:1:1");
+    assert.equal(
+      text(await ws.run("definition", { path: "a.ts", line: 1, column: 5 })),
+      "1 definition\n[outside the workspace] secret.txt:1:1",
+    );
   });
 });

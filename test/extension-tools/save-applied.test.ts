@@ -10,7 +10,10 @@ import { editorWorkspace, text } from "./helpers";
  * buffer's version meanwhile). The edit then failed with "applied in the editor but could not
  * be saved" although the file was on disk. The disk decides now; a real failure still fails.
  */
-function saveAnswers(t: { after(fn: () => unknown): void }, behave: (doc: FakeDocument, real: () => Promise<boolean>) => Promise<boolean>): { calls: number } {
+function saveAnswers(
+  t: { after(fn: () => unknown): void },
+  behave: (doc: FakeDocument, real: () => Promise<boolean>) => Promise<boolean>,
+): { calls: number } {
   const real = FakeDocument.prototype.save;
   const seen = { calls: 0 };
   FakeDocument.prototype.save = function (this: FakeDocument) {

@@ -15,7 +15,10 @@ const PROMPTS = ["showQuickPick", "showInputBox", "showSaveDialog", "showWarning
 
 /** Every prompt records its calls and answers nothing: a command given its answers must ask none. */
 function recordPrompts() {
-  const asked = Object.fromEntries(PROMPTS.map((name) => [name, answer(name, async () => undefined)])) as Record<(typeof PROMPTS)[number], any[][]>;
+  const asked = Object.fromEntries(PROMPTS.map((name) => [name, answer(name, async () => undefined)])) as Record<
+    (typeof PROMPTS)[number],
+    any[][]
+  >;
   const errors = answer("showErrorMessage", async () => undefined);
   return { asked, errors, none: () => PROMPTS.filter((name) => asked[name].length > 0) };
 }
@@ -28,7 +31,11 @@ async function start(t: { after(fn: () => unknown): void }, root: string) {
   ];
   const context = fakeContext();
   const opened: string[] = [];
-  const host = activate(context, { factory: countingFactory().factory, env: {}, openInChat: async (_f, ref) => void opened.push(ref.sessionId) });
+  const host = activate(context, {
+    factory: countingFactory().factory,
+    env: {},
+    openInChat: async (_f, ref) => void opened.push(ref.sessionId),
+  });
   await host.tree.ready;
   t.after(async () => {
     delete fake.settings["downcity.providers"];
@@ -40,7 +47,8 @@ async function start(t: { after(fn: () => unknown): void }, root: string) {
   return { host, context, opened, ref, node: (id: string, agentId = "code") => host.tree.find(entry, agentId, id) };
 }
 
-const active = (root: string, id: string) => readFileSync(join(root, ".downcity", "agents", "code", "sessions", id, "messages", "active.jsonl"), "utf8");
+const active = (root: string, id: string) =>
+  readFileSync(join(root, ".downcity", "agents", "code", "sessions", id, "messages", "active.jsonl"), "utf8");
 
 test("answers given as arguments skip their prompts; the effect is the one the prompts would give", async (t) => {
   const root = tempDir(t);
@@ -48,7 +56,10 @@ test("answers given as arguments skip their prompts; the effect is the one the p
   const { host, context, opened, ref, node } = await start(t, root);
   const prompts = recordPrompts();
 
-  const made = await vscode.commands.executeCommand<CommandSessionRef>("downcity.newSession", { folder: root, agentId: "ask" });
+  const made = await vscode.commands.executeCommand<CommandSessionRef>("downcity.newSession", {
+    folder: root,
+    agentId: "ask",
+  });
   assert.deepEqual(made, { folder: vscode.Uri.file(root).toString(), agentId: "ask", sessionId: opened.at(-1) });
   assert.ok(node(made!.sessionId, "ask"));
 
@@ -58,14 +69,21 @@ test("answers given as arguments skip their prompts; the effect is the one the p
   await vscode.commands.executeCommand("downcity.renameSession", { ...ref("session-1"), title: "One object" });
   assert.match(active(root, "session-1"), /"type":"session\/title".*"One object".*"kind":"user"/);
 
-  const whole = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("session-1"), { whole: true });
+  const whole = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("session-1"), {
+    whole: true,
+  });
   assert.equal(node(whole!.sessionId)!.item.messageCount, 1);
   assert.equal(opened.at(-1), whole!.sessionId);
-  const early = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("session-1"), { atSeq: 1 });
+  const early = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("session-1"), {
+    atSeq: 1,
+  });
   assert.equal(node(early!.sessionId)!.item.messageCount, 1);
 
   const md = join(root, "t.md");
-  const written = await vscode.commands.executeCommand<vscode.Uri>("downcity.exportSession", ref("session-1"), { format: "md", uri: vscode.Uri.file(md) });
+  const written = await vscode.commands.executeCommand<vscode.Uri>("downcity.exportSession", ref("session-1"), {
+    format: "md",
+    uri: vscode.Uri.file(md),
+  });
   assert.equal(written!.fsPath, md);
   assert.match(readFileSync(md, "utf8"), /^# One object/);
   // The format follows from a path's extension.
@@ -78,8 +96,15 @@ test("answers given as arguments skip their prompts; the effect is the one the p
 
   await vscode.commands.executeCommand("downcity.setApiKey", { profileId: "two", key: ` ${KEY} ` });
   assert.equal(context.secrets.values.get(secretKey("two")), KEY);
-  assert.deepEqual(await vscode.commands.executeCommand("downcity.selectModel", { profileId: "one", model: "listed" }), { provider: "one", model: "listed" });
-  assert.deepEqual(await vscode.commands.executeCommand("downcity.selectModel", { profileId: "one" }), { provider: "one", model: "m1", contextWindow: 8000 });
+  assert.deepEqual(
+    await vscode.commands.executeCommand("downcity.selectModel", { profileId: "one", model: "listed" }),
+    { provider: "one", model: "listed" },
+  );
+  assert.deepEqual(await vscode.commands.executeCommand("downcity.selectModel", { profileId: "one" }), {
+    provider: "one",
+    model: "m1",
+    contextWindow: 8000,
+  });
   assert.deepEqual(host.config.selection(), { provider: "one", model: "m1", contextWindow: 8000 });
 
   // The chat names a folder by its key (the URI string): its Export button passes that ref.
@@ -128,14 +153,34 @@ test("bad arguments fail with a message naming them, change nothing, and never e
   const { context, ref, node } = await start(t, root);
   const prompts = recordPrompts();
   const cases: [string, unknown[], RegExp][] = [
-    ["downcity.renameSession", [ref("session-0"), { titel: "typo" }], /^Downcity: Rename Session failed: invalid arguments: unknown argument titel$/],
-    ["downcity.renameSession", [ref("session-0"), { title: "   " }], /invalid arguments: title: The title cannot be empty/],
-    ["downcity.forkSession", [ref("session-0"), { whole: true, atSeq: 1 }], /invalid arguments: give whole or atSeq, not both/],
+    [
+      "downcity.renameSession",
+      [ref("session-0"), { titel: "typo" }],
+      /^Downcity: Rename Session failed: invalid arguments: unknown argument titel$/,
+    ],
+    [
+      "downcity.renameSession",
+      [ref("session-0"), { title: "   " }],
+      /invalid arguments: title: The title cannot be empty/,
+    ],
+    [
+      "downcity.forkSession",
+      [ref("session-0"), { whole: true, atSeq: 1 }],
+      /invalid arguments: give whole or atSeq, not both/,
+    ],
     ["downcity.forkSession", [ref("session-0"), { atSeq: 99 }], /Fork Session failed: fork point 99 is outside 1\.\.2/],
     ["downcity.exportSession", [ref("session-0"), { format: "pdf" }], /invalid arguments: format: /],
     ["downcity.deleteSession", [ref("session-0"), "yes"], /the second argument must be an object of answers/],
-    ["downcity.openSession", [{ folder: root, folderKey: "x", agentId: "code", sessionId: "session-0" }], /exactly one of folder, folderKey/],
-    ["downcity.openSession", [{ folder: join(root, "elsewhere"), agentId: "code", sessionId: "session-0" }], /no workspace folder .*elsewhere is open/],
+    [
+      "downcity.openSession",
+      [{ folder: root, folderKey: "x", agentId: "code", sessionId: "session-0" }],
+      /exactly one of folder, folderKey/,
+    ],
+    [
+      "downcity.openSession",
+      [{ folder: join(root, "elsewhere"), agentId: "code", sessionId: "session-0" }],
+      /no workspace folder .*elsewhere is open/,
+    ],
     ["downcity.newSession", [{ folder: root, agentId: "nobody" }], /no agent "nobody" in proj \(agents: code, ask\)/],
     ["downcity.setApiKey", [{ profileId: "three", key: KEY }], /no provider profile "three" \(profiles: one, two\)/],
     ["downcity.setApiKey", [{ profileId: "one", key: "  " }], /invalid arguments: key: The key cannot be empty/],
@@ -160,6 +205,9 @@ test("a failed command returns at once: the caller does not wait for the user to
   await storeSessions(root, 1);
   const { ref } = await start(t, root);
   const shown = answer("showErrorMessage", () => new Promise(() => {}));
-  assert.equal(await vscode.commands.executeCommand("downcity.renameSession", ref("session-0"), { title: "" }), undefined);
+  assert.equal(
+    await vscode.commands.executeCommand("downcity.renameSession", ref("session-0"), { title: "" }),
+    undefined,
+  );
   assert.equal(shown.length, 1);
 });

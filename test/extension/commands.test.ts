@@ -9,7 +9,8 @@ import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
 import { answer, countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
 
-const active = (root: string, id: string) => readFileSync(join(root, ".downcity", "agents", "code", "sessions", id, "messages", "active.jsonl"), "utf8");
+const active = (root: string, id: string) =>
+  readFileSync(join(root, ".downcity", "agents", "code", "sessions", id, "messages", "active.jsonl"), "utf8");
 
 async function start(t: { after(fn: () => unknown): void }, root: string) {
   setFolders([folder(root, 0, "proj")]);
@@ -35,7 +36,10 @@ test("every command works from the palette (a quick pick of sessions, newest fir
   // New Session offers the agents.
   const agentPicks = answer("showQuickPick", async (items: any[]) => items.find((i) => i.id === "ask"));
   await vscode.commands.executeCommand("downcity.newSession");
-  assert.deepEqual((await agentPicks[0]![0]).map((i: any) => i.label), ["Code", "Ask"]);
+  assert.deepEqual(
+    (await agentPicks[0]![0]).map((i: any) => i.label),
+    ["Code", "Ask"],
+  );
   assert.equal(opened.length, 1);
   assert.ok(host.tree.find(entry, "ask", opened[0]!), "the new session is in the tree at once");
 
@@ -73,7 +77,7 @@ test("every command works from the palette (a quick pick of sessions, newest fir
   await vscode.commands.executeCommand("downcity.archiveSession", node("session-0"));
   assert.equal(node("session-0")!.item.archived, true);
   assert.ok(existsSync(join(root, ".downcity", "agents", "code", "archived", "session-0")));
-  answer("showQuickPick", async (items: any[]) => (shown = items.map((i) => i.label), items[0]));
+  answer("showQuickPick", async (items: any[]) => ((shown = items.map((i) => i.label)), items[0]));
   await vscode.commands.executeCommand("downcity.unarchiveSession");
   assert.deepEqual(shown, ["Stored 0"]);
   assert.equal(node("session-0")!.item.archived, false);
@@ -117,7 +121,10 @@ test("errors name what failed and offer an action; Restricted Mode refuses Compa
   t.after(() => void ((vscode.workspace as { isTrusted: boolean }).isTrusted = true));
   const errors = answer("showErrorMessage", async () => undefined);
   await vscode.commands.executeCommand("downcity.compactSession", node);
-  assert.match(errors[0]![0], /^Downcity: Compact Now failed: Nothing runs in Restricted Mode: this workspace is not trusted/);
+  assert.match(
+    errors[0]![0],
+    /^Downcity: Compact Now failed: Nothing runs in Restricted Mode: this workspace is not trusted/,
+  );
   assert.deepEqual(errors[0]!.slice(1), ["Manage Workspace Trust"]);
 
   // Trusted, but no provider configured: the failure offers Select Model.

@@ -13,14 +13,25 @@ import { activateWithEnvProvider, answer, configure } from "./helpers";
 // with "unknown agent", though compaction needs only the model.
 test("Compact Now from the palette compacts a session whose agent is not configured and says what it closed", async (t) => {
   const root = tempDir(t);
-  await seedSessions(root, [{ id: "old", title: "Plan the release", turns: ["List the open issues", "There are three.", "Which one first?", "The crash on save."] }]);
-  const server = await startProviderServer(() => ({ sse: wire.openaiChat({ text: "The user listed the open issues: three." }) }));
+  await seedSessions(root, [
+    {
+      id: "old",
+      title: "Plan the release",
+      turns: ["List the open issues", "There are three.", "Which one first?", "The crash on save."],
+    },
+  ]);
+  const server = await startProviderServer(() => ({
+    sse: wire.openaiChat({ text: "The user listed the open issues: three." }),
+  }));
   t.after(() => server.close());
   // Nothing kept word for word: the conversation is far under the (default) window.
   configure({ "downcity.compaction.retainRatio": 0 });
   t.after(() => configure({ "downcity.compaction.retainRatio": undefined }));
   const { host } = await activateWithEnvProvider(t, root, server.baseURL);
-  assert.deepEqual(host.runtimes.all()[0]!.runtime.agents.map((a) => a.id), ["code", "ask"]);
+  assert.deepEqual(
+    host.runtimes.all()[0]!.runtime.agents.map((a) => a.id),
+    ["code", "ask"],
+  );
 
   const picks = answer("showQuickPick", async (items: any[]) => items.find((i) => i.label === "Plan the release"));
   const told = answer("showInformationMessage", async () => undefined);
@@ -29,7 +40,10 @@ test("Compact Now from the palette compacts a session whose agent is not configu
   assert.equal(picks.length, 1);
   assert.deepEqual(errors, []);
   // With retainRatio 0 the retained tail is empty: all three messages before the newest answer close (the newest user message is restated).
-  assert.deepEqual(told.map((c) => c[0]), ['Downcity: "Plan the release": Compacted 3 messages.']);
+  assert.deepEqual(
+    told.map((c) => c[0]),
+    ['Downcity: "Plan the release": Compacted 3 messages.'],
+  );
   assert.equal(readdirSync(sessionPaths(root, "default", "old").segments).length, 1, "one segment on disk");
   assert.equal(server.requests.length, 1, "one summary request");
 });

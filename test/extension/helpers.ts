@@ -12,7 +12,9 @@ export function folder(path: string, index = 0, name = `folder${index}`): vscode
 
 /** Sets the window's folders and fires the change as VS Code does. */
 export function setFolders(next: vscode.WorkspaceFolder[]): void {
-  const before: vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ? [...vscode.workspace.workspaceFolders] : [];
+  const before: vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders
+    ? [...vscode.workspace.workspaceFolders]
+    : [];
   (vscode.workspace as { workspaceFolders: unknown }).workspaceFolders = next;
   const key = (f: vscode.WorkspaceFolder) => f.uri.toString();
   fake.fire.workspaceFolders.fire({
@@ -56,7 +58,12 @@ export class MemoryMemento implements vscode.Memento {
 }
 
 export function fakeContext() {
-  const context = { subscriptions: [] as { dispose(): unknown }[], secrets: new MemorySecrets(), workspaceState: new MemoryMemento(), globalState: new MemoryMemento() };
+  const context = {
+    subscriptions: [] as { dispose(): unknown }[],
+    secrets: new MemorySecrets(),
+    workspaceState: new MemoryMemento(),
+    globalState: new MemoryMemento(),
+  };
   return context as typeof context & vscode.ExtensionContext;
 }
 
@@ -77,7 +84,11 @@ export function countingFactory(base: RuntimeFactory = createWorkspaceRuntime) {
 }
 
 /** Writes `count` small sessions to a folder's store with the store itself, as another process would. */
-export async function storeSessions(root: string, count: number, options: { agentId?: string; start?: number } = {}): Promise<string[]> {
+export async function storeSessions(
+  root: string,
+  count: number,
+  options: { agentId?: string; start?: number } = {},
+): Promise<string[]> {
   const sessions = new Sessions({ root, batchWindowMs: 10_000, metaIntervalMs: 0 });
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -95,7 +106,16 @@ export async function storeSessions(root: string, count: number, options: { agen
 }
 
 /** Sets a fake answer for one vscode.window prompt and records what was asked. */
-export function answer(name: "showQuickPick" | "showInputBox" | "showSaveDialog" | "showWarningMessage" | "showInformationMessage" | "showErrorMessage", fn: (...args: any[]) => unknown) {
+export function answer(
+  name:
+    | "showQuickPick"
+    | "showInputBox"
+    | "showSaveDialog"
+    | "showWarningMessage"
+    | "showInformationMessage"
+    | "showErrorMessage",
+  fn: (...args: any[]) => unknown,
+) {
   const calls: any[][] = [];
   fake.window[name] = async (...args: any[]) => (calls.push(args), fn(...args));
   return calls;
@@ -108,7 +128,9 @@ export function configure(values: Record<string, unknown>): void {
     else fake.settings[key] = value;
   }
   const keys = Object.keys(values);
-  fake.fire.configuration.fire({ affectsConfiguration: (section: string) => keys.some((k) => k === section || k.startsWith(`${section}.`)) });
+  fake.fire.configuration.fire({
+    affectsConfiguration: (section: string) => keys.some((k) => k === section || k.startsWith(`${section}.`)),
+  });
 }
 
 /** Activates the extension on one folder whose provider comes from the environment (an OpenAI-style server at `baseURL`); deactivated after the test. */

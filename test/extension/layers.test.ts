@@ -19,7 +19,11 @@ function sources(dir: string): string[] {
 function specifiers(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g, /\bimport\s*["']([^"']+)["']/g, /\b(?:require|import)\s*\(\s*["']([^"']+)["']\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\b(?:require|import)\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
   for (const pattern of patterns) for (const m of text.matchAll(pattern)) found.push(m[1]!);
   return found;
 }
@@ -31,7 +35,8 @@ test("core/ never imports vscode (nor reaches into extension/, webview/ or cli/)
   for (const file of files) {
     for (const spec of specifiers(file)) {
       const target = spec.startsWith(".") ? relative(ROOT, resolve(dirname(file), spec)) : "";
-      if (spec === "vscode" || spec.startsWith("vscode/") || /^(extension|webview|cli)(\/|\\|$)/.test(target)) bad.push(`${relative(ROOT, file)} imports ${spec}`);
+      if (spec === "vscode" || spec.startsWith("vscode/") || /^(extension|webview|cli)(\/|\\|$)/.test(target))
+        bad.push(`${relative(ROOT, file)} imports ${spec}`);
     }
   }
   assert.deepEqual(bad, []);
@@ -43,13 +48,17 @@ test("webview/ imports only core/protocol of the project (and no vscode or Node 
   for (const file of sources(join(ROOT, "webview"))) {
     for (const spec of specifiers(file)) {
       if (!spec.startsWith(".")) {
-        if (spec === "vscode" || node.has(spec) || spec.startsWith("node:")) bad.push(`${relative(ROOT, file)} imports ${spec}`);
+        if (spec === "vscode" || node.has(spec) || spec.startsWith("node:"))
+          bad.push(`${relative(ROOT, file)} imports ${spec}`);
         continue;
       }
-      const target = relative(ROOT, resolve(dirname(file), spec)).split(sep).join("/");
+      const target = relative(ROOT, resolve(dirname(file), spec))
+        .split(sep)
+        .join("/");
       // A library reached by path (the zod alias) is not project code.
       if (target.startsWith("node_modules/")) continue;
-      if (!target.startsWith("webview/") && target !== "core/protocol" && !target.startsWith("core/protocol/")) bad.push(`${relative(ROOT, file)} imports ${spec}`);
+      if (!target.startsWith("webview/") && target !== "core/protocol" && !target.startsWith("core/protocol/"))
+        bad.push(`${relative(ROOT, file)} imports ${spec}`);
     }
   }
   assert.deepEqual(bad, []);
@@ -58,7 +67,9 @@ test("webview/ imports only core/protocol of the project (and no vscode or Node 
 /** A project file's import, as a repository path (`core/storage/list`), or undefined for a package. */
 function target(file: string, spec: string): string | undefined {
   if (!spec.startsWith(".")) return undefined;
-  return relative(ROOT, resolve(dirname(file), spec)).split(sep).join("/");
+  return relative(ROOT, resolve(dirname(file), spec))
+    .split(sep)
+    .join("/");
 }
 
 /**
@@ -76,7 +87,10 @@ const HOST_EXCEPTIONS: Record<string, { imports: string[]; why: string }> = {
     imports: ["core/storage"],
     why: "`sessions show|rename|fork|archive|delete|export` open the store alone: their bundle (cli-sessions-manage.js) holds no agent or provider SDK",
   },
-  "cli/commands/sessions-manage.ts": { imports: ["core/storage"], why: "the same store-only commands (the `Sessions` type they drive)" },
+  "cli/commands/sessions-manage.ts": {
+    imports: ["core/storage"],
+    why: "the same store-only commands (the `Sessions` type they drive)",
+  },
 };
 
 test("extension/ and cli/ reach core only through core/runtime, core/protocol and core/tools (exceptions stated)", () => {
@@ -93,7 +107,11 @@ test("extension/ and cli/ reach core only through core/runtime, core/protocol an
       bad.push(`${rel} imports ${spec}`);
     }
   }
-  assert.deepEqual(bad, [], "add what the host needs to core/runtime's API (core/runtime/host.ts for what needs no folder)");
+  assert.deepEqual(
+    bad,
+    [],
+    "add what the host needs to core/runtime's API (core/runtime/host.ts for what needs no folder)",
+  );
   for (const [file, { why }] of Object.entries(HOST_EXCEPTIONS)) {
     assert.ok(existsSync(join(ROOT, file)), `${file}: an exception for a file that is gone`);
     assert.ok(why.length > 20);
@@ -134,7 +152,8 @@ test("scripts/ import of test/ only test/support", () => {
   for (const file of sources(join(ROOT, "scripts"))) {
     for (const spec of specifiers(file)) {
       const to = target(file, spec);
-      if (to?.startsWith("test/") && !to.startsWith("test/support/")) bad.push(`${relative(ROOT, file)} imports ${spec}`);
+      if (to?.startsWith("test/") && !to.startsWith("test/support/"))
+        bad.push(`${relative(ROOT, file)} imports ${spec}`);
     }
   }
   assert.deepEqual(bad, []);

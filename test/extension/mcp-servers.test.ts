@@ -33,7 +33,11 @@ function workspace(t: { after(fn: () => unknown): void }, servers: Record<string
 
 function servers(t: { after(fn: () => unknown): void }, context = fakeContext()) {
   const output: string[] = [];
-  const s = new McpServers(context, { appendLine: (l: string) => output.push(l), show() {}, dispose() {} } as unknown as vscode.OutputChannel);
+  const s = new McpServers(context, {
+    appendLine: (l: string) => output.push(l),
+    show() {},
+    dispose() {},
+  } as unknown as vscode.OutputChannel);
   t.after(() => s.dispose());
   return { s, output, context };
 }
@@ -53,7 +57,14 @@ test("Restricted Mode starts no MCP server and asks nothing", async (t) => {
 test("a folder's mcp.json server asks once in a modal showing its command line; the consent is remembered per folder", async (t) => {
   const { f } = workspace(t, { fx: fixtureServer() });
   const asked: { message: string; options: { modal?: boolean; detail?: string } }[] = [];
-  stub(t, "showWarningMessage", async (message: string, options: { modal?: boolean; detail?: string }) => (asked.push({ message, options }), "Allow"));
+  stub(
+    t,
+    "showWarningMessage",
+    async (message: string, options: { modal?: boolean; detail?: string }) => (
+      asked.push({ message, options }),
+      "Allow"
+    ),
+  );
   const first = servers(t);
   const { tools } = await first.s.tools(f);
   assert.ok(tools.some((x) => x.name === "mcp__fx__ok"));
@@ -61,7 +72,10 @@ test("a folder's mcp.json server asks once in a modal showing its command line; 
   assert.equal(asked[0]!.message, 'Start the MCP server "fx" from .vscode/mcp.json?');
   assert.equal(asked[0]!.options.modal, true);
   assert.match(asked[0]!.options.detail!, /It runs:\n.*mcp-fixture-server\.ts/);
-  assert.ok(first.output.some((l) => l === "[fx] fixture: ready"), "the server's stderr reaches the Downcity MCP channel");
+  assert.ok(
+    first.output.some((l) => l === "[fx] fixture: ready"),
+    "the server's stderr reaches the Downcity MCP channel",
+  );
 
   // A new window on the same folder (same workspaceState): no second question.
   const second = servers(t, first.context);
@@ -74,15 +88,28 @@ test("declined: nothing starts and the chat is told nothing; an edited mcp.json 
   stub(t, "showWarningMessage", async () => undefined);
   const { s } = servers(t);
   assert.deepEqual((await s.tools(f)).tools, []);
-  writeFileSync(join(root, ".vscode", "mcp.json"), JSON.stringify({ servers: { fx: fixtureServer(), other: fixtureServer({ X: "1" }) } }));
-  const changed = new Promise<void>((done) => s.onDidChange(() => (s.all()[0]!.manager.status().length === 2 ? done() : undefined)));
+  writeFileSync(
+    join(root, ".vscode", "mcp.json"),
+    JSON.stringify({ servers: { fx: fixtureServer(), other: fixtureServer({ X: "1" }) } }),
+  );
+  const changed = new Promise<void>((done) =>
+    s.onDidChange(() => (s.all()[0]!.manager.status().length === 2 ? done() : undefined)),
+  );
   fake.created.watchers.at(-1)!.fire("change", vscode.Uri.file(join(root, ".vscode", "mcp.json")));
   await changed;
-  assert.deepEqual(s.all()[0]!.manager.status().map((x) => x.name), ["fx", "other"]);
+  assert.deepEqual(
+    s
+      .all()[0]!
+      .manager.status()
+      .map((x) => x.name),
+    ["fx", "other"],
+  );
 });
 
 test("an input is asked once (password box), kept in SecretStorage, never in the output channel", async (t) => {
-  const { f } = workspace(t, { fx: fixtureServer({ API_KEY: "${input:key}" }) }, [{ id: "key", description: "API key", password: true }]);
+  const { f } = workspace(t, { fx: fixtureServer({ API_KEY: "${input:key}" }) }, [
+    { id: "key", description: "API key", password: true },
+  ]);
   stub(t, "showWarningMessage", async () => "Allow");
   const boxes: { password?: boolean }[] = [];
   stub(t, "showInputBox", async (o: { password?: boolean }) => (boxes.push(o), "s3cret-key"));
@@ -91,8 +118,13 @@ test("an input is asked once (password box), kept in SecretStorage, never in the
   const env = tools.find((x) => x.name === "mcp__fx__env")!;
   const out = await env.execute({ name: "API_KEY" }, { root: "/", signal: new AbortController().signal });
   assert.equal(out.content[0]!.type === "text" && out.content[0]!.text, "s3cret-key");
-  assert.deepEqual(boxes.map((b) => b.password), [true]);
-  assert.ok([...(first.context.secrets as unknown as { values: Map<string, string> }).values.values()].includes("s3cret-key"));
+  assert.deepEqual(
+    boxes.map((b) => b.password),
+    [true],
+  );
+  assert.ok(
+    [...(first.context.secrets as unknown as { values: Map<string, string> }).values.values()].includes("s3cret-key"),
+  );
   assert.ok(!first.output.some((l) => l.includes("s3cret-key")));
   const second = servers(t, first.context);
   await second.s.tools(f);

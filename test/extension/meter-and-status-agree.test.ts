@@ -11,7 +11,9 @@ import { activateWithEnvProvider } from "./helpers";
 test("an unknown window is the stated default without a notice, and the status bar shows the meter's figure", async (t) => {
   const root = tempDir(t);
   const server = await startProviderServer((req) =>
-    req.method === "POST" ? { sse: wire.openaiChat({ text: "Looked around.", usage: { input: 16_000, output: 384 } }) } : wire.error("openai-chat", 404, "no such endpoint"),
+    req.method === "POST"
+      ? { sse: wire.openaiChat({ text: "Looked around.", usage: { input: 16_000, output: 384 } }) }
+      : wire.error("openai-chat", 404, "no such endpoint"),
   );
   t.after(() => server.close());
   const { host } = await activateWithEnvProvider(t, root, server.baseURL);
@@ -27,7 +29,11 @@ test("an unknown window is the stated default without a notice, and the status b
   assert.ok(usage, "a usage event");
   assert.equal(usage.contextWindow, DEFAULT_CONTEXT_WINDOW);
   assert.equal(usage.windowAssumed, true);
-  assert.deepEqual(events.filter((e) => e.type === "notice").map((e) => (e as AgentEventOf<"notice">).message), [], "no banner about the window");
+  assert.deepEqual(
+    events.filter((e) => e.type === "notice").map((e) => (e as AgentEventOf<"notice">).message),
+    [],
+    "no banner about the window",
+  );
   const share = contextShare(usage.usage, usage.contextWindow)!;
   assert.equal(Math.round(share.ratio * 100), 50);
   assert.match(host.status.text, /m1 · 50%/, "the status bar shows the meter's figure");

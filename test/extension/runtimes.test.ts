@@ -22,7 +22,10 @@ test("two workspace folders get two stores; adding and removing a folder creates
   const b = tempDir(t);
   const c = tempDir(t);
   const { runtimes, made } = runtimesFor([folder(a, 0), folder(b, 1)]);
-  assert.deepEqual(runtimes.all().map((e) => e.runtime.root), [a, b]);
+  assert.deepEqual(
+    runtimes.all().map((e) => e.runtime.root),
+    [a, b],
+  );
 
   // Each runtime writes its own folder's .downcity/.
   for (const { runtime } of runtimes.all()) {
@@ -44,7 +47,10 @@ test("two workspace folders get two stores; adding and removing a folder creates
   setFolders([folder(c, 0)]);
   assert.equal(again.made[0]!.closed, true, "the removed folder's runtime is closed");
   assert.equal(again.made[1]!.closed, false);
-  assert.deepEqual(again.runtimes.all().map((e) => e.runtime.root), [c]);
+  assert.deepEqual(
+    again.runtimes.all().map((e) => e.runtime.root),
+    [c],
+  );
   assert.deepEqual(events, ["+1 -0", "+0 -1"]);
   await again.runtimes.close();
   assert.equal(again.made[1]!.closed, true, "deactivate closes the rest");
@@ -61,7 +67,10 @@ test("Restricted Mode: the runtime is told why nothing may run, and a run is ref
   assert.equal(options.restricted?.(), RESTRICTED_REASON);
   const { runtime } = runtimes.all()[0]!;
   const session = runtime.create("code");
-  await assert.rejects(runtime.prompt({ agentId: "code", sessionId: session.id }, "hello"), (e: Error) => e.name === "RestrictedModeError" && /Restricted Mode: this workspace is not trusted/.test(e.message));
+  await assert.rejects(
+    runtime.prompt({ agentId: "code", sessionId: session.id }, "hello"),
+    (e: Error) => e.name === "RestrictedModeError" && /Restricted Mode: this workspace is not trusted/.test(e.message),
+  );
   // Listing and reading still work.
   assert.equal((await runtime.list()).length, 1);
   // Granting trust applies at once: the runtime reads it per run.

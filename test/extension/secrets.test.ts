@@ -29,7 +29,9 @@ test("API keys live only in SecretStorage: never in session files, logs, setting
     return { sse: wire.openaiChat({ text: "done, nothing to change", usage: { input: 900, output: 100 } }) };
   });
   t.after(() => server.close());
-  fake.settings["downcity.providers"] = [{ id: "local", protocol: "openai-chat", baseURL: server.baseURL, model: "m1", contextWindow: 10_000 }];
+  fake.settings["downcity.providers"] = [
+    { id: "local", protocol: "openai-chat", baseURL: server.baseURL, model: "m1", contextWindow: 10_000 },
+  ];
   t.after(() => delete fake.settings["downcity.providers"]);
   setFolders([folder(root, 0, "proj")]);
   const context = fakeContext();
@@ -81,7 +83,10 @@ test("API keys live only in SecretStorage: never in session files, logs, setting
   };
   for (const [where, value] of Object.entries(scanned)) if (JSON.stringify(value).includes(KEY)) leaks.push(where);
   assert.deepEqual(leaks, []);
-  assert.ok(forwarded.length > 3 && filesUnder(join(root, ".downcity")).length > 1, "the scan saw a real run's events and files");
+  assert.ok(
+    forwarded.length > 3 && filesUnder(join(root, ".downcity")).length > 1,
+    "the scan saw a real run's events and files",
+  );
 });
 
 test("Set API Key gives the environment's provider a key: the next request carries it instead of the placeholder", async (t) => {
@@ -110,5 +115,6 @@ test("Set API Key gives the environment's provider a key: the next request carri
   await run();
   assert.equal(auth[1], `Bearer ${KEY}`);
   await host.runtimes.close();
-  for (const file of filesUnder(join(root, ".downcity"))) assert.ok(!readFileSync(file).includes(KEY), `${file} holds the key`);
+  for (const file of filesUnder(join(root, ".downcity")))
+    assert.ok(!readFileSync(file).includes(KEY), `${file} holds the key`);
 });

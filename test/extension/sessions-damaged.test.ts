@@ -11,7 +11,7 @@ import { sessionPaths } from "../../core/storage";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
 
-test("the tree shows a stray folder and a session folder without its log only under a \"Damaged\" group at the bottom; an intact session with a linked meta.json is a normal row; a deleted damaged folder leaves the tree", async (t) => {
+test('the tree shows a stray folder and a session folder without its log only under a "Damaged" group at the bottom; an intact session with a linked meta.json is a normal row; a deleted damaged folder leaves the tree', async (t) => {
   const root = tempDir(t);
   const [kept, linked, gone] = await storeSessions(root, 3);
   const area = join(root, ".downcity", "agents", "code", "sessions");
@@ -36,16 +36,26 @@ test("the tree shows a stray folder and a session folder without its log only un
   // The sessions are under their date group ("Today"), the Damaged group below it.
   assert.equal(top.length, 2);
   assert.equal(label(top[0]!), "Today");
-  assert.deepEqual((await tree.getChildren(top[0])).map(label).sort(), ["Stored 0", "Stored 1"], `${kept} and ${linked} are sessions; ${gone} is not`);
+  assert.deepEqual(
+    (await tree.getChildren(top[0])).map(label).sort(),
+    ["Stored 0", "Stored 1"],
+    `${kept} and ${linked} are sessions; ${gone} is not`,
+  );
   const group = top.at(-1)!;
   assert.equal(tree.getTreeItem(group).description, "2");
   const rows = await tree.getChildren(group);
-  assert.deepEqual(rows.map((r) => [label(r), tree.getTreeItem(r).description, tree.getTreeItem(r).contextValue]), [
-    ["ghost", "it holds no event log (messages/active.jsonl or a segment)", "damaged"],
-    [gone, "it holds no event log (messages/active.jsonl or a segment)", "damaged"],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [label(r), tree.getTreeItem(r).description, tree.getTreeItem(r).contextValue]),
+    [
+      ["ghost", "it holds no event log (messages/active.jsonl or a segment)", "damaged"],
+      [gone, "it holds no event log (messages/active.jsonl or a segment)", "damaged"],
+    ],
+  );
   assert.equal(tree.getParent(rows[0]!), group);
-  assert.ok(!tree.sessions().some((n) => n.item.sessionId === gone || n.item.sessionId === "ghost"), "no command's session pick offers them");
+  assert.ok(
+    !tree.sessions().some((n) => n.item.sessionId === gone || n.item.sessionId === "ghost"),
+    "no command's session pick offers them",
+  );
 
   const ghost = rows[0]!;
   assert.ok(isDamagedFolderNode(ghost));
@@ -56,6 +66,9 @@ test("the tree shows a stray folder and a session folder without its log only un
   assert.ok(!existsSync(join(area, "ghost")), "deleted on disk");
   assert.deepEqual((await tree.getChildren(group)).map(label), [gone]);
   // A session folder is never deleted as damaged.
-  await assert.rejects(ghost.entry.runtime.deleteDamaged!({ ...ghost.folder, folder: kept! }), /no longer a damaged folder/);
+  await assert.rejects(
+    ghost.entry.runtime.deleteDamaged!({ ...ghost.folder, folder: kept! }),
+    /no longer a damaged folder/,
+  );
   assert.ok(existsSync(sessionPaths(root, "code", kept!).active));
 });

@@ -29,7 +29,10 @@ test("a fork's row says it is one: its title, a fork icon, and its origin by tit
   await seedSessions(root, [{ id: "src", title: "Release plan", agentId: "code", turns: ["How?", "Tag it."] }]);
   setFolders([folder(root)]);
   const context = fakeContext();
-  const runtimes = new FolderRegistry(countingFactory(createWorkspaceRuntime).factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+  const runtimes = new FolderRegistry(
+    countingFactory(createWorkspaceRuntime).factory,
+    new ProviderConfig(context.secrets, context.workspaceState, {}),
+  );
   const tree = new SessionsTree(runtimes, { coalesceMs: 5 });
   t.after(async () => {
     tree.dispose();
@@ -57,5 +60,8 @@ test("a fork's row says it is one: its title, a fork icon, and its origin by tit
   const gone = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => resolve()));
   await runtime.delete({ agentId: "code", sessionId: "src" });
   await gone;
-  assert.match((tree.getTreeItem(fork).tooltip as vscode.MarkdownString).value, /Forked from a session that no longer exists/);
+  assert.match(
+    (tree.getTreeItem(fork).tooltip as vscode.MarkdownString).value,
+    /Forked from a session that no longer exists/,
+  );
 });

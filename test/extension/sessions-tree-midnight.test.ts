@@ -18,14 +18,27 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 const item = (i: number, updatedAt: number): SessionListItem => ({
-  sessionId: `s-${i}`, agentId: "code", title: `Session ${i}`, titleSource: "user", model: undefined, createdAt: updatedAt, updatedAt,
-  messageCount: 2, historyBytes: 100, timeZone: "UTC", archived: false, hot: false,
+  sessionId: `s-${i}`,
+  agentId: "code",
+  title: `Session ${i}`,
+  titleSource: "user",
+  model: undefined,
+  createdAt: updatedAt,
+  updatedAt,
+  messageCount: 2,
+  historyBytes: 100,
+  timeZone: "UTC",
+  archived: false,
+  hot: false,
 });
 
 test("untilMidnight counts to the next local midnight, a calendar day even across a DST change", () => {
   const evening = new Date(2026, 11, 1, 23, 30).getTime();
   assert.equal(untilMidnight(evening), 30 * 60_000);
-  assert.equal(untilMidnight(new Date(2026, 11, 2, 0, 0).getTime()), new Date(2026, 11, 3).getTime() - new Date(2026, 11, 2).getTime());
+  assert.equal(
+    untilMidnight(new Date(2026, 11, 2, 0, 0).getTime()),
+    new Date(2026, 11, 3).getTime() - new Date(2026, 11, 2).getTime(),
+  );
   // Whatever the zone's rules, the instant reached is a local midnight.
   for (const start of [new Date(2026, 2, 28, 12).getTime(), new Date(2026, 9, 24, 12).getTime()]) {
     const at = new Date(start + untilMidnight(start));
@@ -60,7 +73,8 @@ test("at local midnight the tree regroups by itself: Today becomes Yesterday, Ye
     runtimes.dispose();
   });
   await tree.ready;
-  for (const it of [item(1, start - 30 * 60_000), item(2, start - DAY)]) feed.emit("c", { kind: "created", agentId: "code", sessionId: it.sessionId, item: it });
+  for (const it of [item(1, start - 30 * 60_000), item(2, start - DAY)])
+    feed.emit("c", { kind: "created", agentId: "code", sessionId: it.sessionId, item: it });
   t.mock.timers.tick(0);
   const labels = async () => (await tree.getChildren()).map((g) => tree.getTreeItem(g).label);
   assert.deepEqual(await labels(), ["Today", "Yesterday"]);
@@ -74,7 +88,10 @@ test("at local midnight the tree regroups by itself: Today becomes Yesterday, Ye
   assert.deepEqual(fired, [undefined]);
   assert.deepEqual(await labels(), ["Yesterday", "Previous 7 days"]);
   const [yesterday] = await tree.getChildren();
-  assert.deepEqual((await tree.getChildren(yesterday)).map((r) => tree.getTreeItem(r).label), ["Session 1"]);
+  assert.deepEqual(
+    (await tree.getChildren(yesterday)).map((r) => tree.getTreeItem(r).label),
+    ["Session 1"],
+  );
 
   // And again the next midnight (the timer re-arms itself): both are in the previous 7 days.
   fired.length = 0;

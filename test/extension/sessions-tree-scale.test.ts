@@ -18,8 +18,19 @@ const DAY = 24 * HOUR;
 const NOW = new Date(2026, 11, 1, 12, 0, 0).getTime();
 
 const item = (i: number, updatedAt: number, extra: Partial<SessionListItem> = {}): SessionListItem => ({
-  sessionId: `s-${i}`, agentId: "code", title: `Session ${i}`, titleSource: "user", model: undefined, createdAt: updatedAt, updatedAt,
-  messageCount: 2, historyBytes: 100, timeZone: "UTC", archived: false, hot: false, ...extra,
+  sessionId: `s-${i}`,
+  agentId: "code",
+  title: `Session ${i}`,
+  titleSource: "user",
+  model: undefined,
+  createdAt: updatedAt,
+  updatedAt,
+  messageCount: 2,
+  historyBytes: 100,
+  timeZone: "UTC",
+  archived: false,
+  hot: false,
+  ...extra,
 });
 
 /**
@@ -65,7 +76,7 @@ function tenThousand(): SessionListItem[] {
   for (let k = 0; k < 30; k++) items.push(item(i++, NOW - k * 60_000));
   for (let k = 0; k < 10; k++) items.push(item(i++, NOW - 13 * HOUR - k * 60_000));
   for (let k = 0; k < 20; k++) items.push(item(i++, NOW - 3 * DAY - k * 60_000));
-  while (i < 10_000) items.push(item(i, NOW - 9 * DAY - (i - 60) * 2 * HOUR)), i++;
+  while (i < 10_000) (items.push(item(i, NOW - 9 * DAY - (i - 60) * 2 * HOUR)), i++);
   return items;
 }
 
@@ -75,17 +86,30 @@ test("10,000 sessions: grouped by last activity, each group newest first, a page
   const groups = (await tree.getChildren()) as DateNode[];
   const names = groups.map((g) => tree.getTreeItem(g).label);
   assert.deepEqual(names.slice(0, 3), ["Today", "Yesterday", "Previous 7 days"]);
-  const months = new Set(tenThousand().slice(60).map((it) => `${new Date(it.updatedAt).getFullYear()}-${new Date(it.updatedAt).getMonth()}`));
+  const months = new Set(
+    tenThousand()
+      .slice(60)
+      .map((it) => `${new Date(it.updatedAt).getFullYear()}-${new Date(it.updatedAt).getMonth()}`),
+  );
   assert.equal(groups.length, 3 + months.size, "then one group per month");
   assert.match(String(names[3]), /November 2026/);
-  assert.deepEqual(groups.slice(0, 3).map((g) => tree.getTreeItem(g).description), ["30", "10", "20"]);
+  assert.deepEqual(
+    groups.slice(0, 3).map((g) => tree.getTreeItem(g).description),
+    ["30", "10", "20"],
+  );
   assert.equal(tree.getTreeItem(groups[0]!).collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
-  assert.equal(tree.getTreeItem(groups[3]!).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, "older groups stay closed: their rows are not asked for");
+  assert.equal(
+    tree.getTreeItem(groups[3]!).collapsibleState,
+    vscode.TreeItemCollapsibleState.Collapsed,
+    "older groups stay closed: their rows are not asked for",
+  );
 
   // A group under a page shows all of it, newest first; none has a Show more row.
   const today = (await tree.getChildren(groups[0])) as SessionNode[];
   assert.equal(today.length, 30);
-  assert.ok(today.every((r, i) => r.kind === "session" && (i === 0 || today[i - 1]!.item.updatedAt >= r.item.updatedAt)));
+  assert.ok(
+    today.every((r, i) => r.kind === "session" && (i === 0 || today[i - 1]!.item.updatedAt >= r.item.updatedAt)),
+  );
 
   // A month of ~360 sessions: one page, then "Show more" adds a page and refreshes that group only.
   const big = groups.find((g) => Number(tree.getTreeItem(g).description) > 2 * PAGE_SIZE)!;
@@ -103,7 +127,10 @@ test("10,000 sessions: grouped by last activity, each group newest first, a page
   rows = await tree.getChildren(big);
   assert.equal(rows.length, 2 * PAGE_SIZE + 1);
   const sessions = rows.filter((r): r is SessionNode => r.kind === "session");
-  assert.ok(sessions.every((r, i) => i === 0 || sessions[i - 1]!.item.updatedAt >= r.item.updatedAt), "newest first");
+  assert.ok(
+    sessions.every((r, i) => i === 0 || sessions[i - 1]!.item.updatedAt >= r.item.updatedAt),
+    "newest first",
+  );
   assert.equal(tree.getParent(sessions[0]!), big);
 });
 
@@ -117,7 +144,12 @@ test("per streamed event the tree refreshes one row, at 100 sessions as at 10,00
     const top = ((await tree.getChildren(today)) as SessionNode[])[0]!;
     let time = top.item.updatedAt;
     for (let i = 0; i < 200; i++) {
-      feed.emit("c", { kind: "updated", agentId: "code", sessionId: top.item.sessionId, item: { ...top.item, updatedAt: ++time, messageCount: i } });
+      feed.emit("c", {
+        kind: "updated",
+        agentId: "code",
+        sessionId: top.item.sessionId,
+        item: { ...top.item, updatedAt: ++time, messageCount: i },
+      });
       await settled();
     }
     assert.ok(fired.length > 0);
@@ -126,7 +158,12 @@ test("per streamed event the tree refreshes one row, at 100 sessions as at 10,00
     fired.length = 0;
     // Yesterday's session gets a new message: it moves to Today, and the group level is refreshed once.
     const yesterday = items.find((it) => it.updatedAt < NOW - 12 * HOUR)!;
-    feed.emit("c", { kind: "updated", agentId: "code", sessionId: yesterday.sessionId, item: { ...yesterday, updatedAt: NOW } });
+    feed.emit("c", {
+      kind: "updated",
+      agentId: "code",
+      sessionId: yesterday.sessionId,
+      item: { ...yesterday, updatedAt: NOW },
+    });
     await settled();
     assert.deepEqual(fired, [undefined]);
     const [first] = await tree.getChildren();

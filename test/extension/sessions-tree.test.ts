@@ -58,7 +58,7 @@ const todayRows = async (tree: SessionsTree, parent?: SessionTreeNode) => {
   assert.equal(today?.kind, "date");
   return (await tree.getChildren(today)) as SessionNode[];
 };
-const labels = (nodes: SessionTreeNode[], tree: SessionsTree) => nodes.map((n) => (tree.getTreeItem(n).label as string));
+const labels = (nodes: SessionTreeNode[], tree: SessionsTree) => nodes.map((n) => tree.getTreeItem(n).label as string);
 const lists = (made: { lists: number }[]) => made.reduce((n, m) => n + m.lists, 0);
 
 test("the tree merges hot and cold, then follows the change feed and the meta.json watcher without listing again", async (t) => {
@@ -77,7 +77,10 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   await flushed;
   assert.equal(rows.length, 4, "3 cold + 1 hot, merged by id");
   assert.equal(rows.filter((r) => r.item.hot).length, 1);
-  assert.ok(rows.every((r, i) => i === 0 || rows[i - 1]!.item.updatedAt >= r.item.updatedAt), "newest first");
+  assert.ok(
+    rows.every((r, i) => i === 0 || rows[i - 1]!.item.updatedAt >= r.item.updatedAt),
+    "newest first",
+  );
   const listed = lists(made);
   assert.equal(listed, 2, "one list of live sessions and one of archived ones");
   const item = tree.getTreeItem(rows.find((r) => r.item.sessionId === "session-1")!);
@@ -101,7 +104,9 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   // Another process writes a session: the watcher's meta.json event adds it.
   await storeSessions(root, 1, { start: 50 });
   const added = nextFire();
-  fake.created.watchers.at(-1)!.fire("create", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-50", "meta.json")));
+  fake.created.watchers
+    .at(-1)!
+    .fire("create", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-50", "meta.json")));
   await added;
   assert.ok(labels(await todayRows(tree), tree).includes("Stored 0"));
   assert.ok(tree.find(runtimes.all()[0]!, "code", "session-50"), "the other window's session is in the tree");
@@ -122,7 +127,9 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   await other.runtimes.all()[0]!.runtime.delete({ agentId: "code", sessionId: "session-2" });
   await other.close();
   setFolders([folder(root)]);
-  fake.created.watchers.find((w) => !w.disposed)!.fire("delete", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-2", "meta.json")));
+  fake.created.watchers
+    .find((w) => !w.disposed)!
+    .fire("delete", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-2", "meta.json")));
   await gone;
   assert.equal(tree.find(runtimes.all()[0]!, "code", "session-2"), undefined);
   assert.equal(lists(made), listed, "no event caused a re-list");
@@ -140,25 +147,44 @@ test("a burst of 1,000 events causes a bounded number of refreshes, each naming 
   let time = top.item.updatedAt;
   // 1,000 updates of the streaming (top) session, one every 10 ms: 10 s of streaming.
   for (let i = 0; i < 1000; i++) {
-    feeds[0]!.change.emit("c", { kind: "updated", agentId: "code", sessionId: top.item.sessionId, item: { ...top.item, updatedAt: ++time, messageCount: i } });
+    feeds[0]!.change.emit("c", {
+      kind: "updated",
+      agentId: "code",
+      sessionId: top.item.sessionId,
+      item: { ...top.item, updatedAt: ++time, messageCount: i },
+    });
     t.mock.timers.tick(10);
   }
   t.mock.timers.tick(100);
   assert.ok(fired.length <= 101, `${fired.length} refreshes for 1,000 events`);
   assert.ok(fired.length >= 10);
-  for (const e of fired) assert.deepEqual(e, [top], "only the streaming row is refreshed: cost independent of the session count");
+  for (const e of fired)
+    assert.deepEqual(e, [top], "only the streaming row is refreshed: cost independent of the session count");
 
   // 1,000 events at once over many sessions and approvals: one refresh.
   fired.length = 0;
   for (let i = 0; i < 1000; i++) {
     const row = rows[i % rows.length]!;
-    feeds[0]!.event.emit("e", { type: "approval-requested", agentId: "code", sessionId: row.item.sessionId, toolCallId: `c${i}`, toolName: "edit", kind: "edit", summary: "edit a file" });
+    feeds[0]!.event.emit("e", {
+      type: "approval-requested",
+      agentId: "code",
+      sessionId: row.item.sessionId,
+      toolCallId: `c${i}`,
+      toolName: "edit",
+      kind: "edit",
+      summary: "edit a file",
+    });
   }
   t.mock.timers.tick(100);
   assert.equal(fired.length, 1);
   assert.equal((fired[0] as SessionTreeNode[]).length, rows.length);
   assert.equal((tree.getTreeItem(rows[3]!).iconPath as vscode.ThemeIcon).id, "bell-dot", "waiting for approval");
-  feeds[0]!.event.emit("e", { type: "turn-ended", agentId: "code", sessionId: rows[3]!.item.sessionId, reason: "cancelled" });
+  feeds[0]!.event.emit("e", {
+    type: "turn-ended",
+    agentId: "code",
+    sessionId: rows[3]!.item.sessionId,
+    reason: "cancelled",
+  });
   t.mock.timers.tick(100);
   assert.equal((tree.getTreeItem(rows[3]!).iconPath as vscode.ThemeIcon).id, "debug-pause", "interrupted");
   assert.equal(lists(made), 2);
@@ -176,11 +202,18 @@ test("folder level only with several folders, agent level only with several agen
   const top = await tree.getChildren();
   assert.deepEqual(labels(top, tree), ["alpha", "beta"]);
   const agents = await tree.getChildren(top[0]);
-  assert.deepEqual(agents.map((n) => n.kind), ["agent", "agent"]);
+  assert.deepEqual(
+    agents.map((n) => n.kind),
+    ["agent", "agent"],
+  );
   assert.deepEqual(labels(agents, tree), ["Ask", "Code"]);
   assert.equal((await todayRows(tree, agents[1])).length, 2);
   const beta = await tree.getChildren(top[1]);
-  assert.deepEqual(beta.map((n) => n.kind), ["date"], "one agent: no agent level, its date groups");
+  assert.deepEqual(
+    beta.map((n) => n.kind),
+    ["date"],
+    "one agent: no agent level, its date groups",
+  );
   const [row] = await todayRows(tree, top[1]);
   assert.equal(tree.getParent(row!), beta[0]);
   assert.equal(tree.getParent(beta[0]!), top[1]);

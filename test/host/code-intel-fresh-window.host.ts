@@ -15,7 +15,8 @@ import type { ToolOutput } from "../../core/tools/types";
 import { createCodeIntelTools } from "../../extension/tools/code-intel";
 
 const TS = "vscode.typescript-language-features";
-const text = (out: ToolOutput | undefined) => (out?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
+const text = (out: ToolOutput | undefined) =>
+  (out?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
 
 suite("code intelligence in a fresh window", function () {
   // tsserver starts cold on a loaded 2-core machine; the tool's own bound (60 s) is what is tested.
@@ -24,7 +25,13 @@ suite("code intelligence in a fresh window", function () {
   let dir: string;
   const registry = new ToolRegistry(createCodeIntelTools());
   let n = 0;
-  const run = (name: string, args: unknown) => registry.run(name, args, { root, signal: new AbortController().signal, toolCallId: `fresh-${++n}`, sessionId: "host" });
+  const run = (name: string, args: unknown) =>
+    registry.run(name, args, {
+      root,
+      signal: new AbortController().signal,
+      toolCallId: `fresh-${++n}`,
+      sessionId: "host",
+    });
 
   suiteSetup(function () {
     // Only its own driver's window is known to be fresh; in the shared run another test may have opened TypeScript.
@@ -38,7 +45,10 @@ suite("code intelligence in a fresh window", function () {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);
     // A project as TypeScript repositories have one: its server loads it, then answers in full.
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, module: "commonjs", target: "es2022" }, include: ["*.ts"] }));
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, module: "commonjs", target: "es2022" }, include: ["*.ts"] }),
+    );
     writeFileSync(join(dir, "shapes.ts"), "export function area(r: number): number {\n  return r * r;\n}\n");
     writeFileSync(join(dir, "use.ts"), 'import { area } from "./shapes";\nexport const x = area(2);\n');
     writeFileSync(join(dir, "notes.qqq"), "area is defined in shapes.ts\n");
@@ -56,6 +66,9 @@ suite("code intelligence in a fresh window", function () {
 
   test("a file no extension serves says 'no language support', not 'no definitions'", async () => {
     const out = text(await run("definition", { path: "fresh-intel/notes.qqq", line: 1, symbol: "area" }));
-    assert.equal(out, "no language support for fresh-intel/notes.qqq: no installed extension provides code intelligence for plaintext files (search the text with grep instead)");
+    assert.equal(
+      out,
+      "no language support for fresh-intel/notes.qqq: no installed extension provides code intelligence for plaintext files (search the text with grep instead)",
+    );
   });
 });

@@ -34,18 +34,27 @@ suite("Downcity commands (answers as arguments)", function () {
   const beta = folders[1]!;
   const betaUri = vscode.Uri.file(beta);
   const ref = (sessionId: string, agentId = "code") => ({ folder: betaUri, agentId, sessionId });
-  const dirOf = (sessionId: string, area = "sessions", agentId = "code") => join(beta, ".downcity", "agents", agentId, area, sessionId);
+  const dirOf = (sessionId: string, area = "sessions", agentId = "code") =>
+    join(beta, ".downcity", "agents", agentId, area, sessionId);
   const node = (sessionId: string, agentId = "code") => host.tree.find(entry, agentId, sessionId);
-  const treeShows = (what: string, check: () => boolean) => whenEvent(what, host.tree.onDidChangeTreeData, () => (check() ? true : undefined), 10_000);
+  const treeShows = (what: string, check: () => boolean) =>
+    whenEvent(what, host.tree.onDidChangeTreeData, () => (check() ? true : undefined), 10_000);
   const chatShows = (r: { agentId: string; sessionId: string }) =>
     whenEvent(`the chat to show ${r.sessionId}`, host.chat.onDidShow, () => {
       const shown = host.chat.shown();
-      return shown && shown.folderKey === betaUri.toString() && shown.agentId === r.agentId && shown.sessionId === r.sessionId ? shown : undefined;
+      return shown &&
+        shown.folderKey === betaUri.toString() &&
+        shown.agentId === r.agentId &&
+        shown.sessionId === r.sessionId
+        ? shown
+        : undefined;
     });
   /** The folder runtime's next agent event that matches (bounded). */
   const agentEvent = (what: string, match: (e: AgentEvent) => boolean) => {
     let off: (() => void) | undefined;
-    const seen = new Promise<AgentEvent>((resolve) => (off = entry.runtime.onEvent((e) => void (match(e) && resolve(e)))));
+    const seen = new Promise<AgentEvent>(
+      (resolve) => (off = entry.runtime.onEvent((e) => void (match(e) && resolve(e)))),
+    );
     return withTimeout(seen, 10_000, what).finally(() => off?.());
   };
 
@@ -61,18 +70,33 @@ suite("Downcity commands (answers as arguments)", function () {
     // carries the words too, and holding it would leave Compact Now waiting for ever.
     provider = await startProviderServer(({ path, body }) => {
       if (path.endsWith("/models")) return { json: { object: "list", data: [{ id: MODEL }, { id: LISTED_MODEL }] } };
-      if (lastUserText(body) === "hold the line") return { sse: wire.openaiChat({ text: "Holding the line while you wait." }), stallAfter: 2 };
+      if (lastUserText(body) === "hold the line")
+        return { sse: wire.openaiChat({ text: "Holding the line while you wait." }), stallAfter: 2 };
       return { sse: wire.openaiChat({ text: "A summary of what came before." }) };
     });
     const settings = vscode.workspace.getConfiguration("downcity");
     providersBefore = settings.inspect("providers")?.workspaceValue;
-    const profile = { id: PROFILE, protocol: "openai-chat", baseURL: provider.baseURL, model: MODEL, contextWindow: 100 };
-    await settings.update("providers", [...((providersBefore as unknown[]) ?? []), profile], vscode.ConfigurationTarget.Workspace);
-    await whenEvent("the profile to be configured", host.config.onDidChange, () => (host.config.current.providers.some((p) => p.profile.id === PROFILE) ? true : undefined));
+    const profile = {
+      id: PROFILE,
+      protocol: "openai-chat",
+      baseURL: provider.baseURL,
+      model: MODEL,
+      contextWindow: 100,
+    };
+    await settings.update(
+      "providers",
+      [...((providersBefore as unknown[]) ?? []), profile],
+      vscode.ConfigurationTarget.Workspace,
+    );
+    await whenEvent("the profile to be configured", host.config.onDidChange, () =>
+      host.config.current.providers.some((p) => p.profile.id === PROFILE) ? true : undefined,
+    );
   });
 
   suiteTeardown(async () => {
-    await vscode.workspace.getConfiguration("downcity").update("providers", providersBefore, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace
+      .getConfiguration("downcity")
+      .update("providers", providersBefore, vscode.ConfigurationTarget.Workspace);
     await provider?.close();
   });
 
@@ -87,11 +111,17 @@ suite("Downcity commands (answers as arguments)", function () {
     await vscode.commands.executeCommand("downcity.setApiKey", { profileId: PROFILE, key: KEY });
     assert.equal((await host.config.profiles()).find((p) => p.id === PROFILE)?.apiKey, KEY);
     assert.equal((await host.config.choices()).find((c) => c.id === PROFILE)?.hasKey, true);
-    assert.ok(!readFileSync(vscode.workspace.workspaceFile!.fsPath, "utf8").includes(KEY), "the key is in the workspace settings");
+    assert.ok(
+      !readFileSync(vscode.workspace.workspaceFile!.fsPath, "utf8").includes(KEY),
+      "the key is in the workspace settings",
+    );
   });
 
   test("New Session takes { folder, agentId }: it is in the tree and the chat shows it", async () => {
-    const made = await vscode.commands.executeCommand<CommandSessionRef>("downcity.newSession", { folder: betaUri, agentId: "ask" });
+    const made = await vscode.commands.executeCommand<CommandSessionRef>("downcity.newSession", {
+      folder: betaUri,
+      agentId: "ask",
+    });
     assert.ok(made, "New Session returned no session");
     assert.equal(made.folder, betaUri.toString());
     assert.equal(made.agentId, "ask");
@@ -105,13 +135,24 @@ suite("Downcity commands (answers as arguments)", function () {
   });
 
   test("Rename Session takes { title } beside the ref (one object, as a keybinding gives): pinned on disk and in the tree", async () => {
-    await vscode.commands.executeCommand("downcity.renameSession", { ...ref("cmd-two-turns"), title: "  Renamed in the host " });
-    await treeShows("the tree to show the new title", () => node("cmd-two-turns")?.item.title === "Renamed in the host");
-    assert.match(readFileSync(join(dirOf("cmd-two-turns"), "messages", "active.jsonl"), "utf8"), /"type":"session\/title".*"Renamed in the host".*"kind":"user"/);
+    await vscode.commands.executeCommand("downcity.renameSession", {
+      ...ref("cmd-two-turns"),
+      title: "  Renamed in the host ",
+    });
+    await treeShows(
+      "the tree to show the new title",
+      () => node("cmd-two-turns")?.item.title === "Renamed in the host",
+    );
+    assert.match(
+      readFileSync(join(dirOf("cmd-two-turns"), "messages", "active.jsonl"), "utf8"),
+      /"type":"session\/title".*"Renamed in the host".*"kind":"user"/,
+    );
   });
 
   test("Fork Session { whole: true } copies every message into a new session the chat shows", async () => {
-    const fork = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("cmd-two-turns"), { whole: true });
+    const fork = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("cmd-two-turns"), {
+      whole: true,
+    });
     assert.ok(fork, "Fork Session returned no session");
     assert.notEqual(fork.sessionId, "cmd-two-turns");
     await chatShows(fork);
@@ -122,11 +163,14 @@ suite("Downcity commands (answers as arguments)", function () {
   test("Fork Session { atSeq } forks before a user message: the fork holds only the first turn", async () => {
     const source = await entry.runtime.messages({ agentId: "code", sessionId: "cmd-two-turns" });
     const second = source.events.filter((e) => e.type === "user/message")[1]!;
-    const fork = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("cmd-two-turns"), { atSeq: second.seq - 1 });
+    const fork = await vscode.commands.executeCommand<CommandSessionRef>("downcity.forkSession", ref("cmd-two-turns"), {
+      atSeq: second.seq - 1,
+    });
     assert.ok(fork, "Fork Session returned no session");
     await chatShows(fork);
     const copied = (await entry.runtime.messages({ agentId: "code", sessionId: fork.sessionId })).events;
-    const text = (type: string) => copied.filter((e) => e.type === type).map((e) => JSON.stringify((e.data as { content: unknown }).content));
+    const text = (type: string) =>
+      copied.filter((e) => e.type === type).map((e) => JSON.stringify((e.data as { content: unknown }).content));
     assert.deepEqual(text("user/message"), [JSON.stringify([{ type: "text", text: "first question" }])]);
     assert.deepEqual(text("assistant/message"), [JSON.stringify([{ type: "text", text: "first answer" }])]);
     assert.equal(node(fork.sessionId)?.item.messageCount, 2);
@@ -135,14 +179,28 @@ suite("Downcity commands (answers as arguments)", function () {
   test("Export Session { format: md | jsonl, uri } writes the transcript without a dialog", async () => {
     const md = vscode.Uri.file(join(beta, "exported.md"));
     const jsonl = join(beta, "exported.jsonl");
-    assert.equal((await vscode.commands.executeCommand<vscode.Uri>("downcity.exportSession", ref("cmd-two-turns"), { format: "md", uri: md }))?.fsPath, md.fsPath);
+    assert.equal(
+      (
+        await vscode.commands.executeCommand<vscode.Uri>("downcity.exportSession", ref("cmd-two-turns"), {
+          format: "md",
+          uri: md,
+        })
+      )?.fsPath,
+      md.fsPath,
+    );
     const text = readFileSync(md.fsPath, "utf8");
     assert.match(text, /^# Renamed in the host/);
     assert.ok(text.indexOf("first question") < text.indexOf("second answer"), text);
     // A path string is a file; the format follows from it.
     await vscode.commands.executeCommand("downcity.exportSession", ref("cmd-two-turns"), { uri: jsonl });
-    const events = readFileSync(jsonl, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { seq: number; type: string });
-    assert.deepEqual(events.map((e) => e.seq), events.map((_e, i) => i + 1));
+    const events = readFileSync(jsonl, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { seq: number; type: string });
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      events.map((_e, i) => i + 1),
+    );
     assert.deepEqual(events.filter((e) => e.type === "user/message").length, 2);
     assert.equal(events.at(-1)?.type, "session/title");
   });
@@ -154,7 +212,11 @@ suite("Downcity commands (answers as arguments)", function () {
     await streaming;
     await treeShows("the tree to show it running", () => Boolean(node("cmd-delete")?.activity.running));
     const request = provider.requests.at(-1)!;
-    assert.equal(request.headers.authorization, `Bearer ${KEY}`, "the request does not carry the key Set API Key stored");
+    assert.equal(
+      request.headers.authorization,
+      `Bearer ${KEY}`,
+      "the request does not carry the key Set API Key stored",
+    );
     await vscode.commands.executeCommand("downcity.cancelRun", ref("cmd-delete"));
     const results = await withTimeout(run, 10_000, "the run to end");
     assert.equal(results.at(-1)?.reason, "cancelled");
@@ -165,10 +227,20 @@ suite("Downcity commands (answers as arguments)", function () {
 
   test("a run in the first folder after one in the second: each folder's editor tools come up (the second's used to throw: its command was registered twice)", async () => {
     const alpha = host.runtimes.all().find((e) => e.runtime.root === folders[0])!;
-    const made = await vscode.commands.executeCommand<CommandSessionRef>("downcity.newSession", { folder: folders[0]!, agentId: "code" });
+    const made = await vscode.commands.executeCommand<CommandSessionRef>("downcity.newSession", {
+      folder: folders[0]!,
+      agentId: "code",
+    });
     assert.ok(made, "New Session returned no session");
-    const results = await withTimeout(alpha.runtime.prompt(made, "say something"), 20_000, "the run in the first folder");
-    assert.deepEqual(results.map((r) => [r.reason, r.error]), [["completed", undefined]]);
+    const results = await withTimeout(
+      alpha.runtime.prompt(made, "say something"),
+      20_000,
+      "the run in the first folder",
+    );
+    assert.deepEqual(
+      results.map((r) => [r.reason, r.error]),
+      [["completed", undefined]],
+    );
     // Leave the first folder as seeded (sessions.host.ts lists it).
     await vscode.commands.executeCommand("downcity.deleteSession", made, { confirmed: true });
     await treeShows("the tree to drop it", () => host.tree.find(alpha, "code", made.sessionId) === undefined);
@@ -176,36 +248,60 @@ suite("Downcity commands (answers as arguments)", function () {
 
   test("Show Session Files reveals the session's folder in the Explorer (the Sessions view gives way to it)", async () => {
     await vscode.commands.executeCommand("downcity.sessions.focus");
-    await whenEvent("the Sessions view to be visible", host.view.onDidChangeVisibility, () => (host.view.visible ? true : undefined));
+    await whenEvent("the Sessions view to be visible", host.view.onDidChangeVisibility, () =>
+      host.view.visible ? true : undefined,
+    );
     const dir = await vscode.commands.executeCommand<vscode.Uri>("downcity.showSessionFiles", ref("cmd-compact"));
     assert.equal(dir?.fsPath, dirOf("cmd-compact"));
     assert.ok(statSync(dir.fsPath).isDirectory());
-    await whenEvent("the Explorer to replace the Sessions view", host.view.onDidChangeVisibility, () => (host.view.visible ? undefined : true));
+    await whenEvent("the Explorer to replace the Sessions view", host.view.onDidChangeVisibility, () =>
+      host.view.visible ? undefined : true,
+    );
   });
 
   test("Open Session after the Explorer took the sidebar brings the chat back with that session", async () => {
     await vscode.commands.executeCommand("downcity.openSession", ref("cmd-two-turns"));
     await chatShows(ref("cmd-two-turns"));
-    await whenEvent("the Downcity views to be visible again", host.view.onDidChangeVisibility, () => (host.view.visible ? true : undefined));
+    await whenEvent("the Downcity views to be visible again", host.view.onDidChangeVisibility, () =>
+      host.view.visible ? true : undefined,
+    );
   });
 
   test("Compact Now closes the older history into a segment on disk and says what it closed", async () => {
-    const result = await vscode.commands.executeCommand<{ closed: number; throughSeq?: number }>("downcity.compactSession", ref("cmd-compact"));
+    const result = await vscode.commands.executeCommand<{ closed: number; throughSeq?: number }>(
+      "downcity.compactSession",
+      ref("cmd-compact"),
+    );
     assert.ok(result, "Compact Now returned no result (it failed: see the notification)");
     assert.ok(result.closed > 0, `nothing closed: ${JSON.stringify(result)}`);
     const segments = join(dirOf("cmd-compact"), "messages", "segments");
     assert.ok(existsSync(segments) && readdirSync(segments).length > 0, "no segment on disk");
-    assert.ok(provider.requests.some((r) => JSON.stringify(r.body).includes("q1:")), "the summariser never saw the closed history");
+    assert.ok(
+      provider.requests.some((r) => JSON.stringify(r.body).includes("q1:")),
+      "the summariser never saw the closed history",
+    );
   });
 
   test("as the UI steps 14-17 go (cancelled run, Explorer, a server-listed model), Open Session and Compact Now on the cancelled session still answer", async () => {
     await vscode.commands.executeCommand("downcity.selectModel", { profileId: PROFILE, model: LISTED_MODEL });
     assert.deepEqual(host.config.selection(), { provider: PROFILE, model: LISTED_MODEL });
     await vscode.commands.executeCommand("downcity.showSessionFiles", ref("cmd-delete"));
-    await whenEvent("the Explorer to replace the Sessions view", host.view.onDidChangeVisibility, () => (host.view.visible ? undefined : true));
-    await withTimeout(Promise.resolve(vscode.commands.executeCommand("downcity.openSession", ref("cmd-delete"))), 15_000, "Open Session to return");
+    await whenEvent("the Explorer to replace the Sessions view", host.view.onDidChangeVisibility, () =>
+      host.view.visible ? undefined : true,
+    );
+    await withTimeout(
+      Promise.resolve(vscode.commands.executeCommand("downcity.openSession", ref("cmd-delete"))),
+      15_000,
+      "Open Session to return",
+    );
     await chatShows(ref("cmd-delete"));
-    const result = await withTimeout(Promise.resolve(vscode.commands.executeCommand<{ closed: number; note?: string }>("downcity.compactSession", ref("cmd-delete"))), 15_000, "Compact Now to return");
+    const result = await withTimeout(
+      Promise.resolve(
+        vscode.commands.executeCommand<{ closed: number; note?: string }>("downcity.compactSession", ref("cmd-delete")),
+      ),
+      15_000,
+      "Compact Now to return",
+    );
     assert.ok(result, "Compact Now returned no result (it failed: see the notification)");
     await vscode.commands.executeCommand("downcity.selectModel", { profileId: PROFILE });
   });
@@ -227,7 +323,8 @@ suite("Downcity commands (answers as arguments)", function () {
       }
     };
     folders.forEach(scan);
-    if (readFileSync(vscode.workspace.workspaceFile!.fsPath, "utf8").includes(KEY)) leaks.push(vscode.workspace.workspaceFile!.fsPath);
+    if (readFileSync(vscode.workspace.workspaceFile!.fsPath, "utf8").includes(KEY))
+      leaks.push(vscode.workspace.workspaceFile!.fsPath);
     assert.deepEqual(leaks, []);
   });
 });
@@ -236,5 +333,10 @@ suite("Downcity commands (answers as arguments)", function () {
 function lastUserText(body: { messages?: { content?: unknown }[] } | undefined): string {
   const content = body?.messages?.at(-1)?.content;
   if (typeof content === "string") return content.trim();
-  return Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("").trim() : "";
+  return Array.isArray(content)
+    ? content
+        .map((p: { text?: string }) => p.text ?? "")
+        .join("")
+        .trim()
+    : "";
 }

@@ -7,7 +7,12 @@ import { withTimeout } from "../support/with-timeout";
  * Resolves with `probe()` once it gives a value: checked now and on every `event`, never by
  * polling; rejects after `ms` (the bound, the only timer).
  */
-export function whenEvent<T>(what: string, event: vscode.Event<unknown>, probe: () => T | undefined, ms = 20_000): Promise<T> {
+export function whenEvent<T>(
+  what: string,
+  event: vscode.Event<unknown>,
+  probe: () => T | undefined,
+  ms = 20_000,
+): Promise<T> {
   let sub: vscode.Disposable | undefined;
   const found = new Promise<T>((resolve) => {
     const check = () => {

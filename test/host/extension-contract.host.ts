@@ -51,7 +51,10 @@ suite("Downcity extension", function () {
     await extension.activate();
     assert.ok(extension.isActive);
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(COMMANDS.filter((c) => !registered.has(c)), []);
+    assert.deepEqual(
+      COMMANDS.filter((c) => !registered.has(c)),
+      [],
+    );
   });
 
   test("lists every command under the Downcity category", () => {

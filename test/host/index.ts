@@ -12,7 +12,9 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", timeout: 30_000, color: false, reporter: "spec" });
   const grep = process.env.DOWNCITY_HOST_GREP;
   if (grep) mocha.grep(grep);
-  for (const file of readdirSync(__dirname).filter((f) => f.endsWith(".host.js")).sort()) {
+  for (const file of readdirSync(__dirname)
+    .filter((f) => f.endsWith(".host.js"))
+    .sort()) {
     mocha.addFile(join(__dirname, file));
   }
   const resultsFile = process.env.DOWNCITY_HOST_RESULTS;
@@ -29,7 +31,13 @@ export function run(): Promise<void> {
     runner.on("pass", (t) => emit({ type: "test", title: t.fullTitle(), ok: true, ms: t.duration ?? 0 }));
     // Also fires for a failing hook, whose title then names the hook.
     runner.on("fail", (t, error: Error) =>
-      emit({ type: "test", title: t.fullTitle(), ok: false, ms: t.duration ?? 0, error: error?.stack ?? String(error) }),
+      emit({
+        type: "test",
+        title: t.fullTitle(),
+        ok: false,
+        ms: t.duration ?? 0,
+        error: error?.stack ?? String(error),
+      }),
     );
     runner.on("pending", (t) => emit({ type: "test", title: t.fullTitle(), ok: true, ms: 0, skipped: true }));
   });

@@ -43,7 +43,10 @@ suite("@-mentions resolved by the real editor", function () {
     assert.ok(entry, "no runtime for the first folder");
     folder = { key: entry.folder.uri.toString(), name: entry.folder.name, runtime: entry.runtime };
     mkdirSync(join(fixture, "deep"), { recursive: true });
-    writeFileSync(join(fixture, "inventory-rules.ts"), ["// line 1", "export const low = 3; // line 2", "export const high = 9; // line 3", "// line 4"].join("\n"));
+    writeFileSync(
+      join(fixture, "inventory-rules.ts"),
+      ["// line 1", "export const low = 3; // line 2", "export const high = 9; // line 3", "// line 4"].join("\n"),
+    );
     writeFileSync(join(fixture, "deep", "note.md"), "# note\n");
     terminals = new TerminalOutputs();
     mentions = new VscodeMentions(terminals);
@@ -61,18 +64,36 @@ suite("@-mentions resolved by the real editor", function () {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(fixture, "inventory-rules.ts")));
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.replace(new vscode.Range(2, 0, 2, 100), "export const high = 12; // unsaved"));
-    const file = await mentions.resolve(folder, { kind: "file", path: "mention-fixture/inventory-rules.ts", range: { start: 2, end: 3 } });
-    assert.deepEqual(file.info, { kind: "file", label: "mention-fixture/inventory-rules.ts:2-3", path: "mention-fixture/inventory-rules.ts", range: { start: 2, end: 3 } });
+    const file = await mentions.resolve(folder, {
+      kind: "file",
+      path: "mention-fixture/inventory-rules.ts",
+      range: { start: 2, end: 3 },
+    });
+    assert.deepEqual(file.info, {
+      kind: "file",
+      label: "mention-fixture/inventory-rules.ts:2-3",
+      path: "mention-fixture/inventory-rules.ts",
+      range: { start: 2, end: 3 },
+    });
     assert.match(file.text, /export const low = 3; \/\/ line 2\nexport const high = 12; \/\/ unsaved/);
     assert.doesNotMatch(file.text, /line 1|line 4/);
     resolved.push(file);
   });
 
   test("@file by a dropped file's URI; a path or URI outside the folder is refused", async () => {
-    const dropped = await mentions.resolve(folder, { kind: "file", path: vscode.Uri.file(join(fixture, "deep", "note.md")).toString() });
+    const dropped = await mentions.resolve(folder, {
+      kind: "file",
+      path: vscode.Uri.file(join(fixture, "deep", "note.md")).toString(),
+    });
     assert.equal(dropped.info.label, "mention-fixture/deep/note.md");
-    await assert.rejects(mentions.resolve(folder, { kind: "file", path: "../beta/README.md" }), /outside|escapes|not inside/i);
-    await assert.rejects(mentions.resolve(folder, { kind: "file", path: vscode.Uri.file(join(folders[1]!, "README.md")).toString() }), /not a file of this workspace folder/);
+    await assert.rejects(
+      mentions.resolve(folder, { kind: "file", path: "../beta/README.md" }),
+      /outside|escapes|not inside/i,
+    );
+    await assert.rejects(
+      mentions.resolve(folder, { kind: "file", path: vscode.Uri.file(join(folders[1]!, "README.md")).toString() }),
+      /not a file of this workspace folder/,
+    );
   });
 
   test("@folder: the listing, folders first; folder search", async () => {
@@ -87,7 +108,11 @@ suite("@-mentions resolved by the real editor", function () {
     const collection = vscode.languages.createDiagnosticCollection("mentions-host-test");
     try {
       const uri = vscode.Uri.file(join(alpha, "hello.ts"));
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(1, 2, 1, 8), "Seeded problem for @problems", vscode.DiagnosticSeverity.Error);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(1, 2, 1, 8),
+        "Seeded problem for @problems",
+        vscode.DiagnosticSeverity.Error,
+      );
       diagnostic.source = "host-test";
       collection.set(uri, [diagnostic]);
       const problems = await mentions.resolve(folder, { kind: "problems" });
@@ -113,10 +138,20 @@ suite("@-mentions resolved by the real editor", function () {
     const terminal = vscode.window.createTerminal({ name: "mentions-host", cwd: alpha });
     try {
       terminal.show();
-      await whenEvent("the terminal to be active", vscode.window.onDidChangeActiveTerminal, () => (vscode.window.activeTerminal === terminal ? true : undefined));
-      const integrated = await whenEvent("shell integration", vscode.window.onDidChangeTerminalShellIntegration, () => terminal.shellIntegration, 15_000).catch(() => undefined);
+      await whenEvent("the terminal to be active", vscode.window.onDidChangeActiveTerminal, () =>
+        vscode.window.activeTerminal === terminal ? true : undefined,
+      );
+      const integrated = await whenEvent(
+        "shell integration",
+        vscode.window.onDidChangeTerminalShellIntegration,
+        () => terminal.shellIntegration,
+        15_000,
+      ).catch(() => undefined);
       if (!integrated) {
-        await assert.rejects(mentions.resolve(folder, { kind: "terminal" }), /@terminal is unavailable: the terminal "mentions-host" has no shell integration/);
+        await assert.rejects(
+          mentions.resolve(folder, { kind: "terminal" }),
+          /@terminal is unavailable: the terminal "mentions-host" has no shell integration/,
+        );
         console.log("figure: @terminal: this shell gave no shell integration; the refusal was checked instead");
         return;
       }
@@ -151,7 +186,8 @@ suite("@-mentions resolved by the real editor", function () {
       const session = runtime.create();
       await runtime.prompt({ agentId: session.agentId, sessionId: session.id }, withAttachments("use these", resolved));
       const user = provider.requests[0]!.body.messages.find((m: { role: string }) => m.role === "user");
-      const sent = typeof user.content === "string" ? user.content : user.content.map((p: { text: string }) => p.text).join("\n");
+      const sent =
+        typeof user.content === "string" ? user.content : user.content.map((p: { text: string }) => p.text).join("\n");
       assert.ok(resolved.length >= 4, `resolved ${resolved.map((r) => r.info.kind)}`);
       for (const a of resolved) assert.ok(sent.includes(a.text), `${a.info.kind} not in the request`);
     } finally {

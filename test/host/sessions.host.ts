@@ -26,7 +26,13 @@ suite("Downcity sessions", function () {
   });
 
   test("one runtime per workspace folder, each with its own store", () => {
-    assert.deepEqual(host.runtimes.all().map((e) => e.runtime.root).sort(), [...folders].sort());
+    assert.deepEqual(
+      host.runtimes
+        .all()
+        .map((e) => e.runtime.root)
+        .sort(),
+      [...folders].sort(),
+    );
   });
 
   test("the tree shows both folders and the seeded sessions, newest first", async () => {
@@ -34,7 +40,10 @@ suite("Downcity sessions", function () {
     assert.deepEqual(roots.map((n) => label(host.tree.getTreeItem(n))).sort(), ["alpha", "beta"]);
     const alphaNode = roots.find((n) => n.kind === "folder" && n.entry.runtime.root === alpha)!;
     const sessions = await sessionsUnder(host, alphaNode);
-    assert.deepEqual(sessions.map((n) => label(host.tree.getTreeItem(n))), ["Seeded newer session", "Seeded older session"]);
+    assert.deepEqual(
+      sessions.map((n) => label(host.tree.getTreeItem(n))),
+      ["Seeded newer session", "Seeded older session"],
+    );
   });
 
   test("Archive Session and Unarchive Session move the session on disk and in the tree", async () => {
@@ -42,11 +51,19 @@ suite("Downcity sessions", function () {
     const arg = { folder: vscode.Uri.file(alpha), agentId: "default", sessionId };
     const agentDir = join(alpha, ".downcity", "agents", "default");
     await vscode.commands.executeCommand("downcity.archiveSession", arg);
-    await until(host, () => host.tree.sessions({ archived: true }).some((n) => n.item.sessionId === sessionId), "the tree to show it archived");
+    await until(
+      host,
+      () => host.tree.sessions({ archived: true }).some((n) => n.item.sessionId === sessionId),
+      "the tree to show it archived",
+    );
     assert.ok(existsSync(join(agentDir, "archived", sessionId)), "not moved to archived/ on disk");
     assert.ok(!existsSync(join(agentDir, "sessions", sessionId)));
     await vscode.commands.executeCommand("downcity.unarchiveSession", arg);
-    await until(host, () => host.tree.sessions({ archived: false }).some((n) => n.item.sessionId === sessionId), "the tree to show it back");
+    await until(
+      host,
+      () => host.tree.sessions({ archived: false }).some((n) => n.item.sessionId === sessionId),
+      "the tree to show it back",
+    );
     assert.ok(existsSync(join(agentDir, "sessions", sessionId)), "not moved back on disk");
   });
 
@@ -64,7 +81,10 @@ suite("Downcity sessions", function () {
     assert.equal((await host.config.choices()).find((c) => c.id === "local")?.hasKey, true);
     assert.equal((await host.config.profiles()).find((p) => p.id === "local")?.apiKey, "sk-host-test-secret");
     const workspaceFile = vscode.workspace.workspaceFile!.fsPath;
-    assert.ok(!readFileSync(workspaceFile, "utf8").includes("sk-host-test-secret"), "the key leaked into the workspace settings");
+    assert.ok(
+      !readFileSync(workspaceFile, "utf8").includes("sk-host-test-secret"),
+      "the key leaked into the workspace settings",
+    );
   });
 });
 

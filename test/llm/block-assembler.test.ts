@@ -23,7 +23,11 @@ describe("BlockAssembler", () => {
     const a = new BlockAssembler();
     a.push({ type: "block-start", index: 0, block: { type: "tool-call", id: "c1", name: "ls" } });
     a.push({ type: "tool-call-delta", index: 0, argumentsDelta: '{"dir":"sr' });
-    a.push({ type: "block-end", index: 0, block: { type: "tool-call", id: "c1", name: "ls", arguments: { dir: "src" } } });
+    a.push({
+      type: "block-end",
+      index: 0,
+      block: { type: "tool-call", id: "c1", name: "ls", arguments: { dir: "src" } },
+    });
     a.push({ type: "usage", usage: { inputTokens: 3, outputTokens: 4 } });
     a.push({ type: "finish", reason: "tool-calls", replayState: { adapter: "x:y", version: 1, data: { k: 1 } } });
     assert.deepEqual(a.completedToolCallIds(), ["c1"]);

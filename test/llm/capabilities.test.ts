@@ -8,12 +8,15 @@ before(async () => {
   server = await startProviderServer(({ method, path, body }) => {
     if (method === "POST" && path === "/api/show") {
       if (body?.model === "llama3:8b") {
-        return { json: { parameters: "stop \"<|eot_id|>\"\nnum_ctx 16384", model_info: { "llama.context_length": 131072 } } };
+        return {
+          json: { parameters: 'stop "<|eot_id|>"\nnum_ctx 16384', model_info: { "llama.context_length": 131072 } },
+        };
       }
       return { json: { model_info: { "qwen2.context_length": 32768, "general.architecture": "qwen2" } } };
     }
     if (path === "/props") return { json: { default_generation_settings: { n_ctx: 8192 }, total_slots: 1 } };
-    if (path === "/v1/models") return { json: { object: "list", data: [{ id: "Qwen/Qwen3-8B", object: "model", max_model_len: 40960 }] } };
+    if (path === "/v1/models")
+      return { json: { object: "list", data: [{ id: "Qwen/Qwen3-8B", object: "model", max_model_len: 40960 }] } };
     return { status: 404, json: { error: "not found" } };
   });
 });
@@ -45,7 +48,9 @@ describe("model capabilities", () => {
   });
 
   test("Ollama: num_ctx from the Modelfile parameters, else model_info *.context_length", async () => {
-    const runtime = new LlmRuntime({ profiles: [{ id: "ollama", protocol: "openai-chat", baseURL: server.baseURL, server: "ollama" }] });
+    const runtime = new LlmRuntime({
+      profiles: [{ id: "ollama", protocol: "openai-chat", baseURL: server.baseURL, server: "ollama" }],
+    });
     assert.deepEqual(await runtime.capabilities("ollama", "llama3:8b"), {
       reasoning: false,
       images: true,
@@ -57,7 +62,10 @@ describe("model capabilities", () => {
     await runtime.capabilities("ollama", "qwen2:7b");
     assert.equal(server.requests.filter((r) => r.path === "/api/show").length, asked, "answers are cached");
     // prepareCall (synchronous) sees what capabilities() learned.
-    assert.equal(runtime.prepareCall({ provider: "ollama", model: "qwen2:7b", messages: [] }).capabilities.contextWindow, 32_768);
+    assert.equal(
+      runtime.prepareCall({ provider: "ollama", model: "qwen2:7b", messages: [] }).capabilities.contextWindow,
+      32_768,
+    );
   });
 
   test("llama.cpp /props and vLLM /v1/models max_model_len", async () => {
@@ -100,7 +108,10 @@ describe("model capabilities", () => {
       reasoningField: "reasoning_content",
     });
     assert.equal(chatCompat({ ...deepseek, compat: { streamUsage: false } }, caps).streamUsage, false);
-    assert.equal(chatCompat({ id: "o", protocol: "openai-chat" }, { reasoning: false, images: true }).reasoningEffort, false);
+    assert.equal(
+      chatCompat({ id: "o", protocol: "openai-chat" }, { reasoning: false, images: true }).reasoningEffort,
+      false,
+    );
   });
 
   test("a malformed profile is rejected with the field named", () => {

@@ -14,8 +14,14 @@ before(async () => {
 after(() => h.close());
 
 const CONTEXT_MESSAGE: Record<Protocol, [string, string | undefined]> = {
-  "openai-chat": ["This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.", "context_length_exceeded"],
-  "openai-responses": ["Your input exceeds the context window of this model. Please adjust your input and try again.", "context_length_exceeded"],
+  "openai-chat": [
+    "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.",
+    "context_length_exceeded",
+  ],
+  "openai-responses": [
+    "Your input exceeds the context window of this model. Please adjust your input and try again.",
+    "context_length_exceeded",
+  ],
   "anthropic-messages": ["prompt is too long: 210512 tokens > 200000 maximum", undefined],
 };
 
@@ -71,7 +77,10 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       const { error, chunks } = await collectError(h.runtime, call(protocol));
       assert.equal(error.kind, "transient");
       assert.ok(error instanceof LlmError);
-      const text = chunks.filter((c) => c.type === "text-delta").map((c) => (c as { text: string }).text).join("");
+      const text = chunks
+        .filter((c) => c.type === "text-delta")
+        .map((c) => (c as { text: string }).text)
+        .join("");
       assert.equal(text, "Hello wo");
     });
 
@@ -86,7 +95,10 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 
     test("a malformed SSE data line → transient malformed-stream", async () => {
       const frames = wire.frames(protocol, { text: "Hello world" });
-      const bad = protocol === "openai-chat" ? 'data: {"id":"x","choices":[{\n\n' : 'event: content_block_delta\ndata: {"type":\n\n';
+      const bad =
+        protocol === "openai-chat"
+          ? 'data: {"id":"x","choices":[{\n\n'
+          : 'event: content_block_delta\ndata: {"type":\n\n';
       next = () => ({ sse: [...frames.slice(0, 3), bad, ...frames.slice(3)] });
       const { error } = await collectError(h.runtime, call(protocol));
       assert.equal(error.kind, "transient");
@@ -95,7 +107,9 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 
     test("a stray non-SSE line is ignored, as the SSE spec says", async () => {
       const frames = wire.frames(protocol, { text: "Hello world" });
-      next = () => ({ sse: [...frames.slice(0, 2), "this line is not a field\n\n", ": a comment\n\n", ...frames.slice(2)] });
+      next = () => ({
+        sse: [...frames.slice(0, 2), "this line is not a field\n\n", ": a comment\n\n", ...frames.slice(2)],
+      });
       const { assembler } = await collect(h.runtime, call(protocol));
       assert.deepEqual(assembler.blocks(), [{ type: "text", text: "Hello world" }]);
     });
@@ -166,7 +180,9 @@ describe("bad input", () => {
 
   test("a connection refused is transient", async () => {
     const { LlmRuntime } = await import("../../core/llm");
-    const runtime = new LlmRuntime({ profiles: [{ id: "dead", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", apiKey: "k" }] });
+    const runtime = new LlmRuntime({
+      profiles: [{ id: "dead", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", apiKey: "k" }],
+    });
     const { error } = await collectError(runtime, { provider: "dead", model: "gpt-4o", messages: [] });
     assert.equal(error.kind, "transient");
   });

@@ -1,6 +1,11 @@
 import type { GenerateOptions, Message, StreamChunk } from "../../core/protocol";
 import { BlockAssembler, LlmError, LlmRuntime, type Protocol, type ProviderProfile } from "../../core/llm";
-import { startProviderServer, type ProviderHandler, type ProviderServer, type ScriptedReply } from "../support/provider-server";
+import {
+  startProviderServer,
+  type ProviderHandler,
+  type ProviderServer,
+  type ScriptedReply,
+} from "../support/provider-server";
 
 export const PROTOCOL_MODELS: Record<Protocol, string> = {
   "openai-chat": "gpt-4o",
@@ -15,7 +20,11 @@ export const PROFILE_IDS: Record<Protocol, string> = {
   "anthropic-messages": "anthropic",
 };
 
-export function profileFor(protocol: Protocol, server: ProviderServer, extra: Partial<ProviderProfile> = {}): ProviderProfile {
+export function profileFor(
+  protocol: Protocol,
+  server: ProviderServer,
+  extra: Partial<ProviderProfile> = {},
+): ProviderProfile {
   return {
     id: PROFILE_IDS[protocol],
     protocol,
@@ -45,7 +54,10 @@ export function call(protocol: Protocol, extra: Partial<GenerateOptions> = {}): 
   return { provider: PROFILE_IDS[protocol], model: PROTOCOL_MODELS[protocol], messages: [userText("hi")], ...extra };
 }
 
-export async function collect(runtime: LlmRuntime, options: GenerateOptions): Promise<{ chunks: StreamChunk[]; assembler: BlockAssembler }> {
+export async function collect(
+  runtime: LlmRuntime,
+  options: GenerateOptions,
+): Promise<{ chunks: StreamChunk[]; assembler: BlockAssembler }> {
   const chunks: StreamChunk[] = [];
   const assembler = new BlockAssembler();
   for await (const chunk of runtime.stream(options)) {
@@ -56,7 +68,10 @@ export async function collect(runtime: LlmRuntime, options: GenerateOptions): Pr
 }
 
 /** The LlmError a call ends with, plus the chunks it produced first. Fails if it does not throw. */
-export async function collectError(runtime: LlmRuntime, options: GenerateOptions): Promise<{ error: LlmError; chunks: StreamChunk[] }> {
+export async function collectError(
+  runtime: LlmRuntime,
+  options: GenerateOptions,
+): Promise<{ error: LlmError; chunks: StreamChunk[] }> {
   const chunks: StreamChunk[] = [];
   try {
     for await (const chunk of runtime.stream(options)) chunks.push(chunk);

@@ -34,7 +34,17 @@ function followUp(assistant: Message): Message[] {
   return [
     userText("read a.ts"),
     assistant,
-    { role: "user", content: [{ type: "tool-result", toolCallId: "toolu_1", toolName: "read_file", content: [{ type: "text", text: "body" }] }] },
+    {
+      role: "user",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "toolu_1",
+          toolName: "read_file",
+          content: [{ type: "text", text: "body" }],
+        },
+      ],
+    },
   ];
 }
 
@@ -49,14 +59,26 @@ describe("replayState", () => {
     const assistant = await assistantTurn("anthropic-messages", "anthropic", "claude-opus-4-1");
     assert.equal(assistant.replayState?.adapter, "anthropic-messages:anthropic");
     assert.equal(assistant.replayState?.version, 1);
-    assert.equal(JSON.stringify(assistant.content).includes("sig_live_123"), false, "signatures never enter neutral blocks");
+    assert.equal(
+      JSON.stringify(assistant.content).includes("sig_live_123"),
+      false,
+      "signatures never enter neutral blocks",
+    );
     const body = await nextBody("anthropic-messages", "anthropic", "claude-opus-4-1", followUp(assistant));
-    assert.deepEqual(body.messages[1].content[0], { type: "thinking", thinking: "Need the file first", signature: "sig_live_123" });
+    assert.deepEqual(body.messages[1].content[0], {
+      type: "thinking",
+      thinking: "Need the file first",
+      signature: "sig_live_123",
+    });
   });
 
   test("anthropic: another profile of the same protocol gets the message without replayState (thinking left out)", async () => {
     const assistant = await assistantTurn("anthropic-messages", "anthropic", "claude-opus-4-1");
-    const prepared = h.runtime.prepareCall({ provider: "anthropic-2", model: "claude-opus-4-1", messages: followUp(assistant) });
+    const prepared = h.runtime.prepareCall({
+      provider: "anthropic-2",
+      model: "claude-opus-4-1",
+      messages: followUp(assistant),
+    });
     assert.equal(prepared.options.messages[1]!.replayState, undefined, "stripped before the adapter sees it");
     assert.ok(assistant.replayState, "the caller's message is not mutated");
     const body = await nextBody("anthropic-messages", "anthropic-2", "claude-opus-4-1", followUp(assistant));

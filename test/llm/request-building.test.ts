@@ -37,11 +37,26 @@ function conversation(replayState?: ReplayState): Message[] {
     assistant,
     {
       role: "user",
-      content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", content: [{ type: "text", text: "file body" }, image] }],
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "call_1",
+          toolName: "read_file",
+          content: [{ type: "text", text: "file body" }, image],
+        },
+      ],
     },
     {
       role: "user",
-      content: [{ type: "tool-result", toolCallId: "call_2", toolName: "grep", content: [{ type: "text", text: "match" }], isError: true }],
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "call_2",
+          toolName: "grep",
+          content: [{ type: "text", text: "match" }],
+          isError: true,
+        },
+      ],
     },
     { role: "user", content: [{ type: "text", text: "thanks" }] },
   ];
@@ -82,7 +97,13 @@ describe("request bodies", () => {
     const body = await sentBody("openai-chat", options("openai-chat", conversation()));
     assert.deepEqual(body.messages, [
       { role: "system", content: "You are helpful" },
-      { role: "user", content: [{ type: "text", text: "Look at this" }, { type: "image_url", image_url: { url: dataUrl } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Look at this" },
+          { type: "image_url", image_url: { url: dataUrl } },
+        ],
+      },
       {
         role: "assistant",
         content: "Reading it.",
@@ -112,13 +133,29 @@ describe("request bodies", () => {
   });
 
   test("openai-chat against DeepSeek echoes reasoning_content on tool-call turns only", async () => {
-    h.runtime.addProfile({ id: "deepseek", protocol: "openai-chat", baseURL: h.server.baseURL, apiKey: "k", server: "deepseek" });
+    h.runtime.addProfile({
+      id: "deepseek",
+      protocol: "openai-chat",
+      baseURL: h.server.baseURL,
+      apiKey: "k",
+      server: "deepseek",
+    });
     const messages: Message[] = [
       ...conversation(),
-      { role: "assistant", content: [{ type: "reasoning", text: "plain turn" }, { type: "text", text: "done" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "plain turn" },
+          { type: "text", text: "done" },
+        ],
+      },
       { role: "user", content: [{ type: "text", text: "again" }] },
     ];
-    const body = await sentBody("openai-chat", { ...options("openai-chat", messages), provider: "deepseek", model: "deepseek-reasoner" });
+    const body = await sentBody("openai-chat", {
+      ...options("openai-chat", messages),
+      provider: "deepseek",
+      model: "deepseek-reasoner",
+    });
     const assistants = body.messages.filter((m: any) => m.role === "assistant");
     assert.equal(assistants[0].reasoning_content, THOUGHT);
     assert.equal("reasoning_content" in assistants[1], false);
@@ -128,7 +165,13 @@ describe("request bodies", () => {
   });
 
   test("openai-chat against api.openai.com-style compat uses max_completion_tokens and reasoning_effort", async () => {
-    h.runtime.addProfile({ id: "oai", protocol: "openai-chat", baseURL: h.server.baseURL, apiKey: "k", server: "openai" });
+    h.runtime.addProfile({
+      id: "oai",
+      protocol: "openai-chat",
+      baseURL: h.server.baseURL,
+      apiKey: "k",
+      server: "openai",
+    });
     const body = await sentBody("openai-chat", {
       ...options("openai-chat", [{ role: "user", content: [{ type: "text", text: "hi" }] }]),
       provider: "oai",
@@ -148,13 +191,29 @@ describe("request bodies", () => {
       data: {
         model: "gpt-5",
         responseId: "resp_prev",
-        reasoning: [{ hash: textHash(THOUGHT), id: "rs_1", summary: [{ type: "summary_text", text: THOUGHT }], encrypted_content: "enc_1" }],
+        reasoning: [
+          {
+            hash: textHash(THOUGHT),
+            id: "rs_1",
+            summary: [{ type: "summary_text", text: THOUGHT }],
+            encrypted_content: "enc_1",
+          },
+        ],
       },
     };
-    const body = await sentBody("openai-responses", options("openai-responses", conversation(replay), { reasoningEffort: "low" }));
+    const body = await sentBody(
+      "openai-responses",
+      options("openai-responses", conversation(replay), { reasoningEffort: "low" }),
+    );
     assert.equal(body.instructions, "You are helpful");
     assert.deepEqual(body.input, [
-      { role: "user", content: [{ type: "input_text", text: "Look at this" }, { type: "input_image", image_url: dataUrl, detail: "auto" }] },
+      {
+        role: "user",
+        content: [
+          { type: "input_text", text: "Look at this" },
+          { type: "input_image", image_url: dataUrl, detail: "auto" },
+        ],
+      },
       { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: THOUGHT }], encrypted_content: "enc_1" },
       { role: "assistant", content: "Reading it." },
       { type: "function_call", call_id: "call_1", name: "read_file", arguments: '{"path":"a.ts"}' },
@@ -162,7 +221,10 @@ describe("request bodies", () => {
       {
         type: "function_call_output",
         call_id: "call_1",
-        output: [{ type: "input_text", text: "file body" }, { type: "input_image", image_url: dataUrl, detail: "auto" }],
+        output: [
+          { type: "input_text", text: "file body" },
+          { type: "input_image", image_url: dataUrl, detail: "auto" },
+        ],
       },
       { type: "function_call_output", call_id: "call_2", output: "match" },
       { role: "user", content: [{ type: "input_text", text: "thanks" }] },
@@ -179,13 +241,23 @@ describe("request bodies", () => {
     const replay: ReplayState = {
       adapter: "anthropic-messages:anthropic",
       version: 1,
-      data: { model: "claude-opus-4-1", messageId: "msg_prev", reasoning: [{ hash: textHash(THOUGHT), signature: "sig_1" }] },
+      data: {
+        model: "claude-opus-4-1",
+        messageId: "msg_prev",
+        reasoning: [{ hash: textHash(THOUGHT), signature: "sig_1" }],
+      },
     };
     const body = await sentBody("anthropic-messages", options("anthropic-messages", conversation(replay)));
     const source = { type: "base64", media_type: "image/png", data: PNG };
     assert.deepEqual(body.system, [{ type: "text", text: "You are helpful", cache_control: { type: "ephemeral" } }]);
     assert.deepEqual(body.messages, [
-      { role: "user", content: [{ type: "text", text: "Look at this" }, { type: "image", source }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Look at this" },
+          { type: "image", source },
+        ],
+      },
       {
         role: "assistant",
         content: [
@@ -198,7 +270,14 @@ describe("request bodies", () => {
       {
         role: "user",
         content: [
-          { type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "file body" }, { type: "image", source }] },
+          {
+            type: "tool_result",
+            tool_use_id: "call_1",
+            content: [
+              { type: "text", text: "file body" },
+              { type: "image", source },
+            ],
+          },
           { type: "tool_result", tool_use_id: "call_2", content: [{ type: "text", text: "match" }], is_error: true },
           { type: "text", text: "thanks", cache_control: { type: "ephemeral" } },
         ],

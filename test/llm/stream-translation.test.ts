@@ -57,7 +57,9 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
         { type: "block-start", index: 1, block: { type: "text" } },
         { type: "text-delta", index: 1, text: "Done" },
         { type: "block-end", index: 1 },
-        ...(protocol === "anthropic-messages" ? [{ type: "usage", usage: usageFor(protocol, 0, 0) } as StreamChunk] : []),
+        ...(protocol === "anthropic-messages"
+          ? [{ type: "usage", usage: usageFor(protocol, 0, 0) } as StreamChunk]
+          : []),
         { type: "finish", reason: "stop" },
       ]);
       assert.deepEqual(assembler.blocks(), [
@@ -100,7 +102,9 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     });
 
     test("invalid tool-call JSON becomes {} plus invalidArguments, keeping the raw text", async () => {
-      next = () => ({ sse: wire.frames(protocol, { toolCalls: [{ id: "call_x", name: "edit", arguments: '{"path": "a.ts", ' }] }) });
+      next = () => ({
+        sse: wire.frames(protocol, { toolCalls: [{ id: "call_x", name: "edit", arguments: '{"path": "a.ts", ' }] }),
+      });
       const { assembler } = await collect(h.runtime, call(protocol));
       const [block] = assembler.blocks();
       assert.equal(block?.type, "tool-call");
@@ -124,14 +128,24 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 
 describe("openai-chat compatible servers", () => {
   test("Ollama-style `reasoning` field and a usage-only final chunk are understood", async () => {
-    next = () => ({ sse: wire.openaiChat({ reasoning: "hmm", text: "ok", reasoningField: "reasoning", usage: { input: 5, output: 2 } }) });
+    next = () => ({
+      sse: wire.openaiChat({
+        reasoning: "hmm",
+        text: "ok",
+        reasoningField: "reasoning",
+        usage: { input: 5, output: 2 },
+      }),
+    });
     const { chunks, assembler } = await collect(h.runtime, call("openai-chat"));
     assert.deepEqual(assembler.blocks(), [
       { type: "reasoning", text: "hmm" },
       { type: "text", text: "ok" },
     ]);
     // usage arrived after finish_reason in a choice-less chunk and is still reported before finish
-    assert.deepEqual(chunks.slice(-2).map((c) => c.type), ["usage", "finish"]);
+    assert.deepEqual(
+      chunks.slice(-2).map((c) => c.type),
+      ["usage", "finish"],
+    );
     assert.equal(h.server.requests.at(-1)!.body.stream_options.include_usage, true);
   });
 

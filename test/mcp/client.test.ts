@@ -10,7 +10,12 @@ import { join } from "node:path";
 
 const text = (o: ToolOutput) => o.content.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("\n");
 
-async function run(tools: Awaited<ReturnType<ReturnType<typeof testHost>["manager"]["tools"]>>["tools"], name: string, args: unknown, ctx: Partial<ToolContext> = {}) {
+async function run(
+  tools: Awaited<ReturnType<ReturnType<typeof testHost>["manager"]["tools"]>>["tools"],
+  name: string,
+  args: unknown,
+  ctx: Partial<ToolContext> = {},
+) {
   const registry = new ToolRegistry(tools);
   return registry.run(name, args, { root: "/", signal: new AbortController().signal, ...ctx });
 }
@@ -23,10 +28,19 @@ test("server-everything over stdio: started at the first tools() call, tools nam
   const { tools, notices } = await h.manager.tools();
   assert.deepEqual(notices, []);
   const names = tools.map((x) => x.name);
-  for (const n of ["mcp__everything__echo", "mcp__everything__get-tiny-image", "mcp__everything__trigger-long-running-operation"]) assert.ok(names.includes(n), n);
+  for (const n of [
+    "mcp__everything__echo",
+    "mcp__everything__get-tiny-image",
+    "mcp__everything__trigger-long-running-operation",
+  ])
+    assert.ok(names.includes(n), n);
   const echo = tools.find((x) => x.name === "mcp__everything__echo")!;
   assert.equal(echo.kind, "command");
-  assert.deepEqual(new ToolRegistry([echo]).specs()[0]!.parameters.required, ["message"], "the server's own JSON schema reaches the model");
+  assert.deepEqual(
+    new ToolRegistry([echo]).specs()[0]!.parameters.required,
+    ["message"],
+    "the server's own JSON schema reaches the model",
+  );
 
   assert.equal(text(await run(tools, "mcp__everything__echo", { message: "hi there" })), "Echo: hi there");
   const bad = await run(tools, "mcp__everything__echo", { message: 42 });
@@ -53,17 +67,30 @@ test("long-running progress reaches onUpdate, and Stop cancels the call on the s
   h.manager.setConfig(config({ everything: everythingServer() }));
   const { tools } = await h.manager.tools();
   const updates: ToolUpdate[] = [];
-  const done = await run(tools, "mcp__everything__trigger-long-running-operation", { duration: 0.3, steps: 3 }, { onUpdate: (u) => updates.push(u) });
+  const done = await run(
+    tools,
+    "mcp__everything__trigger-long-running-operation",
+    { duration: 0.3, steps: 3 },
+    { onUpdate: (u) => updates.push(u) },
+  );
   assert.match(text(done), /Long running operation completed/);
   // The last notification may arrive after the result (the SDK drops it then): the first ones always come before.
-  assert.deepEqual(updates.slice(0, 2).map((u) => u.text), ["progress 1/3\n", "progress 2/3\n"]);
+  assert.deepEqual(
+    updates.slice(0, 2).map((u) => u.text),
+    ["progress 1/3\n", "progress 2/3\n"],
+  );
   assert.ok(updates.every((u) => u.stream === "progress"));
 
   const stop = new AbortController();
-  const cancelled = await run(tools, "mcp__everything__trigger-long-running-operation", { duration: 60, steps: 60 }, {
-    signal: stop.signal,
-    onUpdate: () => stop.abort(),
-  });
+  const cancelled = await run(
+    tools,
+    "mcp__everything__trigger-long-running-operation",
+    { duration: 60, steps: 60 },
+    {
+      signal: stop.signal,
+      onUpdate: () => stop.abort(),
+    },
+  );
   assert.equal(cancelled.isError, true);
   assert.match(text(cancelled), /cancelled; the MCP server "everything" was told to stop it/);
   // The connection is still usable after a cancelled call.
@@ -84,7 +111,12 @@ test("Streamable HTTP on 127.0.0.1, and the legacy SSE transport as the fallback
   const http = await httpEverything(t, "streamableHttp");
   const sse = await httpEverything(t, "sse");
   const h = testHost(t, tempDir(t));
-  h.manager.setConfig(config({ web: { type: "http", url: `http://127.0.0.1:${http.port}/mcp` }, old: { url: `http://127.0.0.1:${sse.port}/sse` } }));
+  h.manager.setConfig(
+    config({
+      web: { type: "http", url: `http://127.0.0.1:${http.port}/mcp` },
+      old: { url: `http://127.0.0.1:${sse.port}/sse` },
+    }),
+  );
   const { tools, notices } = await h.manager.tools();
   assert.deepEqual(notices, []);
   const byName = Object.fromEntries(h.manager.status().map((s) => [s.name, s]));
@@ -104,7 +136,10 @@ test("server-filesystem: its tools work on the folder it is given", async (t) =>
   const read = tools.find((x) => /^mcp__files__read(_text)?_file$/.test(x.name))!;
   assert.ok(read, `a read tool among ${tools.map((x) => x.name).join(", ")}`);
   assert.match(text(await run(tools, read.name, { path: join(root, "note.txt") })), /hello from the disk/);
-  assert.ok(h.stderr.some((l) => l.startsWith("files: ")), "the server's stderr reaches the log sink");
+  assert.ok(
+    h.stderr.some((l) => l.startsWith("files: ")),
+    "the server's stderr reaches the log sink",
+  );
 });
 
 test("a malformed schema disables that one tool with a clear message; a huge result is capped with the cap stated; list_changed refreshes", async (t) => {
@@ -112,11 +147,19 @@ test("a malformed schema disables that one tool with a clear message; a huge res
   h.manager.setConfig(config({ fx: fixtureServer() }));
   const { tools, notices } = await h.manager.tools();
   const names = tools.map((x) => x.name);
-  assert.ok(names.includes("mcp__fx__ok") && !names.includes("mcp__fx__bad_schema") && !names.includes("mcp__fx__not_object"));
+  assert.ok(
+    names.includes("mcp__fx__ok") && !names.includes("mcp__fx__bad_schema") && !names.includes("mcp__fx__not_object"),
+  );
   assert.equal(notices.length, 2);
-  assert.match(notices[0]!, /MCP server "fx": tool "bad_schema" is disabled because its inputSchema is malformed: .*integr/);
+  assert.match(
+    notices[0]!,
+    /MCP server "fx": tool "bad_schema" is disabled because its inputSchema is malformed: .*integr/,
+  );
   assert.match(notices[1]!, /tool "not_object" is disabled because its inputSchema must have "type": "object"/);
-  assert.deepEqual(h.manager.status()[0]!.disabledTools.map((d) => d.tool), ["bad_schema", "not_object"]);
+  assert.deepEqual(
+    h.manager.status()[0]!.disabledTools.map((d) => d.tool),
+    ["bad_schema", "not_object"],
+  );
   assert.equal(text(await run(tools, "mcp__fx__ok", { word: "fine" })), "ok fine");
 
   const huge = await run(tools, "mcp__fx__huge", { chars: 500_000 });
@@ -136,7 +179,10 @@ test("a server that crashes mid-call: the call fails with the reason and stderr,
   const h = testHost(t, tempDir(t), { backoff: { baseMs: 10 } });
   h.manager.setConfig(config({ fx: fixtureServer() }));
   const { tools } = await h.manager.tools();
-  const restarted = h.until(() => h.manager.status()[0]!.state === "running" && h.manager.status()[0]!.restarts === 1, "the restart");
+  const restarted = h.until(
+    () => h.manager.status()[0]!.state === "running" && h.manager.status()[0]!.restarts === 1,
+    "the restart",
+  );
   const out = await run(tools, "mcp__fx__crash", {});
   assert.equal(out.isError, true);
   assert.match(text(out), /The MCP server "fx" exited during the call to crash; it will be restarted/);
@@ -181,7 +227,9 @@ test("Restricted Mode starts no server; inputs reach the server's environment an
 
   const asked: string[] = [];
   const h = testHost(t, root, { input: async (i) => (asked.push(i.id), "s3cret-value") });
-  h.manager.setConfig(config({ fx: fixtureServer({ API_KEY: "${input:key}" }) }, undefined, [{ id: "key", password: true }]));
+  h.manager.setConfig(
+    config({ fx: fixtureServer({ API_KEY: "${input:key}" }) }, undefined, [{ id: "key", password: true }]),
+  );
   const { tools } = await h.manager.tools();
   assert.equal(text(await run(tools, "mcp__fx__env", { name: "API_KEY" })), "s3cret-value");
   assert.deepEqual(asked, ["key"]);

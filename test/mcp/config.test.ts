@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { inputIdsOf, launchFingerprint, launchLine, mergeMcpConfigs, parseMcpConfig, substitute } from "../../core/mcp/config";
+import {
+  inputIdsOf,
+  launchFingerprint,
+  launchLine,
+  mergeMcpConfigs,
+  parseMcpConfig,
+  substitute,
+} from "../../core/mcp/config";
 import { mcpToolName } from "../../core/mcp/names";
 import { checkInputSchema } from "../../core/mcp/schema";
 import { USER, WORKSPACE } from "./helpers";
@@ -9,7 +16,12 @@ test("VS Code's mcp.json format: stdio by command, http by url, sse by type; a b
   const parsed = parseMcpConfig(
     {
       servers: {
-        fs: { type: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"], env: { TOKEN: "${input:token}" } },
+        fs: {
+          type: "stdio",
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"],
+          env: { TOKEN: "${input:token}" },
+        },
         web: { url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer ${input:token}" } },
         legacy: { type: "sse", url: "http://127.0.0.1:3001/sse" },
         broken: { type: "stdio" },
@@ -20,14 +32,23 @@ test("VS Code's mcp.json format: stdio by command, http by url, sse by type; a b
     },
     WORKSPACE,
   );
-  assert.deepEqual(parsed.servers.map((s) => s.name), ["fs", "web", "legacy"]);
-  assert.deepEqual(parsed.problems.map((p) => p.server), ["broken", "odd", "file"]);
+  assert.deepEqual(
+    parsed.servers.map((s) => s.name),
+    ["fs", "web", "legacy"],
+  );
+  assert.deepEqual(
+    parsed.problems.map((p) => p.server),
+    ["broken", "odd", "file"],
+  );
   assert.match(parsed.problems[0]!.message, /command/);
   assert.match(parsed.problems[1]!.message, /unknown type 'websocket'/);
   assert.match(parsed.problems[2]!.message, /http\(s\)/);
   assert.equal(parsed.servers[0]!.inputs[0]!.id, "token");
   assert.deepEqual(inputIdsOf(parsed.servers[0]!.config), ["token"]);
-  assert.equal(launchLine(parsed.servers[0]!.config), "npx -y @modelcontextprotocol/server-filesystem ${workspaceFolder}");
+  assert.equal(
+    launchLine(parsed.servers[0]!.config),
+    "npx -y @modelcontextprotocol/server-filesystem ${workspaceFolder}",
+  );
   assert.equal(launchLine(parsed.servers[1]!.config), "http://127.0.0.1:3001/mcp");
 });
 
@@ -38,10 +59,24 @@ test("not a config at all: one clear problem, no server", () => {
 });
 
 test("variables are substituted at start only; an input without a value is an error naming it", () => {
-  const [fs] = parseMcpConfig({ servers: { fs: { command: "srv", args: ["${workspaceFolder}/x", "${env:HOME_X}"], env: { K: "${input:key}", DROP: null } } } }, USER).servers;
-  const out = substitute(fs!.config, { workspaceFolder: "/w", env: { HOME_X: "/h" }, inputs: new Map([["key", "s3cret"]]) });
+  const [fs] = parseMcpConfig(
+    {
+      servers: {
+        fs: { command: "srv", args: ["${workspaceFolder}/x", "${env:HOME_X}"], env: { K: "${input:key}", DROP: null } },
+      },
+    },
+    USER,
+  ).servers;
+  const out = substitute(fs!.config, {
+    workspaceFolder: "/w",
+    env: { HOME_X: "/h" },
+    inputs: new Map([["key", "s3cret"]]),
+  });
   assert.deepEqual(out, { command: "srv", args: ["/w/x", "/h"], env: { K: "s3cret", DROP: null } });
-  assert.throws(() => substitute(fs!.config, { workspaceFolder: "/w", env: {}, inputs: new Map() }), /input 'key' has no value/);
+  assert.throws(
+    () => substitute(fs!.config, { workspaceFolder: "/w", env: {}, inputs: new Map() }),
+    /input 'key' has no value/,
+  );
 });
 
 test("the fingerprint changes with what a server runs, so consent is asked again", () => {
@@ -57,7 +92,13 @@ test("a later source's server of the same name wins", () => {
     parseMcpConfig({ servers: { s: { command: "user" }, u: { command: "u" } } }, USER),
     parseMcpConfig({ servers: { s: { command: "ws" } } }, WORKSPACE),
   ]);
-  assert.deepEqual(merged.servers.map((s) => [s.name, s.source.kind]), [["u", "user"], ["s", "workspace"]]);
+  assert.deepEqual(
+    merged.servers.map((s) => [s.name, s.source.kind]),
+    [
+      ["u", "user"],
+      ["s", "workspace"],
+    ],
+  );
 });
 
 test("tool names are namespaced by server and kept within providers' rules, distinct when cleaned", () => {
@@ -72,7 +113,12 @@ test("tool names are namespaced by server and kept within providers' rules, dist
 });
 
 test("a schema is checked: object schemas compile and validate arguments; malformed ones say why", () => {
-  const good = checkInputSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { n: { type: "number" } }, required: ["n"] });
+  const good = checkInputSchema({
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    properties: { n: { type: "number" } },
+    required: ["n"],
+  });
   assert.ok(good.ok);
   assert.equal("$schema" in good.schema, false);
   assert.equal(good.parameters.safeParse({ n: 1 }).success, true);
@@ -91,9 +137,14 @@ test("mcp.json is read as VS Code writes it: comments and trailing commas; a bro
   const { tempDir } = await import("../support/temp");
   const { writeFileSync } = await import("node:fs");
   const { join } = await import("node:path");
-  assert.deepEqual(parseJsonc('{ // a comment\n "servers": { "a": { "url": "http://x//y", /* inline */ "headers": { "k": "v", }, }, }, }'), {
-    servers: { a: { url: "http://x//y", headers: { k: "v" } } },
-  });
+  assert.deepEqual(
+    parseJsonc(
+      '{ // a comment\n "servers": { "a": { "url": "http://x//y", /* inline */ "headers": { "k": "v", }, }, }, }',
+    ),
+    {
+      servers: { a: { url: "http://x//y", headers: { k: "v" } } },
+    },
+  );
   assert.deepEqual(parseJsonc('{"s": "a \\" // not a comment"}'), { s: 'a " // not a comment' });
   const dir = tempDir(t);
   assert.deepEqual(await readMcpFile(join(dir, "missing.json"), WORKSPACE), { servers: [], problems: [] });

@@ -16,10 +16,19 @@ export const USER: McpSource = { kind: "user", label: "user settings" };
 export const WORKSPACE: McpSource = { kind: "workspace", label: ".vscode/mcp.json" };
 
 /** The fixture server as a stdio config (tsx resolved from the repo, whatever the workspace). */
-export const fixtureServer = (env: Record<string, string> = {}) => ({ command: process.execPath, args: ["--import", "tsx", FIXTURE], cwd: REPO, env });
+export const fixtureServer = (env: Record<string, string> = {}) => ({
+  command: process.execPath,
+  args: ["--import", "tsx", FIXTURE],
+  cwd: REPO,
+  env,
+});
 export const everythingServer = () => ({ command: process.execPath, args: [EVERYTHING, "stdio"] });
 
-export function config(servers: Record<string, unknown>, source: McpSource = USER, inputs?: unknown[]): ParsedMcpConfig {
+export function config(
+  servers: Record<string, unknown>,
+  source: McpSource = USER,
+  inputs?: unknown[],
+): ParsedMcpConfig {
   return parseMcpConfig({ servers, ...(inputs ? { inputs } : {}) }, source);
 }
 
@@ -33,7 +42,11 @@ export interface TestHost {
 }
 
 /** A manager over `root` whose log lines, consent requests and inputs the test sees and answers. */
-export function testHost(t: { after(fn: () => unknown): void }, root: string, options: Partial<McpHostOptions> & { allow?: boolean; inputs?: Record<string, string> } = {}): TestHost {
+export function testHost(
+  t: { after(fn: () => unknown): void },
+  root: string,
+  options: Partial<McpHostOptions> & { allow?: boolean; inputs?: Record<string, string> } = {},
+): TestHost {
   const stderr: string[] = [];
   const info: string[] = [];
   const consents: McpConsentRequest[] = [];
@@ -76,9 +89,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** server-everything over HTTP (`streamableHttp` at /mcp, or `sse` at /sse) on a free port, stopped after the test. */
-export async function httpEverything(t: { after(fn: () => unknown): void }, mode: "streamableHttp" | "sse"): Promise<{ port: number; child: ChildProcess }> {
+export async function httpEverything(
+  t: { after(fn: () => unknown): void },
+  mode: "streamableHttp" | "sse",
+): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [EVERYTHING, mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   t.after(() => {
     child.kill();
   });

@@ -8,9 +8,15 @@ import { startHarness } from "../agent/harness";
 import { config, everythingServer, fixtureServer, testHost } from "./helpers";
 
 const results = (h: { agent: { session: { events(): readonly { type: string; data: unknown }[] } } }) =>
-  h.agent.session.events().filter((e) => e.type === "tool/result").map((e) => e.data as ToolResultData);
+  h.agent.session
+    .events()
+    .filter((e) => e.type === "tool/result")
+    .map((e) => e.data as ToolResultData);
 const approvals = (h: { agent: { session: { events(): readonly { type: string; data: unknown }[] } } }) =>
-  h.agent.session.events().filter((e) => e.type === "tool/approval").map((e) => e.data as { decision: string; by: string });
+  h.agent.session
+    .events()
+    .filter((e) => e.type === "tool/approval")
+    .map((e) => e.data as { decision: string; by: string });
 const textOf = (d: ToolResultData) => d.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
 
 test("the model gets the MCP tools at the first run; each call is approved like a command and its result is logged", async (t) => {
@@ -20,17 +26,32 @@ test("the model gets the MCP tools at the first run; each call is approved like 
   let n = 0;
   const h = await startHarness(
     t,
-    () => (n++ === 0 ? { sse: wire.openaiChat({ toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "hello mcp" } }] }) } : { sse: wire.openaiChat({ text: "done" }) }),
-    { agent: { policy: "edits", approve: async (req) => (asked.push(req), { approved: true }) }, runtime: { mcpTools: () => mcp.manager.tools() } },
+    () =>
+      n++ === 0
+        ? {
+            sse: wire.openaiChat({
+              toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "hello mcp" } }],
+            }),
+          }
+        : { sse: wire.openaiChat({ text: "done" }) },
+    {
+      agent: { policy: "edits", approve: async (req) => (asked.push(req), { approved: true }) },
+      runtime: { mcpTools: () => mcp.manager.tools() },
+    },
   );
   assert.equal(mcp.manager.status()[0]!.state, "stopped", "no server starts before a run");
   await h.agent.followUp("echo something");
   const [outcome] = await h.agent.run();
   assert.equal(outcome!.reason, "completed");
-  const offered = (h.bodies()[0] as { tools: { function: { name: string; parameters: { required?: string[] } } }[] }).tools.map((x) => x.function);
+  const offered = (
+    h.bodies()[0] as { tools: { function: { name: string; parameters: { required?: string[] } } }[] }
+  ).tools.map((x) => x.function);
   const echo = offered.find((f) => f.name === "mcp__everything__echo");
   assert.deepEqual(echo?.parameters.required, ["message"]);
-  assert.ok(offered.some((f) => f.name === "read_file"), "beside the built-in tools");
+  assert.ok(
+    offered.some((f) => f.name === "read_file"),
+    "beside the built-in tools",
+  );
   assert.equal(asked.length, 1, "auto-approved edits do not cover MCP calls: they ask like a command");
   assert.equal(asked[0]!.kind, "command");
   assert.equal(asked[0]!.summary, 'call echo on the MCP server "everything" with {"message":"hello mcp"}');
@@ -44,7 +65,11 @@ test("an MCP tool's `command` argument never matches the command allow-list; 'al
   const mcp = testHost(t, "/", { alwaysAllowed: (server, tool) => always && server === "fx" && tool === "ok" });
   mcp.manager.setConfig(config({ fx: fixtureServer() }));
   let n = 0;
-  const call = () => ({ sse: wire.openaiChat({ toolCalls: [{ id: `c${n}`, name: "mcp__fx__ok", arguments: { word: "w", command: "ls" } }] }) });
+  const call = () => ({
+    sse: wire.openaiChat({
+      toolCalls: [{ id: `c${n}`, name: "mcp__fx__ok", arguments: { word: "w", command: "ls" } }],
+    }),
+  });
   const h = await startHarness(t, () => (n++ % 2 === 0 ? call() : { sse: wire.openaiChat({ text: "ok" }) }), {
     runtime: { mcpTools: () => mcp.manager.tools(), approval: () => settingsForPolicy("edits", ["ls"]) },
   });
@@ -52,25 +77,39 @@ test("an MCP tool's `command` argument never matches the command allow-list; 'al
   await h.agent.run();
   const [refused] = results(h);
   assert.equal(refused!.outcome, "refused");
-  assert.match(textOf(refused!), /^Nothing ran: this command \(mcp__fx__ok\) was refused by the approval policy: command tools need approval and no one can be asked/);
+  assert.match(
+    textOf(refused!),
+    /^Nothing ran: this command \(mcp__fx__ok\) was refused by the approval policy: command tools need approval and no one can be asked/,
+  );
 
   always = true;
   await h.agent.followUp("again");
   await h.agent.run();
   const ran = results(h)[1]!;
   assert.equal(textOf(ran), "ok w");
-  assert.deepEqual(approvals(h).map((a) => [a.decision, a.by]), [["denied", "policy"], ["approved", "policy"]]);
+  assert.deepEqual(
+    approvals(h).map((a) => [a.decision, a.by]),
+    [
+      ["denied", "policy"],
+      ["approved", "policy"],
+    ],
+  );
 });
 
 test("a tool disabled for its schema is told in the chat as a notice; the run goes on", async (t) => {
   const mcp = testHost(t, "/");
   mcp.manager.setConfig(config({ fx: fixtureServer() }));
-  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "hi" }) }), { runtime: { mcpTools: () => mcp.manager.tools() } });
+  const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "hi" }) }), {
+    runtime: { mcpTools: () => mcp.manager.tools() },
+  });
   await h.agent.followUp("hello");
   const [outcome] = await h.agent.run();
   assert.equal(outcome!.reason, "completed");
   const notices = h.events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message);
-  assert.ok(notices.some((m) => /tool "bad_schema" is disabled because its inputSchema is malformed/.test(m)), notices.join("\n"));
+  assert.ok(
+    notices.some((m) => /tool "bad_schema" is disabled because its inputSchema is malformed/.test(m)),
+    notices.join("\n"),
+  );
   const names = (h.bodies()[0] as { tools: { function: { name: string } }[] }).tools.map((x) => x.function.name);
   assert.ok(names.includes("mcp__fx__ok") && !names.includes("mcp__fx__bad_schema"));
 });
@@ -82,20 +121,42 @@ test("'Allow for this session' on an MCP call covers that tool for the session, 
   let n = 0;
   const calls = [
     [{ id: "a1", name: "mcp__fx__ok", arguments: { word: "one" } }],
-    [{ id: "a2", name: "mcp__fx__ok", arguments: { word: "two" } }, { id: "a3", name: "mcp__fx__env", arguments: { name: "HOME" } }],
+    [
+      { id: "a2", name: "mcp__fx__ok", arguments: { word: "two" } },
+      { id: "a3", name: "mcp__fx__env", arguments: { name: "HOME" } },
+    ],
   ];
   // Requests alternate: a turn's tool calls, then its answer.
-  const h = await startHarness(t, () => {
-    const i = n++;
-    return i % 2 === 0 ? { sse: wire.openaiChat({ toolCalls: calls[i / 2]! }) } : { sse: wire.openaiChat({ text: "ok" }) };
-  }, {
-    agent: { policy: "edits", approve: async (req) => (asked.push(req.toolName), req.toolName === "mcp__fx__ok" ? { approved: true, scope: "session" } : { approved: false }) },
-    runtime: { mcpTools: () => mcp.manager.tools() },
-  });
+  const h = await startHarness(
+    t,
+    () => {
+      const i = n++;
+      return i % 2 === 0
+        ? { sse: wire.openaiChat({ toolCalls: calls[i / 2]! }) }
+        : { sse: wire.openaiChat({ text: "ok" }) };
+    },
+    {
+      agent: {
+        policy: "edits",
+        approve: async (req) => (
+          asked.push(req.toolName),
+          req.toolName === "mcp__fx__ok" ? { approved: true, scope: "session" } : { approved: false }
+        ),
+      },
+      runtime: { mcpTools: () => mcp.manager.tools() },
+    },
+  );
   await h.agent.followUp("first");
   await h.agent.run();
   await h.agent.followUp("second");
   await h.agent.run();
   assert.deepEqual(asked, ["mcp__fx__ok", "mcp__fx__env"], "the second ok ran unasked; env was still asked about");
-  assert.deepEqual(results(h).map((r) => [r.toolName, r.outcome]), [["mcp__fx__ok", "done"], ["mcp__fx__ok", "done"], ["mcp__fx__env", "refused"]]);
+  assert.deepEqual(
+    results(h).map((r) => [r.toolName, r.outcome]),
+    [
+      ["mcp__fx__ok", "done"],
+      ["mcp__fx__ok", "done"],
+      ["mcp__fx__env", "refused"],
+    ],
+  );
 });

@@ -21,20 +21,46 @@ export class HostProcess {
     this.exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
     child.stderr!.on("data", (d: Buffer) => (this.stderr += d.toString()));
     createInterface({ input: child.stdout! }).on("line", (line) => {
-      const message = JSON.parse(line) as { posted?: ChatHostMessage; ready?: boolean; tag?: number; result?: unknown; error?: string; closed?: boolean };
+      const message = JSON.parse(line) as {
+        posted?: ChatHostMessage;
+        ready?: boolean;
+        tag?: number;
+        result?: unknown;
+        error?: string;
+        closed?: boolean;
+      };
       this.lines.push(message);
       if (message.posted) this.posted.push(message.posted);
       for (const w of [...this.waiters]) w();
     });
   }
-  private readonly lines: { posted?: ChatHostMessage; ready?: boolean; tag?: number; result?: unknown; error?: string; closed?: boolean }[] = [];
+  private readonly lines: {
+    posted?: ChatHostMessage;
+    ready?: boolean;
+    tag?: number;
+    result?: unknown;
+    error?: string;
+    closed?: boolean;
+  }[] = [];
 
   static async start(root: string, baseURL: string, env: Record<string, string> = {}): Promise<HostProcess> {
-    const child = spawn(process.execPath, ["--import", "tsx", "--require", "./test/support/vscode-fake/register.cjs", "test/replay/host-child.ts", root, baseURL], {
-      cwd: REPO,
-      env: { ...process.env, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--require",
+        "./test/support/vscode-fake/register.cjs",
+        "test/replay/host-child.ts",
+        root,
+        baseURL,
+      ],
+      {
+        cwd: REPO,
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     const host = new HostProcess(child);
     await host.wait(() => host.lines.some((l) => l.ready), "the host to start");
     return host;
@@ -62,14 +88,19 @@ export class HostProcess {
     const id = ++this.nextId;
     this.child.stdin!.write(`${JSON.stringify({ request: { kind: "request", id, method, params } })}\n`);
     let reply: ChatHostMessage | undefined;
-    await this.wait(() => (reply = this.posted.find((m) => m.kind === "response" && m.id === id)) !== undefined, `the reply to ${method}`);
+    await this.wait(
+      () => (reply = this.posted.find((m) => m.kind === "response" && m.id === id)) !== undefined,
+      `the reply to ${method}`,
+    );
     if (reply!.kind === "response" && "error" in reply!) throw new Error(`${method}: ${reply.error.message}`);
     return (reply as { result: T }).result;
   }
 
   async compact(ref: SessionRef): Promise<unknown> {
     const tag = ++this.nextId;
-    this.child.stdin!.write(`${JSON.stringify({ compact: { agentId: ref.agentId, sessionId: ref.sessionId }, tag })}\n`);
+    this.child.stdin!.write(
+      `${JSON.stringify({ compact: { agentId: ref.agentId, sessionId: ref.sessionId }, tag })}\n`,
+    );
     let line: { result?: unknown; error?: string } | undefined;
     await this.wait(() => (line = this.lines.find((l) => l.tag === tag)) !== undefined, "Compact Now");
     if (line!.error) throw new Error(line!.error);
@@ -120,7 +151,8 @@ export class ViewModel {
     for (const m of posted) {
       if (m.kind !== "event") continue;
       if (m.event.type === "session-switched") this.show(m.event.snapshot);
-      if (m.event.type !== "agent" || !this.snapshot || m.event.event.sessionId !== this.snapshot.ref.sessionId) continue;
+      if (m.event.type !== "agent" || !this.snapshot || m.event.event.sessionId !== this.snapshot.ref.sessionId)
+        continue;
       const e = m.event.event;
       if (e.type === "session-event" && e.event.seq > this.conversation.lastSeq) this.liveEvents.push(e.event);
       this.conversation.applyAgent(e);
@@ -137,7 +169,12 @@ export class ViewModel {
   /** The saved state a reloaded webview paints first (ChatApp.save): the snapshot page plus the live events. */
   saved(): ChatSnapshot {
     const s = this.snapshot!;
-    return { ...s, page: { ...s.page, events: [...s.page.events, ...this.liveEvents], lastSeq: this.conversation.lastSeq }, draft: undefined, pendingApprovals: [] };
+    return {
+      ...s,
+      page: { ...s.page, events: [...s.page.events, ...this.liveEvents], lastSeq: this.conversation.lastSeq },
+      draft: undefined,
+      pendingApprovals: [],
+    };
   }
 
   rendered() {

@@ -25,8 +25,12 @@ const runtime = new WorkspaceRuntime({
   approval: () => settingsForPolicy("reads"),
   approve: (request, signal) => {
     const { approvals } = controller!;
-    if (!approvals.shows({ folderKey: FOLDER, agentId: request.agentId, sessionId: request.sessionId })) return Promise.resolve({ approved: false, reason: "no view shows the session" });
-    return approvals.decisions.ask({ folderKey: FOLDER, agentId: request.agentId, sessionId: request.sessionId, toolCallId: request.toolCallId }, signal).decision;
+    if (!approvals.shows({ folderKey: FOLDER, agentId: request.agentId, sessionId: request.sessionId }))
+      return Promise.resolve({ approved: false, reason: "no view shows the session" });
+    return approvals.decisions.ask(
+      { folderKey: FOLDER, agentId: request.agentId, sessionId: request.sessionId, toolCallId: request.toolCallId },
+      signal,
+    ).decision;
   },
   tools: () => tools,
   retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 },
@@ -34,13 +38,26 @@ const runtime = new WorkspaceRuntime({
   ...(process.env.REPLAY_COMPACTION ? { compaction: JSON.parse(process.env.REPLAY_COMPACTION) } : {}),
 });
 const runtimes = runtimesOf(runtime);
-controller = new ChatController({ ...runtimes, defaultModel: () => ({ provider: "test", model: "gpt-4o", contextWindow: window }) });
+controller = new ChatController({
+  ...runtimes,
+  defaultModel: () => ({ provider: "test", model: "gpt-4o", contextWindow: window }),
+});
 const write = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
-const view = new ChatRpcServer(controller, recordingActions(), (message) => write({ posted: message }), () => true);
+const view = new ChatRpcServer(
+  controller,
+  recordingActions(),
+  (message) => write({ posted: message }),
+  () => true,
+);
 
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
-  const command = JSON.parse(line) as { request?: unknown; compact?: { agentId: string; sessionId: string }; close?: boolean; tag?: number };
+  const command = JSON.parse(line) as {
+    request?: unknown;
+    compact?: { agentId: string; sessionId: string };
+    close?: boolean;
+    tag?: number;
+  };
   if (command.request) void view.handle(command.request);
   else if (command.compact) {
     void runtime.compactNow(command.compact).then(

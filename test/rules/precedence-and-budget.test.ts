@@ -21,17 +21,27 @@ test("Rules: precedence — the root's AGENTS.md, then each touched folder's, ne
   const rules = new ProjectRules({ root });
 
   const untouched = await rules.load([]);
-  assert.deepEqual(untouched.files.map((f) => f.path), ["AGENTS.md"], "only the root applies before the task touches a folder");
+  assert.deepEqual(
+    untouched.files.map((f) => f.path),
+    ["AGENTS.md"],
+    "only the root applies before the task touches a folder",
+  );
 
   const loaded = await rules.load(["src/api/handler.ts"]);
-  assert.deepEqual(loaded.files.map((f) => [f.path, f.scope, f.state]), [
-    ["AGENTS.md", "", "whole"],
-    ["src/AGENTS.md", "src", "whole"],
-    ["src/api/AGENTS.md", "src/api", "whole"],
-  ]);
+  assert.deepEqual(
+    loaded.files.map((f) => [f.path, f.scope, f.state]),
+    [
+      ["AGENTS.md", "", "whole"],
+      ["src/AGENTS.md", "src", "whole"],
+      ["src/api/AGENTS.md", "src/api", "whole"],
+    ],
+  );
   // Root first, nearest last: the order is the merge rule the prompt states.
   const text = loaded.text;
-  assert.ok(text.indexOf("Indent with tabs.") < text.indexOf("In src:") && text.indexOf("In src:") < text.indexOf("In src/api:"));
+  assert.ok(
+    text.indexOf("Indent with tabs.") < text.indexOf("In src:") &&
+      text.indexOf("In src:") < text.indexOf("In src/api:"),
+  );
   assert.match(text, /where two conflict, the later one \(nearer the files it applies to\) wins/);
   assert.match(text, /## src\/api\/AGENTS\.md \(applies to src\/api\/\)\nIn src\/api: indent with 4 spaces\./);
   assert.match(text, /## AGENTS\.md \(applies to the whole workspace\)/);
@@ -50,17 +60,24 @@ test("Rules: the setting's extra files — CLAUDE.md, .github/copilot-instructio
   let files: string[] = [];
   const rules = new ProjectRules({ root, files: () => files });
 
-  assert.deepEqual((await rules.load(["pkg/a.ts"])).files.map((f) => f.path), ["AGENTS.md"], "AGENTS.md alone by default");
+  assert.deepEqual(
+    (await rules.load(["pkg/a.ts"])).files.map((f) => f.path),
+    ["AGENTS.md"],
+    "AGENTS.md alone by default",
+  );
   files = ["CLAUDE.md", ".github/copilot-instructions.md", ".clinerules", "../outside.md", "/etc/passwd"];
   const loaded = await rules.load(["pkg/a.ts"]);
-  assert.deepEqual(loaded.files.map((f) => f.path), [
-    "AGENTS.md",
-    "CLAUDE.md",
-    ".github/copilot-instructions.md",
-    ".clinerules/01-style.md",
-    ".clinerules/02-tests.md",
-    "pkg/CLAUDE.md",
-  ]);
+  assert.deepEqual(
+    loaded.files.map((f) => f.path),
+    [
+      "AGENTS.md",
+      "CLAUDE.md",
+      ".github/copilot-instructions.md",
+      ".clinerules/01-style.md",
+      ".clinerules/02-tests.md",
+      "pkg/CLAUDE.md",
+    ],
+  );
   assert.doesNotMatch(loaded.text, /never read/);
   assert.match(loaded.text, /cline tests/);
 });
@@ -80,7 +97,11 @@ test("Rules: the budget — nearest kept whole, the one that crosses it truncate
   assert.equal(byPath["AGENTS.md"]!.state, "omitted");
   assert.equal(loaded.budgetTokens, 500);
   assert.ok(loaded.text.includes("B".repeat(300)));
-  assert.ok(loaded.text.includes(`${"A".repeat(1_700)}\n[… truncated: 1,700 of 2,000 characters kept by the rules budget of 500 tokens]`));
+  assert.ok(
+    loaded.text.includes(
+      `${"A".repeat(1_700)}\n[… truncated: 1,700 of 2,000 characters kept by the rules budget of 500 tokens]`,
+    ),
+  );
   assert.ok(!loaded.text.includes("A".repeat(1_701)));
   assert.ok(!loaded.text.includes("RRRR"));
   assert.match(loaded.text, /\[Rules budget 500 tokens: AGENTS\.md left out; a\/AGENTS\.md truncated\.\]/);
@@ -147,7 +168,10 @@ test("touchedPaths: tool-call path arguments and attachments, inside the folder 
   const root = "/work/ws";
   const paths = touchedPaths(
     [
-      { role: "user", content: [{ type: "text", text: "see", attachment: { kind: "file", label: "lib/x.ts", path: "lib/x.ts" } }] },
+      {
+        role: "user",
+        content: [{ type: "text", text: "see", attachment: { kind: "file", label: "lib/x.ts", path: "lib/x.ts" } }],
+      },
       {
         role: "assistant",
         content: [

@@ -18,22 +18,34 @@ test("Rules reach the provider's system prompt: the root's at once, a subfolder'
     t,
     () => {
       n++;
-      if (n === 1) return { sse: wire.openaiChat({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "pkg/index.ts" } }] }) };
+      if (n === 1)
+        return {
+          sse: wire.openaiChat({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "pkg/index.ts" } }] }),
+        };
       return { sse: wire.openaiChat({ text: `answer ${n}` }) };
     },
     { root, runtime: { rules: { files: () => ["CLAUDE.md"], budgetTokens: () => 1_000 } } },
   );
   const ref = { agentId: h.agent.session.agentId, sessionId: h.agent.session.id };
-  assert.deepEqual((await h.runtime.rules(ref)).files.map((f) => f.path), ["AGENTS.md"]);
+  assert.deepEqual(
+    (await h.runtime.rules(ref)).files.map((f) => f.path),
+    ["AGENTS.md"],
+  );
 
   h.agent.followUp("look at pkg");
   await h.agent.run();
   const [first, second] = h.bodies();
-  assert.match(system(first), /# Project rules[\s\S]*## AGENTS\.md \(applies to the whole workspace\)\nRoot rule: answer in English\./);
+  assert.match(
+    system(first),
+    /# Project rules[\s\S]*## AGENTS\.md \(applies to the whole workspace\)\nRoot rule: answer in English\./,
+  );
   assert.doesNotMatch(system(first), /Pkg rule/, "pkg/ is not touched before the read");
   assert.match(system(second), /## pkg\/AGENTS\.md \(applies to pkg\/\)\nPkg rule: never touch generated files\./);
   assert.ok(system(second).indexOf("Root rule") < system(second).indexOf("Pkg rule"), "nearest last");
-  assert.deepEqual((await h.runtime.rules(ref)).files.map((f) => f.path), ["AGENTS.md", "pkg/AGENTS.md"]);
+  assert.deepEqual(
+    (await h.runtime.rules(ref)).files.map((f) => f.path),
+    ["AGENTS.md", "pkg/AGENTS.md"],
+  );
 
   writeFileSync(join(root, "AGENTS.md"), "Root rule, edited: answer in French.");
   writeFileSync(join(root, "CLAUDE.md"), "Claude file.");

@@ -5,11 +5,44 @@ import { Sessions } from "../../core/storage";
 import { eventFields } from "../../core/search/extract";
 
 /** Words of the generated conversations: common ones and a few rare ones, mixed case. */
-export const WORDS = ["alpha", "Bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "India", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "x-ray", "yankee", "zulu", "naïve", "straße", "データ", "foo_bar", "foobar", "bar"];
+export const WORDS = [
+  "alpha",
+  "Bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "India",
+  "juliet",
+  "kilo",
+  "lima",
+  "mike",
+  "november",
+  "oscar",
+  "papa",
+  "quebec",
+  "romeo",
+  "sierra",
+  "tango",
+  "uniform",
+  "victor",
+  "whiskey",
+  "x-ray",
+  "yankee",
+  "zulu",
+  "naïve",
+  "straße",
+  "データ",
+  "foo_bar",
+  "foobar",
+  "bar",
+];
 
 export function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
 }
 
 export function sentence(rand: () => number, words: number): string {
@@ -25,11 +58,25 @@ export function turn(session: Session, rand: () => number, n: number): void {
   const id = `call-${session.lastSeq}`;
   session.append(
     "assistant/message",
-    { content: [{ type: "reasoning", text: `thinking ${sentence(rand, 5)}` }, { type: "text", text: sentence(rand, 12) }, { type: "tool-call", id, name: "read_file", arguments: { path: `src/${WORDS[n % WORDS.length]}.ts` } }] },
+    {
+      content: [
+        { type: "reasoning", text: `thinking ${sentence(rand, 5)}` },
+        { type: "text", text: sentence(rand, 12) },
+        { type: "tool-call", id, name: "read_file", arguments: { path: `src/${WORDS[n % WORDS.length]}.ts` } },
+      ],
+    },
     { surface: "append" },
   );
-  session.append("tool/call", { toolCallId: id, name: "read_file", arguments: { path: `src/${WORDS[n % WORDS.length]}.ts` } });
-  session.append("tool/result", { toolCallId: id, toolName: "read_file", content: [{ type: "text", text: sentence(rand, 30) }] }, { surface: "append" });
+  session.append("tool/call", {
+    toolCallId: id,
+    name: "read_file",
+    arguments: { path: `src/${WORDS[n % WORDS.length]}.ts` },
+  });
+  session.append(
+    "tool/result",
+    { toolCallId: id, toolName: "read_file", content: [{ type: "text", text: sentence(rand, 30) }] },
+    { surface: "append" },
+  );
   session.append("assistant/message", { content: [{ type: "text", text: sentence(rand, 10) }] }, { surface: "append" });
   session.append("turn/end", { reason: "completed" });
 }
@@ -56,15 +103,29 @@ export async function makeCorpus(root: string, options: { sessions?: number; see
     }
     if (i % 4 === 1) {
       const result = [...s.events()].reverse().find((e) => e.type === "tool/result")!;
-      s.append("tool/result", { toolCallId: (result.data as { toolCallId: string }).toolCallId, toolName: "read_file", content: [{ type: "text", text: "[pruned]" }] }, { surface: { op: "replace", start: result.seq, end: result.seq }, sources: [result.seq] });
+      s.append(
+        "tool/result",
+        {
+          toolCallId: (result.data as { toolCallId: string }).toolCallId,
+          toolName: "read_file",
+          content: [{ type: "text", text: "[pruned]" }],
+        },
+        { surface: { op: "replace", start: result.seq, end: result.seq }, sources: [result.seq] },
+      );
     }
-    if (i % 5 === 0) s.append("session/title", { title: `Title ${sentence(rand, 2)}`, messageSeqs: [], source: { kind: "user" } });
+    if (i % 5 === 0)
+      s.append("session/title", { title: `Title ${sentence(rand, 2)}`, messageSeqs: [], source: { kind: "user" } });
     await sessions.flush(s);
-    if (i % 6 === 3) await sessions.writeDraft(s, { draftId: `d-${i}`, blocks: [{ type: "text", text: `streaming ${sentence(rand, 6)}` }] });
+    if (i % 6 === 3)
+      await sessions.writeDraft(s, {
+        draftId: `d-${i}`,
+        blocks: [{ type: "text", text: `streaming ${sentence(rand, 6)}` }],
+      });
   }
   await sessions.close();
   const again = new Sessions({ root });
-  for (let i = 0; i < count; i += 7) await again.archive({ agentId: i % 3 === 2 ? "ask" : "code", sessionId: `s-${i}` });
+  for (let i = 0; i < count; i += 7)
+    await again.archive({ agentId: i % 3 === 2 ? "ask" : "code", sessionId: `s-${i}` });
   await again.close();
 }
 
@@ -86,18 +147,26 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * The reference: decode every log through the store and test each field with the
  * engine's own RegExp. Returns `agentId/sessionId#seq:part` keys (drafts aside).
  */
-export async function bruteForce(root: string, options: Pick<SearchOptions, "query" | "regex" | "word" | "caseSensitive" | "reasoning" | "area">): Promise<Set<string>> {
+export async function bruteForce(
+  root: string,
+  options: Pick<SearchOptions, "query" | "regex" | "word" | "caseSensitive" | "reasoning" | "area">,
+): Promise<Set<string>> {
   const sessions = new Sessions({ root });
   const keys = new Set<string>();
-  const sensitive = options.caseSensitive ?? /\p{Lu}/u.test(options.regex ? options.query.replace(/\\./g, "") : options.query);
+  const sensitive =
+    options.caseSensitive ?? /\p{Lu}/u.test(options.regex ? options.query.replace(/\\./g, "") : options.query);
   const body = options.regex ? options.query : escape(options.query);
-  const re = new RegExp(options.word ? `(?<![\\p{L}\\p{N}_])(?:${body})(?![\\p{L}\\p{N}_])` : body, `u${sensitive ? "" : "i"}`);
+  const re = new RegExp(
+    options.word ? `(?<![\\p{L}\\p{N}_])(?:${body})(?![\\p{L}\\p{N}_])` : body,
+    `u${sensitive ? "" : "i"}`,
+  );
   try {
     for (const archived of [false, true]) {
       if ((options.area ?? "all") === (archived ? "sessions" : "archived")) continue;
       for (const item of await sessions.list({ archived })) {
         for (const event of await wholeLog(sessions, item)) {
-          for (const field of eventFields(event, options.reasoning === true)) if (re.test(field.text)) keys.add(`${item.agentId}/${item.sessionId}#${event.seq}:${field.part}`);
+          for (const field of eventFields(event, options.reasoning === true))
+            if (re.test(field.text)) keys.add(`${item.agentId}/${item.sessionId}#${event.seq}:${field.part}`);
         }
       }
     }

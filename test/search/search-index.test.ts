@@ -28,7 +28,10 @@ const QUERIES: Omit<SearchOptions, "limit">[] = [
   { query: "lima \\w+ mike", regex: true },
 ];
 
-const hitsOf = async (root: string, indexDir: string | undefined, q: Omit<SearchOptions, "limit">) => collect(searchWorkspace(indexDir === undefined ? { root } : { root, searchIndexDir: indexDir }, { ...q, limit: 100_000 }));
+const hitsOf = async (root: string, indexDir: string | undefined, q: Omit<SearchOptions, "limit">) =>
+  collect(
+    searchWorkspace(indexDir === undefined ? { root } : { root, searchIndexDir: indexDir }, { ...q, limit: 100_000 }),
+  );
 
 test("through the index the hits are the same, in the same order, as the scan's and a brute-force decode", async (t) => {
   const root = tempDir(t);
@@ -67,7 +70,9 @@ test("the index reads only what may match: a rare word reads one segment, not ev
   assert.ok(reads.filter((p) => p.includes("segments")).length > 1);
   const search = async () => {
     const before = reads.length;
-    const hits = await collect(searchSessions({ ctx: counting, list: async () => [] }, { query: "wombat" }, indexPrefilter(index)));
+    const hits = await collect(
+      searchSessions({ ctx: counting, list: async () => [] }, { query: "wombat" }, indexPrefilter(index)),
+    );
     assert.equal(hits.length, 1);
     assert.equal(hits[0]!.location, "closed");
     return reads.slice(before).filter((p) => p.includes("segments"));
@@ -126,21 +131,33 @@ test("the index follows appends, a segment close, fork, archive, unarchive, rena
   let c0 = counts();
   session.append("user/message", { content: [{ type: "text", text: "quokka one" }] }, { surface: "append" });
   await sessions.flush(session);
-  assert.deepEqual((await query("quokka")).map((h) => [h.sessionId, h.location]), [["s-1", "context"]]);
+  assert.deepEqual(
+    (await query("quokka")).map((h) => [h.sessionId, h.location]),
+    [["s-1", "context"]],
+  );
   let c1 = counts();
   assert.equal(c1.segmentsIndexed, c0.segmentsIndexed);
-  assert.ok(c1.activeBytesIndexed - c0.activeBytesIndexed < 400, `appended bytes only: ${c1.activeBytesIndexed - c0.activeBytesIndexed}`);
+  assert.ok(
+    c1.activeBytesIndexed - c0.activeBytesIndexed < 400,
+    `appended bytes only: ${c1.activeBytesIndexed - c0.activeBytesIndexed}`,
+  );
 
   // Segment close: the message moves to closed history; one segment indexed.
   c0 = counts();
   await sessions.closePrefix(session, session.lastSeq, "closed");
-  assert.deepEqual((await query("quokka")).map((h) => [h.sessionId, h.location]), [["s-1", "closed"]]);
+  assert.deepEqual(
+    (await query("quokka")).map((h) => [h.sessionId, h.location]),
+    [["s-1", "closed"]],
+  );
   c1 = counts();
   assert.equal(c1.segmentsIndexed - c0.segmentsIndexed, 1);
 
   // Rename: the title is found.
   await sessions.rename(ref, "Platypus plans");
-  assert.deepEqual((await query("platypus")).map((h) => [h.sessionId, h.kind]), [["s-1", "title"]]);
+  assert.deepEqual(
+    (await query("platypus")).map((h) => [h.sessionId, h.kind]),
+    [["s-1", "title"]],
+  );
 
   // Fork: the fork's segments are hard links of the same files: none is indexed again.
   c0 = counts();
@@ -153,14 +170,23 @@ test("the index follows appends, a segment close, fork, archive, unarchive, rena
   const other = new Sessions({ root });
   c0 = counts();
   await other.archive(ref);
-  assert.deepEqual((await query("quokka")).filter((h) => h.sessionId === "s-1").map((h) => h.archived), [true]);
+  assert.deepEqual(
+    (await query("quokka")).filter((h) => h.sessionId === "s-1").map((h) => h.archived),
+    [true],
+  );
   await other.unarchive(ref);
-  assert.deepEqual((await query("quokka")).filter((h) => h.sessionId === "s-1").map((h) => h.archived), [false]);
+  assert.deepEqual(
+    (await query("quokka")).filter((h) => h.sessionId === "s-1").map((h) => h.archived),
+    [false],
+  );
   assert.equal(counts().segmentsIndexed, c0.segmentsIndexed);
 
   // Delete: gone.
   await other.delete({ agentId: "code", sessionId: fork.sessionId });
-  assert.deepEqual((await query("quokka")).map((h) => h.sessionId), ["s-1"]);
+  assert.deepEqual(
+    (await query("quokka")).map((h) => h.sessionId),
+    ["s-1"],
+  );
   await other.close();
 
   // Reloaded from disk by a new process' index: nothing re-indexed, same hits.
@@ -207,7 +233,23 @@ test("a corrupt, forged or deleted index is rebuilt (or outvoted by the logs): n
   // Forged, well-formed: a stranger's session record with the stamps of none on disk.
   await hitsOf(root, indexDir, q);
   const nonce2 = JSON.parse(readFileSync(journal, "utf8").split("\n")[0]!).n;
-  const fake = { n: nonce2, t: "s", s: { agentId: "code", sessionId: "../../etc", area: "sessions", updatedAt: 9e12, messagesMtime: 0, activeStamp: "", activeIno: 0, activeSize: 0, activeUnits: [], segments: [], draft: true } };
+  const fake = {
+    n: nonce2,
+    t: "s",
+    s: {
+      agentId: "code",
+      sessionId: "../../etc",
+      area: "sessions",
+      updatedAt: 9e12,
+      messagesMtime: 0,
+      activeStamp: "",
+      activeIno: 0,
+      activeSize: 0,
+      activeUnits: [],
+      segments: [],
+      draft: true,
+    },
+  };
   writeFileSync(journal, `${readFileSync(journal, "utf8")}${JSON.stringify(fake)}\n`);
   const after = await hitsOf(root, indexDir, q);
   assert.deepEqual(after, want);
@@ -226,7 +268,15 @@ test("a runtime with an index directory: its own writes are found at once, the i
   const indexDir = tempDir(t, "downcity-index-");
   await makeCorpus(root, { sessions: 4 });
   const { WorkspaceRuntime } = await import("../../core/runtime");
-  const runtime = new WorkspaceRuntime({ root, searchIndexDir: indexDir, providers: () => [], model: () => undefined, approval: () => ({ reads: "auto", edits: "ask", commands: "ask" }), tools: () => [], storage: { batchWindowMs: 1 } });
+  const runtime = new WorkspaceRuntime({
+    root,
+    searchIndexDir: indexDir,
+    providers: () => [],
+    model: () => undefined,
+    approval: () => ({ reads: "auto", edits: "ask", commands: "ask" }),
+    tools: () => [],
+    storage: { batchWindowMs: 1 },
+  });
   t.after(() => runtime.close());
   assert.deepEqual(await collect(runtime.search({ query: "wallaby" })), []);
   // Written by this runtime between two searches (well inside the 2 s between full checks): reported, so re-indexed.
@@ -234,12 +284,21 @@ test("a runtime with an index directory: its own writes are found at once, the i
   const live = runtime.create("code", "live-2");
   live.append("user/message", { content: [{ type: "text", text: "a wallaby, unflushed" }] }, { surface: "append" });
   const hits = await collect(runtime.search({ query: "wallaby" }));
-  assert.deepEqual(hits.map((h) => [h.sessionId, h.kind]).sort(), [["live-2", "user"], ["s-1", "title"]]);
+  assert.deepEqual(hits.map((h) => [h.sessionId, h.kind]).sort(), [
+    ["live-2", "user"],
+    ["s-1", "title"],
+  ]);
   const fork = await runtime.fork({ agentId: "code", sessionId: "s-1" });
   // The fork holds the copied title event and its own "Fork of Wallaby notes": both are found.
   const afterFork = await collect(runtime.search({ query: "wallaby" }));
   assert.equal(afterFork.length, 4);
-  assert.deepEqual(afterFork.filter((h) => h.sessionId === fork.sessionId).map((h) => h.snippet).sort(), ["Fork of Wallaby notes", "Wallaby notes"]);
+  assert.deepEqual(
+    afterFork
+      .filter((h) => h.sessionId === fork.sessionId)
+      .map((h) => h.snippet)
+      .sort(),
+    ["Fork of Wallaby notes", "Wallaby notes"],
+  );
   assert.equal(readdirSync(indexDir).length, 1);
   assert.deepEqual(readdirSync(join(root, ".downcity")), ["agents"]);
 });

@@ -7,7 +7,12 @@ import type { UnitEntry } from "../../core/search/units";
 import { tempDir } from "../support/temp";
 import { collect } from "./corpus";
 
-const entry = (seq: number, text: string): UnitEntry => ({ seq, time: 0, location: "context", fields: [{ kind: "user", part: "text", text }] });
+const entry = (seq: number, text: string): UnitEntry => ({
+  seq,
+  time: 0,
+  location: "context",
+  fields: [{ kind: "user", part: "text", text }],
+});
 
 test("the decoded-unit cache stays within its bound, least recently used out first", () => {
   const cache = new UnitCache(10_000);
@@ -40,5 +45,8 @@ test("a cached Active is never served once the log has grown: the next search se
   await sessions.flush(s);
   await sessions.close();
   const hits = await collect(searchWorkspace({ root }, { query: "capybara" }));
-  assert.deepEqual(hits.map((h) => h.snippet), ["second capybara", "first capybara"]);
+  assert.deepEqual(
+    hits.map((h) => h.snippet),
+    ["second capybara", "first capybara"],
+  );
 });

@@ -39,19 +39,37 @@ test("unknown event types and unknown fields round-trip untouched", () => {
 
 test("sources must refer to earlier events", () => {
   const session = new Session({ id: "s" });
-  assert.throws(() => session.append("user/message", { content: [] }, { surface: "append", sources: [1] }), /earlier events/);
+  assert.throws(
+    () => session.append("user/message", { content: [] }, { surface: "append", sources: [1] }),
+    /earlier events/,
+  );
 });
 
 /** A mixed history with log-only events, tool results, a replace and titles. */
 function buildHistory(session: Session): void {
   user(session, "please fix the bug");
   session.append("turn/start", {});
-  session.append("assistant/message", {
-    content: [{ type: "reasoning", text: "look first" }, { type: "tool-call", id: "c1", name: "read_file", arguments: { path: "a.ts" } }],
-  }, { surface: "append" });
+  session.append(
+    "assistant/message",
+    {
+      content: [
+        { type: "reasoning", text: "look first" },
+        { type: "tool-call", id: "c1", name: "read_file", arguments: { path: "a.ts" } },
+      ],
+    },
+    { surface: "append" },
+  );
   session.append("tool/call", { toolCallId: "c1", name: "read_file", arguments: { path: "a.ts" } });
-  const result = session.append("tool/result", { toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "x".repeat(100) }] }, { surface: "append" }).seq;
-  session.append("tool/result", { toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "[pruned]" }] }, { surface: { op: "replace", start: result, end: result }, sources: [result] });
+  const result = session.append(
+    "tool/result",
+    { toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "x".repeat(100) }] },
+    { surface: "append" },
+  ).seq;
+  session.append(
+    "tool/result",
+    { toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "[pruned]" }] },
+    { surface: { op: "replace", start: result, end: result }, sources: [result] },
+  );
   session.append("session/title", { title: "Fix the bug", messageSeqs: [1], source: { kind: "fallback" } });
   assistant(session, "done");
   session.append("turn/end", { reason: "completed" });
@@ -99,13 +117,19 @@ test("tool results project to user-role tool-result blocks", () => {
   const session = new Session({ id: "s" });
   buildHistory(session);
   const messages = session.deriveMessages();
-  assert.deepEqual(messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
-  assert.deepEqual(messages[2]!.content, [{ type: "tool-result", toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "[pruned]" }] }]);
+  assert.deepEqual(
+    messages.map((m) => m.role),
+    ["user", "assistant", "user", "assistant"],
+  );
+  assert.deepEqual(messages[2]!.content, [
+    { type: "tool-result", toolCallId: "c1", toolName: "read_file", content: [{ type: "text", text: "[pruned]" }] },
+  ]);
 });
 
 test("title: latest wins; a user rename stops automatic titles", () => {
   const session = new Session({ id: "s" });
-  const title = (t: string, kind: "fallback" | "llm" | "user") => session.append("session/title", { title: t, messageSeqs: [], source: { kind } });
+  const title = (t: string, kind: "fallback" | "llm" | "user") =>
+    session.append("session/title", { title: t, messageSeqs: [], source: { kind } });
   title("first", "fallback");
   title("better", "llm");
   assert.deepEqual([session.title.title, session.title.source, session.title.pinned], ["better", "llm", false]);
@@ -122,14 +146,21 @@ test("closing a prefix keeps hot and cold Surfaces identical and drops a fold of
   const hot = new Session({ id: "s" });
   for (let i = 0; i < 10; i++) user(hot, `m${i}`); // seqs 1..10
   // A fold of node 3 appended later (seq 11), then the prefix through 5 is closed.
-  hot.append("user/message", { content: [{ type: "text", text: "folded 3" }] }, { surface: { op: "replace", start: 3, end: 3 }, sources: [3] });
+  hot.append(
+    "user/message",
+    { content: [{ type: "text", text: "folded 3" }] },
+    { surface: { op: "replace", start: 3, end: 3 }, sources: [3] },
+  );
   hot.append("user/message", { content: [] }, { surface: { op: "replace", start: 4, end: 7 }, sources: [4, 5, 6, 7] }); // seq 12 spans the cut
   const stored = JSON.parse(JSON.stringify(hot.events(6)));
   hot.closePrefix({ throughSeq: 5, text: "earlier work" });
   assert.equal(hot.size, 7);
   assert.equal(hot.baseSeq, 5);
   assert.deepEqual(hot.surface.nodes, [12, 8, 9, 10]);
-  const cold = Session.seed({ id: "s", summary: { throughSeq: 5, text: "earlier work", messageCount: hot.summary!.messageCount } }, stored);
+  const cold = Session.seed(
+    { id: "s", summary: { throughSeq: 5, text: "earlier work", messageCount: hot.summary!.messageCount } },
+    stored,
+  );
   assert.deepEqual(cold.surface.nodes, hot.surface.nodes);
   assert.deepEqual(cold.deriveMessages(), hot.deriveMessages());
   assert.match((hot.deriveMessages()[0]!.content[0] as { text: string }).text, /earlier work/);

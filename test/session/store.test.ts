@@ -55,7 +55,9 @@ test("adopting a seeded session joins the hot map and forwards its events", () =
   const store = new SessionStore();
   const events: number[] = [];
   store.on("event", (e) => events.push(e.seq));
-  const seeded = Session.seed({ id: "old" }, [{ seq: 1, time: 1, type: "user/message", data: { content: [] }, surface: "append" }]);
+  const seeded = Session.seed({ id: "old" }, [
+    { seq: 1, time: 1, type: "user/message", data: { content: [] }, surface: "append" },
+  ]);
   store.adopt(seeded);
   assert.equal(store.get("old"), seeded);
   user(seeded, "more");

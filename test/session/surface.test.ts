@@ -48,7 +48,12 @@ test("a replace whose end is not on the Surface is rejected and leaves no trace"
   const session = seedExample();
   assertRejectedWithoutTrace(
     session,
-    () => session.append("user/message", { content: [] }, { surface: { op: "replace", start: 20, end: 44 }, sources: [20, 31, 44] }),
+    () =>
+      session.append(
+        "user/message",
+        { content: [] },
+        { surface: { op: "replace", start: 20, end: 44 }, sources: [20, 31, 44] },
+      ),
     /end 44 is not on the Surface/,
   );
 });
@@ -57,7 +62,12 @@ test("a replace whose start is a log-only event is rejected", () => {
   const session = seedExample();
   assertRejectedWithoutTrace(
     session,
-    () => session.append("user/message", { content: [] }, { surface: { op: "replace", start: 13, end: 45 }, sources: [13, 20, 31, 45] }),
+    () =>
+      session.append(
+        "user/message",
+        { content: [] },
+        { surface: { op: "replace", start: 13, end: 45 }, sources: [13, 20, 31, 45] },
+      ),
     /start 13 is not on the Surface/,
   );
 });
@@ -66,7 +76,12 @@ test("a reversed replace range is rejected", () => {
   const session = seedExample();
   assertRejectedWithoutTrace(
     session,
-    () => session.append("user/message", { content: [] }, { surface: { op: "replace", start: 45, end: 20 }, sources: [20, 31, 45] }),
+    () =>
+      session.append(
+        "user/message",
+        { content: [] },
+        { surface: { op: "replace", start: 45, end: 20 }, sources: [20, 31, 45] },
+      ),
     /reversed/,
   );
 });
@@ -75,14 +90,23 @@ test("a replace whose sources miss a shadowed seq is rejected", () => {
   const session = seedExample();
   assertRejectedWithoutTrace(
     session,
-    () => session.append("user/message", { content: [] }, { surface: { op: "replace", start: 20, end: 45 }, sources: [20, 45] }),
+    () =>
+      session.append(
+        "user/message",
+        { content: [] },
+        { surface: { op: "replace", start: 20, end: 45 }, sources: [20, 45] },
+      ),
     /missing 31/,
   );
 });
 
 test("a surface op on turn/start is rejected before it is logged", () => {
   const session = seedExample();
-  assertRejectedWithoutTrace(session, () => session.append("turn/start", {}, { surface: "append" }), /turn\/start may not carry a surface op/);
+  assertRejectedWithoutTrace(
+    session,
+    () => session.append("turn/start", {}, { surface: "append" }),
+    /turn\/start may not carry a surface op/,
+  );
 });
 
 test("a surface-eligible event without an explicit op stays off the Surface", () => {
@@ -94,9 +118,25 @@ test("a surface-eligible event without an explicit op stays off the Surface", ()
 
 test("a replacement node can itself be replaced later", () => {
   const session = seedExample();
-  session.append("user/message", { content: [] }, { surface: { op: "replace", start: 20, end: 45 }, sources: [20, 31, 45] });
-  session.append("user/message", { content: [] }, { surface: { op: "replace", start: 12, end: 80 }, sources: [12, 80] });
+  session.append(
+    "user/message",
+    { content: [] },
+    { surface: { op: "replace", start: 20, end: 45 }, sources: [20, 31, 45] },
+  );
+  session.append(
+    "user/message",
+    { content: [] },
+    { surface: { op: "replace", start: 12, end: 80 }, sources: [12, 80] },
+  );
   assert.deepEqual(session.surface.nodes, [81, 60]);
   // The shadowed original cannot be named any more.
-  assert.throws(() => session.append("user/message", { content: [] }, { surface: { op: "replace", start: 20, end: 20 }, sources: [20] }), SessionEventError);
+  assert.throws(
+    () =>
+      session.append(
+        "user/message",
+        { content: [] },
+        { surface: { op: "replace", start: 20, end: 20 }, sources: [20] },
+      ),
+    SessionEventError,
+  );
 });

@@ -3,7 +3,16 @@
 // sessions and report the rest as damaged, by folder.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { DamagedFolder } from "../../core/session";
@@ -25,7 +34,15 @@ async function closedSession(t: { after(fn: () => void): void }, id = "s") {
 const asides = (dir: string, prefix: string) =>
   readdirSync(dir)
     .filter((n) => n.startsWith(prefix) && n !== prefix)
-    .map((n) => (lstatSync(join(dir, n)).isSymbolicLink() ? "link" : lstatSync(join(dir, n)).isDirectory() ? "dir" : lstatSync(join(dir, n)).isFIFO() ? "fifo" : "file"));
+    .map((n) =>
+      lstatSync(join(dir, n)).isSymbolicLink()
+        ? "link"
+        : lstatSync(join(dir, n)).isDirectory()
+          ? "dir"
+          : lstatSync(join(dir, n)).isFIFO()
+            ? "fifo"
+            : "file",
+    );
 
 type Aux = "meta" | "draft" | "lock";
 const AUX: Aux[] = ["meta", "draft", "lock"];
@@ -41,17 +58,31 @@ test("auxiliary links: a meta.json, draft or writer.lock that is a link (to a fi
       mkdirSync(join(outside, "dir"));
       const path = auxPath(paths, which);
       rmSync(path, { force: true });
-      symlinkSync(target === "outside file" ? victim : target === "outside folder" ? join(outside, "dir") : join(outside, "nothing"), path);
+      symlinkSync(
+        target === "outside file"
+          ? victim
+          : target === "outside folder"
+            ? join(outside, "dir")
+            : join(outside, "nothing"),
+        path,
+      );
       const log = readFileSync(paths.active);
       const name = `${which} → ${target}`;
 
       const b = new Sessions({ root });
       const listed = await b.list({ verifyLogs: true });
-      assert.deepEqual(listed.map((i) => [i.sessionId, i.title]), [["s", "Mine"]], `${name}: listed as itself`);
+      assert.deepEqual(
+        listed.map((i) => [i.sessionId, i.title]),
+        [["s", "Mine"]],
+        `${name}: listed as itself`,
+      );
       const { session, report } = await b.open({ sessionId: "s" });
       assert.equal(report.readOnly, undefined, name);
       assert.equal(report.repaired, true, name);
-      assert.ok(report.actions.some((a) => /moved aside/.test(a)), `${name}: ${report.actions.join(" | ")}`);
+      assert.ok(
+        report.actions.some((a) => /moved aside/.test(a)),
+        `${name}: ${report.actions.join(" | ")}`,
+      );
       user(session, "after the link");
       await b.close();
 
@@ -61,7 +92,8 @@ test("auxiliary links: a meta.json, draft or writer.lock that is a link (to a fi
       const base = which === "meta" ? "meta.json" : which === "draft" ? "assistant_message.json" : "writer.lock";
       assert.deepEqual(asides(dir, `${base}.corrupt-`), ["link"], `${name}: the link itself was moved aside`);
       assert.ok(readFileSync(paths.active).subarray(0, log.length).equals(log), `${name}: the log is intact`);
-      if (which === "meta") assert.equal(JSON.parse(readFileSync(paths.meta, "utf8")).lastSeq, 4, `${name}: meta.json rebuilt as a file`);
+      if (which === "meta")
+        assert.equal(JSON.parse(readFileSync(paths.meta, "utf8")).lastSeq, 4, `${name}: meta.json rebuilt as a file`);
       if (which === "lock") assert.ok(!existsSync(paths.lock), `${name}: our own lock was released`);
       const again = await new Sessions({ root }).open({ sessionId: "s" });
       assert.equal(again.report.repaired, false, `${name}: idempotent (${again.report.actions.join(" | ")})`);
@@ -77,10 +109,17 @@ test("auxiliary FIFOs: a meta.json, draft or writer.lock that is a FIFO never ha
     rmSync(path, { force: true });
     execFileSync("mkfifo", [path]);
     const b = new Sessions({ root });
-    assert.deepEqual((await b.list({ verifyLogs: true })).map((i) => i.title), ["Mine"], which);
+    assert.deepEqual(
+      (await b.list({ verifyLogs: true })).map((i) => i.title),
+      ["Mine"],
+      which,
+    );
     const { report } = await b.open({ sessionId: "s" });
     assert.equal(report.readOnly, undefined, which);
-    assert.ok(report.actions.some((a) => /moved aside/.test(a)), `${which}: ${report.actions.join(" | ")}`);
+    assert.ok(
+      report.actions.some((a) => /moved aside/.test(a)),
+      `${which}: ${report.actions.join(" | ")}`,
+    );
     await b.close();
     const dir = which === "draft" ? paths.messages : paths.dir;
     assert.deepEqual(asides(dir, `${path.slice(dir.length + 1)}.corrupt-`), ["fifo"], which);
@@ -89,7 +128,8 @@ test("auxiliary FIFOs: a meta.json, draft or writer.lock that is a FIFO never ha
 
 test("auxiliary files: an unreadable meta.json is moved aside and rebuilt; an unreadable lock is judged by its heartbeat, never an error", async (t) => {
   const { root, paths } = await closedSession(t);
-  const eacces = (path: string) => Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: "EACCES" });
+  const eacces = (path: string) =>
+    Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: "EACCES" });
   const unreadable = new Set([paths.meta]);
   const fs: FsSeam = {
     ...nodeFs,
@@ -101,10 +141,17 @@ test("auxiliary files: an unreadable meta.json is moved aside and rebuilt; an un
   };
   const before = readFileSync(paths.meta);
   const b = new Sessions({ root, fs });
-  assert.deepEqual((await b.list()).map((i) => i.title), ["Mine"], "listed from its log");
+  assert.deepEqual(
+    (await b.list()).map((i) => i.title),
+    ["Mine"],
+    "listed from its log",
+  );
   const { report } = await b.open({ sessionId: "s" });
   assert.equal(report.readOnly, undefined);
-  assert.ok(report.actions.some((a) => /moved aside an unreadable meta\.json \(EACCES/.test(a)), report.actions.join(" | "));
+  assert.ok(
+    report.actions.some((a) => /moved aside an unreadable meta\.json \(EACCES/.test(a)),
+    report.actions.join(" | "),
+  );
   await b.close();
   const [aside] = readdirSync(paths.dir).filter((n) => n.startsWith("meta.json.corrupt-"));
   assert.ok(readFileSync(join(paths.dir, aside!)).equals(before), "the unreadable bytes are kept");
@@ -132,7 +179,10 @@ test("the history stays strict: a link as active.jsonl or a segment is still ref
   symlinkSync(join(outside, "log.jsonl"), paths.active);
   mkdirSync(paths.lock);
   const b = new Sessions({ root });
-  await assert.rejects(b.open({ sessionId: "s" }), (e: Error) => e.name === "SessionRefusedError" && e.message.includes(paths.active));
+  await assert.rejects(
+    b.open({ sessionId: "s" }),
+    (e: Error) => e.name === "SessionRefusedError" && e.message.includes(paths.active),
+  );
   await b.close();
   assert.ok(lstatSync(paths.lock).isDirectory(), "the broken lock was not moved: the open failed");
 });
@@ -175,7 +225,10 @@ test("lists show only real sessions: a stray folder, a hashed folder naming anot
   const damaged: DamagedFolder[] = [];
   const b = new Sessions({ root });
   const items = await b.list({ verifyLogs: true, onDamaged: (d) => damaged.push(d) });
-  assert.deepEqual(items.map((i) => [i.sessionId, i.title]).sort(), [["corrupt-hash", "title of corrupt-hash"], ["real", "title of real"]]);
+  assert.deepEqual(items.map((i) => [i.sessionId, i.title]).sort(), [
+    ["corrupt-hash", "title of corrupt-hash"],
+    ["real", "title of real"],
+  ]);
   assert.deepEqual(
     damaged.map((d) => [d.folder, d.reason]).sort(),
     [
@@ -200,7 +253,10 @@ test("lists: a session this process is materialising is never reported damaged",
   mkdirSync(sessionPaths(root, "default", "new").messages, { recursive: true });
   const damaged: DamagedFolder[] = [];
   const items = await a.list({ verifyLogs: true, onDamaged: (d) => damaged.push(d) });
-  assert.deepEqual(items.map((i) => [i.sessionId, i.hot]), [["new", true]]);
+  assert.deepEqual(
+    items.map((i) => [i.sessionId, i.hot]),
+    [["new", true]],
+  );
   assert.deepEqual(damaged, []);
   user(s, "now it is written");
   await a.close();

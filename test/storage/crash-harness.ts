@@ -12,7 +12,16 @@ const repo = resolve(__dirname, "../..");
 export async function bundleChild(): Promise<{ file: string; cleanup: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), "downcity-crash-bundle-"));
   const file = join(dir, "crash-writer.cjs");
-  await build({ entryPoints: [join(repo, "test/storage/fixtures/crash-writer.ts")], outfile: file, bundle: true, platform: "node", format: "cjs", target: "node20", external: ["@mongodb-js/zstd"], logLevel: "error" });
+  await build({
+    entryPoints: [join(repo, "test/storage/fixtures/crash-writer.ts")],
+    outfile: file,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["@mongodb-js/zstd"],
+    logLevel: "error",
+  });
   return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -31,7 +40,10 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
   const root = mkdtempSync(join(tmpdir(), "downcity-crash-"));
   const problems: string[] = [];
   try {
-    const child = spawn(process.execPath, [bundle, root, String(seed)], { env: { ...process.env, NODE_PATH: join(repo, "node_modules") }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bundle, root, String(seed)], {
+      env: { ...process.env, NODE_PATH: join(repo, "node_modules") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let timer: NodeJS.Timeout | undefined;
     // The kill clock starts at the first acknowledged flush, so start-up time and CPU
@@ -51,14 +63,16 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
     clearTimeout(timer);
     clearTimeout(guard);
     const lines = out.split("\n");
-    if (lines.some((l) => l.startsWith("ERROR"))) problems.push(`child failed: ${out.slice(out.indexOf("ERROR"), out.indexOf("ERROR") + 600)}`);
+    if (lines.some((l) => l.startsWith("ERROR")))
+      problems.push(`child failed: ${out.slice(out.indexOf("ERROR"), out.indexOf("ERROR") + 600)}`);
     let acked = 0;
     const drafts: string[] = [];
     for (const l of lines) {
       if (l.startsWith("ACK ")) acked = Math.max(acked, Number(l.slice(4)));
       if (l.startsWith("DRAFT ")) drafts.push(l.slice(6));
     }
-    if (!lines.includes("READY") || !lines.some((l) => l.startsWith("ACK"))) return { ok: problems.length === 0, counted, problems, acked, lastSeq: 0, actions: [] };
+    if (!lines.includes("READY") || !lines.some((l) => l.startsWith("ACK")))
+      return { ok: problems.length === 0, counted, problems, acked, lastSeq: 0, actions: [] };
 
     const sessions = new Sessions({ root });
     try {
@@ -84,16 +98,26 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
       }
       for (const [id, n] of byDraft) if (n > 1) problems.push(`draft ${id} appears ${n} times`);
       const lastDraft = drafts.at(-1);
-      if (lastDraft && byDraft.get(lastDraft) !== 1) problems.push(`durable draft ${lastDraft} is not in the log exactly once`);
+      if (lastDraft && byDraft.get(lastDraft) !== 1)
+        problems.push(`durable draft ${lastDraft} is not in the log exactly once`);
       for (const e of all) {
         const d = e.data as { interrupted?: boolean; draftId?: string };
         // The child never writes interrupted messages: each one was recovered by this open.
-        if (e.type === "assistant/message" && d.interrupted && !report.actions.some((a) => a.startsWith(`recovered draft ${d.draftId} `))) {
+        if (
+          e.type === "assistant/message" &&
+          d.interrupted &&
+          !report.actions.some((a) => a.startsWith(`recovered draft ${d.draftId} `))
+        ) {
           problems.push(`interrupted ${d.draftId} not in report: ${report.actions.join(" | ")}`);
         }
       }
       // No orphaned tool call on the Surface; no open turn.
-      const results = new Set(session.events().filter((e) => e.type === "tool/result").map((e) => (e.data as { toolCallId: string }).toolCallId));
+      const results = new Set(
+        session
+          .events()
+          .filter((e) => e.type === "tool/result")
+          .map((e) => (e.data as { toolCallId: string }).toolCallId),
+      );
       for (const seq of session.surface.nodes) {
         const e = session.event(seq)!;
         if (e.type !== "assistant/message") continue;
@@ -131,9 +155,24 @@ export async function crashTrial(bundle: string, seed: number, killMs: number, d
  * Runs `trials` with `parallel` at a time; kill times spread over `maxKillMs`. Every
  * `deepEvery`-th trial also checks that a second open repairs nothing and forks open.
  */
-export async function crashTrials(bundle: string, trials: number, parallel: number, maxKillMs: number, firstSeed = 1, deepEvery = 4) {
+export async function crashTrials(
+  bundle: string,
+  trials: number,
+  parallel: number,
+  maxKillMs: number,
+  firstSeed = 1,
+  deepEvery = 4,
+) {
   const failures: { seed: number; killMs: number; problems: string[] }[] = [];
-  const stats = { trials: 0, counted: 0, repaired: 0, draftsRecovered: 0, tornTails: 0, compactionsFinished: 0, maxAcked: 0 };
+  const stats = {
+    trials: 0,
+    counted: 0,
+    repaired: 0,
+    draftsRecovered: 0,
+    tornTails: 0,
+    compactionsFinished: 0,
+    maxAcked: 0,
+  };
   let next = 0;
   const worker = async () => {
     while (next < trials) {

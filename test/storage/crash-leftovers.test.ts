@@ -22,7 +22,10 @@ test("a list sweeps what crashed deletes and forks left behind, and leaves a for
   utimesSync(staleFork, hourAgo, hourAgo);
 
   const items = await sessions.list();
-  assert.deepEqual(items.map((i) => i.sessionId), ["kept"]);
+  assert.deepEqual(
+    items.map((i) => i.sessionId),
+    ["kept"],
+  );
   assert.equal(existsSync(deleted), false);
   assert.equal(existsSync(staleFork), false);
   assert.equal(existsSync(freshFork), true, "a fork younger than ten minutes may still be running");

@@ -20,7 +20,11 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-async function closedSession(t: { after(fn: () => void): void }, events = 5, extra?: (s: ReturnType<Sessions["create"]>) => void) {
+async function closedSession(
+  t: { after(fn: () => void): void },
+  events = 5,
+  extra?: (s: ReturnType<Sessions["create"]>) => void,
+) {
   const root = tempRoot(t);
   const a = new Sessions({ root, batchWindowMs: 1 });
   const s = a.create({ id: "s" });
@@ -33,16 +37,32 @@ async function closedSession(t: { after(fn: () => void): void }, events = 5, ext
 test("failed open: an open that fails while planning changes no byte, every time", async (t) => {
   const { root, paths } = await closedSession(t, 3, (s) => {
     s.append("turn/start", { turn: 1 });
-    s.append("assistant/message", { content: [{ type: "tool-call", id: "c1", name: "read", arguments: {} }] }, { surface: "append" });
+    s.append(
+      "assistant/message",
+      { content: [{ type: "tool-call", id: "c1", name: "read", arguments: {} }] },
+      { surface: "append" },
+    );
   });
   writeFileSync(paths.active, readFileSync(paths.active, "utf8") + '{"seq":6,"tim');
-  writeFileSync(paths.draft, JSON.stringify({ draftId: "d", blocks: [{ type: "text", text: "x" }], time: 5, afterSeq: 5 }));
+  writeFileSync(
+    paths.draft,
+    JSON.stringify({ draftId: "d", blocks: [{ type: "text", text: "x" }], time: 5, afterSeq: 5 }),
+  );
   const before = snapshot(paths.dir);
   const real = countingFs();
-  const seam: FsSeam = { ...real, lstat: async (path) => (path === paths.draft ? Promise.reject(Object.assign(new Error("injected lstat failure"), { code: "EIO" })) : real.lstat(path)) };
+  const seam: FsSeam = {
+    ...real,
+    lstat: async (path) =>
+      path === paths.draft
+        ? Promise.reject(Object.assign(new Error("injected lstat failure"), { code: "EIO" }))
+        : real.lstat(path),
+  };
   for (let i = 0; i < 3; i++) {
     const b = new Sessions({ root, fs: seam });
-    await assert.rejects(b.open({ sessionId: "s" }), (e: Error) => e.message.includes(paths.draft) && /injected lstat failure/.test(e.message));
+    await assert.rejects(
+      b.open({ sessionId: "s" }),
+      (e: Error) => e.message.includes(paths.draft) && /injected lstat failure/.test(e.message),
+    );
     assert.equal(b.store.list().length, 0, "nothing registered");
     await b.close();
     assert.deepEqual(snapshot(paths.dir), before, `attempt ${i + 1}: byte-identical, no lock left`);
@@ -59,12 +79,24 @@ test("failed open: an open that fails while planning changes no byte, every time
 
 test("auxiliary files never block an intact log: writer.lock, the draft and meta.json as directories, invalid draft times", async (t) => {
   const cases: { name: string; damage: (p: ReturnType<typeof sessionPaths>) => void; action: RegExp }[] = [
-    { name: "writer.lock is a directory", damage: (p) => mkdirSync(p.lock), action: /moved aside a writer\.lock that is not a file/ },
+    {
+      name: "writer.lock is a directory",
+      damage: (p) => mkdirSync(p.lock),
+      action: /moved aside a writer\.lock that is not a file/,
+    },
     { name: "draft is a directory", damage: (p) => mkdirSync(p.draft), action: /moved aside the draft \(not a file\)/ },
-    { name: "meta.json is a directory", damage: (p) => (rmSync(p.meta), mkdirSync(p.meta)), action: /moved aside meta\.json \(not a file\)/ },
+    {
+      name: "meta.json is a directory",
+      damage: (p) => (rmSync(p.meta), mkdirSync(p.meta)),
+      action: /moved aside meta\.json \(not a file\)/,
+    },
     ...[1.5, -1, 2 ** 60].map((time) => ({
       name: `draft time ${time}`,
-      damage: (p: ReturnType<typeof sessionPaths>) => writeFileSync(p.draft, JSON.stringify({ draftId: "d", blocks: [{ type: "text", text: "x" }], time, afterSeq: 5 })),
+      damage: (p: ReturnType<typeof sessionPaths>) =>
+        writeFileSync(
+          p.draft,
+          JSON.stringify({ draftId: "d", blocks: [{ type: "text", text: "x" }], time, afterSeq: 5 }),
+        ),
       action: /kept an unreadable draft as messages\/assistant_message\.json\.corrupt-\d+ \(draft is malformed/,
     })),
   ];
@@ -75,7 +107,10 @@ test("auxiliary files never block an intact log: writer.lock, the draft and meta
     const b = new Sessions({ root });
     const { session, report } = await b.open({ sessionId: "s" });
     assert.equal(report.readOnly, undefined, c.name);
-    assert.ok(report.actions.some((a) => c.action.test(a)), `${c.name}: ${report.actions.join(" | ")}`);
+    assert.ok(
+      report.actions.some((a) => c.action.test(a)),
+      `${c.name}: ${report.actions.join(" | ")}`,
+    );
     assert.equal(session.lastSeq, 5, c.name);
     user(session, "still writable");
     await b.close();
@@ -100,18 +135,26 @@ test("an unreadable log file names itself: active.jsonl as a directory", async (
 test("a segment that disagrees with Active's first events opens read-only and keeps both", async (t) => {
   const { root, paths } = await closedSession(t, 6);
   const events = lines(paths.active).map((l) => JSON.parse(l));
-  const differing = events.slice(0, 3).map((e, i) => (i === 1 ? { ...e, data: { content: [{ type: "text", text: "not what Active says" }] } } : e));
+  const differing = events
+    .slice(0, 3)
+    .map((e, i) => (i === 1 ? { ...e, data: { content: [{ type: "text", text: "not what Active says" }] } } : e));
   mkdirSync(paths.segments);
   const seg = join(paths.segments, "000000000001-000000000003.jsonl.zst");
   writeFileSync(seg, await encodeSegment(differing, { kind: "summary", throughSeq: 3, text: "sum", messageCount: 3 }));
   const before = snapshot(paths.dir);
   const b = new Sessions({ root });
   const { report } = await b.open({ sessionId: "s" });
-  assert.match(report.readOnly ?? "", /active\.jsonl seq 2 \(byte \d+\) differs from the same seq in segment 000000000001-000000000003\.jsonl\.zst; both kept/);
+  assert.match(
+    report.readOnly ?? "",
+    /active\.jsonl seq 2 \(byte \d+\) differs from the same seq in segment 000000000001-000000000003\.jsonl\.zst; both kept/,
+  );
   await b.close();
   assert.deepEqual(snapshot(paths.dir), before);
   // The same overlap, identical, is an interrupted compaction and is finished.
-  writeFileSync(seg, await encodeSegment(events.slice(0, 3), { kind: "summary", throughSeq: 3, text: "sum", messageCount: 3 }));
+  writeFileSync(
+    seg,
+    await encodeSegment(events.slice(0, 3), { kind: "summary", throughSeq: 3, text: "sum", messageCount: 3 }),
+  );
   const c = new Sessions({ root });
   const opened = await c.open({ sessionId: "s" });
   assert.ok(opened.report.actions.some((a) => a.startsWith("finished an interrupted compaction: dropped 3")));
@@ -139,7 +182,10 @@ test("a torn tail holding a complete record is cut only after a byte-identical b
   const b = new Sessions({ root });
   const { report } = await b.open({ sessionId: "s" });
   const action = report.actions.find((a) => a.startsWith("truncated torn tail"));
-  assert.match(action ?? "", /after seq 3 \(seq 2 at byte \d+ repeats an earlier seq\); the cut bytes are kept in messages\/active\.jsonl\.cut-\d+/);
+  assert.match(
+    action ?? "",
+    /after seq 3 \(seq 2 at byte \d+ repeats an earlier seq\); the cut bytes are kept in messages\/active\.jsonl\.cut-\d+/,
+  );
   await b.close();
   const backup = readdirSync(paths.messages).find((n) => n.startsWith("active.jsonl.cut-"))!;
   assert.equal(readFileSync(join(paths.messages, backup), "utf8"), tail);

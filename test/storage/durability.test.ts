@@ -9,10 +9,13 @@ test("a killed compaction (segment created, Active not rewritten) loses nothing 
   const root = tempRoot(t);
   const fs = countingFs();
   let crash = false;
-  const crashing = { ...fs, rename: async (from: string, to: string) => {
-    if (crash && to.endsWith("active.jsonl")) throw new Error("simulated crash before the Active rewrite");
-    return fs.rename(from, to);
-  } };
+  const crashing = {
+    ...fs,
+    rename: async (from: string, to: string) => {
+      if (crash && to.endsWith("active.jsonl")) throw new Error("simulated crash before the Active rewrite");
+      return fs.rename(from, to);
+    },
+  };
   const a = new Sessions({ root, fs: crashing, batchWindowMs: 1 });
   const s = a.create({ id: "c" });
   for (let i = 0; i < 20; i++) user(s, `m${i}`);
@@ -24,11 +27,20 @@ test("a killed compaction (segment created, Active not rewritten) loses nothing 
   // A second process opens it (the first one is gone: its lock is taken over as stale).
   const b = new Sessions({ root, lockStaleMs: -1 });
   const { session, report } = await b.open({ sessionId: "c" });
-  assert.ok(report.actions.some((x) => x.startsWith("finished an interrupted compaction: dropped 15")), report.actions.join());
+  assert.ok(
+    report.actions.some((x) => x.startsWith("finished an interrupted compaction: dropped 15")),
+    report.actions.join(),
+  );
   assert.equal(session.baseSeq, 15);
-  assert.deepEqual(session.events().map((e) => e.seq), [16, 17, 18, 19, 20]);
+  assert.deepEqual(
+    session.events().map((e) => e.seq),
+    [16, 17, 18, 19, 20],
+  );
   const older = await b.messages({ sessionId: "c" }, { beforeSequence: 16 });
-  assert.deepEqual(older.events.map((e) => e.seq), Array.from({ length: 15 }, (_, i) => i + 1));
+  assert.deepEqual(
+    older.events.map((e) => e.seq),
+    Array.from({ length: 15 }, (_, i) => i + 1),
+  );
   assert.equal(readFileSync(paths.active, "utf8").split("\n").filter(Boolean).length, 5);
   await b.close();
 });
@@ -48,8 +60,15 @@ test("injected write and fsync failures: the batch is kept and retried, the file
     fs.fail[kind] = 1;
     for (let i = 0; i < 5; i++) user(s, `${kind} ${i}`);
     await a.flush(s); // retries inside flush
-    const lines = readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).seq);
-    assert.deepEqual(lines, Array.from({ length: s.lastSeq }, (_, i) => i + 1), `${kind}: no duplicate or missing seq`);
+    const lines = readFileSync(path, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).seq);
+    assert.deepEqual(
+      lines,
+      Array.from({ length: s.lastSeq }, (_, i) => i + 1),
+      `${kind}: no duplicate or missing seq`,
+    );
   }
   assert.ok(errors.length >= 2);
   assert.ok(readFileSync(path).subarray(0, before.length).equals(before));
@@ -60,8 +79,14 @@ test("injected write and fsync failures: the batch is kept and retried, the file
   assert.ok(a.persistence.writerStats(s)!.queued >= 1, "the failed batch stays queued");
   fs.fail.write = 0;
   await a.flush(s);
-  const seqs = readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).seq);
-  assert.deepEqual(seqs, Array.from({ length: s.lastSeq }, (_, i) => i + 1));
+  const seqs = readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).seq);
+  assert.deepEqual(
+    seqs,
+    Array.from({ length: s.lastSeq }, (_, i) => i + 1),
+  );
   await a.close();
 });
 
@@ -121,7 +146,10 @@ test("damage: a truncated segment opens read-only; a corrupt meta.json is rebuil
   const b = new Sessions({ root });
   const { session, report } = await b.open({ sessionId: "x" });
   assert.equal(session.title.title, "Named");
-  assert.ok(report.actions.some((x) => x.startsWith("kept an unreadable draft as messages/assistant_message.json.corrupt-")), report.actions.join());
+  assert.ok(
+    report.actions.some((x) => x.startsWith("kept an unreadable draft as messages/assistant_message.json.corrupt-")),
+    report.actions.join(),
+  );
   assert.ok(report.actions.includes("rebuilt missing or corrupt meta.json"));
   assert.equal(JSON.parse(readFileSync(p.meta, "utf8")).messageCount, 11);
   await b.close();

@@ -20,7 +20,12 @@ async function damaged(t: { after(fn: () => void): void }) {
 test("fork of a damaged session is refused, closed or open read-only; validPrefix forks the valid prefix and says so", async (t) => {
   const root = await damaged(t);
   const cold = new Sessions({ root });
-  await assert.rejects(cold.fork({ sessionId: "s" }), (e: Error) => e.name === "SessionRefusedError" && /cannot fork damaged session "s": .*through seq 3, with validPrefix/.test(e.message));
+  await assert.rejects(
+    cold.fork({ sessionId: "s" }),
+    (e: Error) =>
+      e.name === "SessionRefusedError" &&
+      /cannot fork damaged session "s": .*through seq 3, with validPrefix/.test(e.message),
+  );
   const item = await cold.fork({ sessionId: "s" }, { newId: "cold-fork", validPrefix: true });
   assert.deepEqual(item.forkedFrom, { sessionId: "s", agentId: "default", atSeq: 3, validPrefix: true });
   const { session } = await cold.open({ sessionId: "s" });

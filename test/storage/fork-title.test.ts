@@ -4,16 +4,17 @@ import type { SessionTitleData } from "../../core/protocol";
 import { Sessions } from "../../core/storage";
 import { tempDir } from "../support/temp";
 
-
 // Issue 20 item 4: a fork showed its source's title (two identical rows in the tree), and a
 // fork made at a user message before the source's title event had no title at all.
-test("a fork is titled \"Fork of ‹title›\" by a user title event, even forked before the source's title event; renaming it still works", async (t) => {
+test('a fork is titled "Fork of ‹title›" by a user title event, even forked before the source\'s title event; renaming it still works', async (t) => {
   const root = tempDir(t);
   const store = new Sessions({ root });
   t.after(() => store.close());
   const source = store.create({ id: "src" });
-  const ask = (text: string) => source.append("user/message", { content: [{ type: "text", text }] }, { surface: "append" });
-  const answer = (text: string) => source.append("assistant/message", { content: [{ type: "text", text }] }, { surface: "append" });
+  const ask = (text: string) =>
+    source.append("user/message", { content: [{ type: "text", text }] }, { surface: "append" });
+  const answer = (text: string) =>
+    source.append("assistant/message", { content: [{ type: "text", text }] }, { surface: "append" });
   ask("How do I release?");
   answer("Tag it.");
   const second = ask("And then?");
@@ -46,5 +47,8 @@ test("a fork is titled \"Fork of ‹title›\" by a user title event, even forke
   const bare = store.create({ id: "bare" });
   bare.append("user/message", { content: [{ type: "text", text: "Fix the crash on save" }] }, { surface: "append" });
   await store.flush(bare);
-  assert.equal((await store.fork({ sessionId: "bare" }, { newId: "bare-fork" })).title, "Fork of Fix the crash on save");
+  assert.equal(
+    (await store.fork({ sessionId: "bare" }, { newId: "bare-fork" })).title,
+    "Fork of Fix the crash on save",
+  );
 });

@@ -3,7 +3,21 @@
 // The oracle never uses the store's parser: it reads the files itself (split on "\n",
 // JSON.parse, zstd) and checks what the store must guarantee whatever the damage.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { compress, decompress } from "@mongodb-js/zstd";
@@ -20,12 +34,29 @@ const fs: FsSeam = {
   ...nodeFs,
   open: async (path, flags) => {
     const handle = await nodeFs.open(path, flags);
-    return { write: (b, o, l, p) => handle.write(b, o, l, p), read: (b, o, l, p) => handle.read(b, o, l, p), sync: async () => {}, truncate: (n) => handle.truncate(n), stat: () => handle.stat(), close: () => handle.close() };
+    return {
+      write: (b, o, l, p) => handle.write(b, o, l, p),
+      read: (b, o, l, p) => handle.read(b, o, l, p),
+      sync: async () => {},
+      truncate: (n) => handle.truncate(n),
+      stat: () => handle.stat(),
+      close: () => handle.close(),
+    };
   },
 };
 
 export type Outcome = "repaired" | "clean" | "read-only" | "refused" | "defect";
-export const FAMILIES = ["active", "segments", "draft", "meta", "lock", "folders", "symlinks", "auxlinks", "strays"] as const;
+export const FAMILIES = [
+  "active",
+  "segments",
+  "draft",
+  "meta",
+  "lock",
+  "folders",
+  "symlinks",
+  "auxlinks",
+  "strays",
+] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface CaseResult {
@@ -48,7 +79,11 @@ export function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!,
+  };
 }
 
 /**
@@ -67,14 +102,32 @@ export async function buildBases(dir: string, count = 6): Promise<string[]> {
     const turns = 2 + rand.int(5);
     for (let turn = 1; turn <= turns; turn++) {
       s.append("turn/start", { turn });
-      s.append("user/message", { content: [{ type: "text", text: `question ${turn} wörld `.repeat(1 + rand.int(4)) }] }, { surface: "append" });
+      s.append(
+        "user/message",
+        { content: [{ type: "text", text: `question ${turn} wörld `.repeat(1 + rand.int(4)) }] },
+        { surface: "append" },
+      );
       // Local providers reuse ids in every turn.
       const id = b % 2 === 0 ? "call_0" : `call-${turn}`;
-      s.append("assistant/message", { content: [{ type: "text", text: `answer ${turn}` }, { type: "tool-call", id, name: "read", arguments: { path: "a" } }], model: "m1" }, { surface: "append" });
+      s.append(
+        "assistant/message",
+        {
+          content: [
+            { type: "text", text: `answer ${turn}` },
+            { type: "tool-call", id, name: "read", arguments: { path: "a" } },
+          ],
+          model: "m1",
+        },
+        { surface: "append" },
+      );
       const last = turn === turns && b % 3 === 0;
       if (!last) {
         s.append("tool/call", { toolCallId: id, name: "read", arguments: { path: "a" } });
-        s.append("tool/result", { toolCallId: id, toolName: "read", content: [{ type: "text", text: "x".repeat(10 + rand.int(200)) }] }, { surface: "append" });
+        s.append(
+          "tool/result",
+          { toolCallId: id, toolName: "read", content: [{ type: "text", text: "x".repeat(10 + rand.int(200)) }] },
+          { surface: "append" },
+        );
         s.append("turn/end", { reason: "completed" });
       }
       if (turn === 1) s.append("session/title", { title: "Fuzzed", messageSeqs: [2], source: { kind: "user" } });
@@ -84,10 +137,15 @@ export async function buildBases(dir: string, count = 6): Promise<string[]> {
       }
     }
     await store.flush(s);
-    if (b % 3 === 0) await store.writeDraft(s, { draftId: "draft-1", blocks: [{ type: "text", text: "partial" }], model: "m1" });
+    if (b % 3 === 0)
+      await store.writeDraft(s, { draftId: "draft-1", blocks: [{ type: "text", text: "partial" }], model: "m1" });
     for (const id of ["n", LONG_ID]) {
       const other = store.create({ id });
-      other.append("user/message", { content: [{ type: "text", text: `hello ${id.slice(0, 5)}` }] }, { surface: "append" });
+      other.append(
+        "user/message",
+        { content: [{ type: "text", text: `hello ${id.slice(0, 5)}` }] },
+        { surface: "append" },
+      );
     }
     await store.close();
     bases.push(root);
@@ -122,9 +180,14 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-function diff(before: Map<string, string>, after: Map<string, string>, ignore: (rel: string) => boolean = () => false): string[] {
+function diff(
+  before: Map<string, string>,
+  after: Map<string, string>,
+  ignore: (rel: string) => boolean = () => false,
+): string[] {
   const out: string[] = [];
-  for (const [k, v] of before) if (!ignore(k) && after.get(k) !== v) out.push(`${k} ${after.has(k) ? "changed" : "removed"}`);
+  for (const [k, v] of before)
+    if (!ignore(k) && after.get(k) !== v) out.push(`${k} ${after.has(k) ? "changed" : "removed"}`);
   for (const k of after.keys()) if (!ignore(k) && !before.has(k)) out.push(`${k} added`);
   return out;
 }
@@ -160,7 +223,12 @@ async function segmentRecords(p: SessionPaths): Promise<Set<string>> {
   return out;
 }
 
-type Mutate = (ctx: { root: string; p: SessionPaths; outside: string; rand: ReturnType<typeof prng> }) => Promise<string> | string;
+type Mutate = (ctx: {
+  root: string;
+  p: SessionPaths;
+  outside: string;
+  rand: ReturnType<typeof prng>;
+}) => Promise<string> | string;
 
 const victim = (outside: string) => join(outside, "victim.jsonl");
 
@@ -203,7 +271,18 @@ const MUTATIONS: Record<Family, Mutate[]> = {
     ({ p, rand }) => {
       const ls = activeLines(p);
       const i = rand.int(ls.length);
-      ls.splice(i, 0, rand.pick(["{garbage", "", "null", '{"seq":999999,"time":1,"type":"user/message","data":{}}', '{"kind":"summary"}', "\u0000\u0000\u0000"]));
+      ls.splice(
+        i,
+        0,
+        rand.pick([
+          "{garbage",
+          "",
+          "null",
+          '{"seq":999999,"time":1,"type":"user/message","data":{}}',
+          '{"kind":"summary"}',
+          "\u0000\u0000\u0000",
+        ]),
+      );
       writeFileSync(p.active, ls.join("\n"));
       return `insert junk at line ${i}`;
     },
@@ -216,7 +295,11 @@ const MUTATIONS: Record<Family, Mutate[]> = {
       return `swap lines ${i},${i + 1}`;
     },
     ({ p, rand }) => {
-      writeFileSync(p.active, readFileSync(p.active).toString("utf8") + rand.pick(['{"seq":', '{"seq":1000,"time":1,"type":"x","data":1}', "\n\n", "{}\n{"]));
+      writeFileSync(
+        p.active,
+        readFileSync(p.active).toString("utf8") +
+          rand.pick(['{"seq":', '{"seq":1000,"time":1,"type":"x","data":1}', "\n\n", "{}\n{"]),
+      );
       return "append a partial or foreign tail";
     },
     ({ p }) => {
@@ -269,17 +352,27 @@ const MUTATIONS: Record<Family, Mutate[]> = {
       if (ls.length === 0) return "overlap (no events)";
       const events = ls.slice(0, 1 + rand.int(ls.length)).map((l) => JSON.parse(l) as SessionEvent);
       const same = rand.next() < 0.5;
-      const body = events.map((e, i) => JSON.stringify(same || i !== events.length - 1 ? e : { ...e, time: e.time + 1 })).join("\n");
+      const body = events
+        .map((e, i) => JSON.stringify(same || i !== events.length - 1 ? e : { ...e, time: e.time + 1 }))
+        .join("\n");
       const first = events[0]!.seq;
       const last = events.at(-1)!.seq;
       mkdirSync(p.segments, { recursive: true });
       const footer = { kind: "summary", throughSeq: last, text: "overlap", messageCount: 0 };
-      writeFileSync(join(p.segments, `${String(first).padStart(12, "0")}-${String(last).padStart(12, "0")}.jsonl.zst`), await compress(Buffer.from(`${body}\n${JSON.stringify(footer)}\n`), 3));
+      writeFileSync(
+        join(p.segments, `${String(first).padStart(12, "0")}-${String(last).padStart(12, "0")}.jsonl.zst`),
+        await compress(Buffer.from(`${body}\n${JSON.stringify(footer)}\n`), 3),
+      );
       return `${same ? "identical" : "disagreeing"} overlap segment ${first}-${last}`;
     },
     ({ p, rand }) => {
       mkdirSync(p.segments, { recursive: true });
-      const name = rand.pick(["junk.txt", "000000000001-000000000001.jsonl", "999999999999-999999999999.jsonl.zst", "000000000000-000000000003.jsonl.zst"]);
+      const name = rand.pick([
+        "junk.txt",
+        "000000000001-000000000001.jsonl",
+        "999999999999-999999999999.jsonl.zst",
+        "000000000000-000000000003.jsonl.zst",
+      ]);
       writeFileSync(join(p.segments, name), "not a segment");
       return `stray file ${name}`;
     },
@@ -296,11 +389,23 @@ const MUTATIONS: Record<Family, Mutate[]> = {
     },
     ({ p, rand }) => {
       const time = rand.pick([1.5, -1, 2 ** 60, Number.NaN, "1"]);
-      writeFileSync(p.draft, JSON.stringify({ draftId: "d-x", blocks: [{ type: "text", text: "t" }], time, afterSeq: 1 }));
+      writeFileSync(
+        p.draft,
+        JSON.stringify({ draftId: "d-x", blocks: [{ type: "text", text: "t" }], time, afterSeq: 1 }),
+      );
       return `draft time ${String(time)}`;
     },
     ({ p }) => {
-      writeFileSync(p.draft, JSON.stringify({ draftId: "d-y", blocks: [{ type: "tool-call", id: "call_0", name: "read", arguments: {} }], time: 5, afterSeq: 1, model: "m" }));
+      writeFileSync(
+        p.draft,
+        JSON.stringify({
+          draftId: "d-y",
+          blocks: [{ type: "tool-call", id: "call_0", name: "read", arguments: {} }],
+          time: 5,
+          afterSeq: 1,
+          model: "m",
+        }),
+      );
       return "draft with a tool call reusing call_0";
     },
     ({ p }) => {
@@ -326,7 +431,14 @@ const MUTATIONS: Record<Family, Mutate[]> = {
     ({ p, rand }) => {
       const meta = JSON.parse(readFileSync(p.meta, "utf8"));
       const field = rand.pick(["title", "messageCount", "sessionId", "lastSeq", "model", "timeZone"]);
-      const value = { title: "t".repeat(1 << 20), messageCount: 999_999, sessionId: "n", lastSeq: 0, model: "m".repeat(100_000), timeZone: "z".repeat(10_000) }[field];
+      const value = {
+        title: "t".repeat(1 << 20),
+        messageCount: 999_999,
+        sessionId: "n",
+        lastSeq: 0,
+        model: "m".repeat(100_000),
+        timeZone: "z".repeat(10_000),
+      }[field];
       writeFileSync(p.meta, JSON.stringify({ ...meta, [field]: value }));
       return `meta ${field} wrong`;
     },
@@ -414,7 +526,8 @@ const MUTATIONS: Record<Family, Mutate[]> = {
       const shape = rand.pick(["empty", "messages/", "a copy of n's meta.json"] as const);
       mkdirSync(join(ghost, "messages"), { recursive: true });
       if (shape === "empty") rmSync(join(ghost, "messages"), { recursive: true });
-      if (shape === "a copy of n's meta.json") cpSync(sessionPaths(root, "default", "n").meta, join(ghost, "meta.json"));
+      if (shape === "a copy of n's meta.json")
+        cpSync(sessionPaths(root, "default", "n").meta, join(ghost, "meta.json"));
       return `stray directory ghost/ (${shape})`;
     },
     ({ root, p, rand }) => {
@@ -469,7 +582,12 @@ function isLink(path: string): boolean {
  * the session under test listed exactly once when its folder is intact; every other
  * folder of the area left out (and reported damaged, except the store's temporaries).
  */
-function checkList(root: string, items: { sessionId: string; title?: string | undefined; agentId: string }[], damaged: DamagedFolder[], family: Family): string[] {
+function checkList(
+  root: string,
+  items: { sessionId: string; title?: string | undefined; agentId: string }[],
+  damaged: DamagedFolder[],
+  family: Family,
+): string[] {
   const problems: string[] = [];
   const area = areaOf(root);
   const known = new Set([ID, "n", LONG_ID]);
@@ -477,15 +595,26 @@ function checkList(root: string, items: { sessionId: string; title?: string | un
   for (const item of items) {
     const folder = encodeId(item.sessionId);
     listedFolders.add(folder);
-    if (!known.has(item.sessionId)) problems.push(`listed an unknown id ${JSON.stringify(item.sessionId.slice(0, 40))}`);
+    if (!known.has(item.sessionId))
+      problems.push(`listed an unknown id ${JSON.stringify(item.sessionId.slice(0, 40))}`);
     if (item.agentId !== "default") problems.push(`listed agent ${item.agentId}`);
     const dir = join(area, folder);
-    const hasLog = existsSync(join(dir, "messages", "active.jsonl")) || (existsSync(join(dir, "messages", "segments")) && readdirSync(join(dir, "messages", "segments")).length > 0);
+    const hasLog =
+      existsSync(join(dir, "messages", "active.jsonl")) ||
+      (existsSync(join(dir, "messages", "segments")) && readdirSync(join(dir, "messages", "segments")).length > 0);
     if (!hasLog) problems.push(`listed ${item.sessionId.slice(0, 20)} whose folder holds no event log`);
-    if (item.sessionId !== ID && item.title === "Fuzzed") problems.push(`${item.sessionId.slice(0, 20)} borrowed the title of ${ID}`);
-    if (item.title === "Borrowed") problems.push(`${item.sessionId.slice(0, 20)} listed the title of a corrupt meta.json`);
+    if (item.sessionId !== ID && item.title === "Fuzzed")
+      problems.push(`${item.sessionId.slice(0, 20)} borrowed the title of ${ID}`);
+    if (item.title === "Borrowed")
+      problems.push(`${item.sessionId.slice(0, 20)} listed the title of a corrupt meta.json`);
   }
-  if ((family === "auxlinks" || family === "strays") && items.filter((i) => i.sessionId === ID && i.title === "Fuzzed").length !== 1) problems.push(`${ID} (intact) is not listed as itself: ${JSON.stringify(items.map((i) => [i.sessionId.slice(0, 20), i.title]))}`);
+  if (
+    (family === "auxlinks" || family === "strays") &&
+    items.filter((i) => i.sessionId === ID && i.title === "Fuzzed").length !== 1
+  )
+    problems.push(
+      `${ID} (intact) is not listed as itself: ${JSON.stringify(items.map((i) => [i.sessionId.slice(0, 20), i.title]))}`,
+    );
   const reported = new Set(damaged.map((d) => d.folder));
   for (const d of damaged) {
     if (listedFolders.has(d.folder)) problems.push(`folder ${d.folder.slice(0, 30)} both listed and damaged`);
@@ -493,11 +622,15 @@ function checkList(root: string, items: { sessionId: string; title?: string | un
   }
   let names: string[] = [];
   try {
-    names = readdirSync(area, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+    names = readdirSync(area, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+      .map((e) => e.name);
   } catch {
     // the area itself was damaged away
   }
-  for (const name of names) if (!listedFolders.has(name) && !reported.has(name)) problems.push(`folder ${name.slice(0, 30)} neither listed nor reported damaged`);
+  for (const name of names)
+    if (!listedFolders.has(name) && !reported.has(name))
+      problems.push(`folder ${name.slice(0, 30)} neither listed nor reported damaged`);
   return problems;
 }
 
@@ -525,7 +658,10 @@ function makeOutside(dir: string, base: string): void {
 
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string) => {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`hung: ${what} took over ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`hung: ${what} took over ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 };
 
 /** A clear error: one of the store's own, or one that names the file it is about. */
@@ -560,8 +696,13 @@ export async function runCase(seed: number, bases: string[], work: string, only?
     const store = new Sessions({ root, fs, batchWindowMs: 1, retryMs: 1, flushAttempts: 2, lockStaleMs: 60_000 });
     try {
       const damaged: DamagedFolder[] = [];
-      const items = await withTimeout(store.list({ verifyLogs: true, onDamaged: (d) => damaged.push(d) }), 10_000, "list");
-      for (const item of items) if ((item.title?.length ?? 0) > 500) problems.push(`listed a title of ${item.title!.length} characters`);
+      const items = await withTimeout(
+        store.list({ verifyLogs: true, onDamaged: (d) => damaged.push(d) }),
+        10_000,
+        "list",
+      );
+      for (const item of items)
+        if ((item.title?.length ?? 0) > 500) problems.push(`listed a title of ${item.title!.length} characters`);
       if (items.filter((i) => i.sessionId === ID).length > 1) problems.push(`session ${ID} listed twice`);
       problems.push(...checkList(root, items, damaged, family));
       let opened: Awaited<ReturnType<Sessions["open"]>> | undefined;
@@ -596,8 +737,10 @@ export async function runCase(seed: number, bases: string[], work: string, only?
       problems.push("opened a session through a symbolic link");
     }
     // The session under test is intact in these families: it must open writable.
-    if ((family === "auxlinks" || family === "strays") && outcome !== "repaired" && outcome !== "clean") problems.push(`the intact session opened ${outcome}`);
-    if (family === "auxlinks" && outcome === "clean") problems.push("a broken auxiliary file was not reported as repaired");
+    if ((family === "auxlinks" || family === "strays") && outcome !== "repaired" && outcome !== "clean")
+      problems.push(`the intact session opened ${outcome}`);
+    if (family === "auxlinks" && outcome === "clean")
+      problems.push("a broken auxiliary file was not reported as repaired");
   } catch (error) {
     problems.push(`harness or store threw: ${(error as Error).stack?.slice(0, 300)}`);
   } finally {
@@ -607,7 +750,14 @@ export async function runCase(seed: number, bases: string[], work: string, only?
 }
 
 /** What a writable open must guarantee: nothing complete lost, contiguous, recovered once, still writable. */
-async function checkWritable(store: Sessions, session: Awaited<ReturnType<Sessions["open"]>>["session"], p: SessionPaths, root: string, mutated: Buffer | undefined, segmentsBefore: Set<string>): Promise<string[]> {
+async function checkWritable(
+  store: Sessions,
+  session: Awaited<ReturnType<Sessions["open"]>>["session"],
+  p: SessionPaths,
+  root: string,
+  mutated: Buffer | undefined,
+  segmentsBefore: Set<string>,
+): Promise<string[]> {
   const problems: string[] = [];
   const all: SessionEvent[] = [];
   let page = await store.messages({ sessionId: ID });
@@ -631,10 +781,12 @@ async function checkWritable(store: Sessions, session: Awaited<ReturnType<Sessio
   // Tool calls answered in their turn, no open turn.
   const open = new Map<string, number>();
   for (const e of session.events()) {
-    if (e.type === "turn/start") for (const [id] of open) problems.push(`tool call ${id} left without a result in its turn`);
+    if (e.type === "turn/start")
+      for (const [id] of open) problems.push(`tool call ${id} left without a result in its turn`);
     if (e.type === "turn/start") open.clear();
     if (e.type === "assistant/message" && session.surface.nodes.includes(e.seq)) {
-      for (const b of (e.data as { content: { type: string; id?: string }[] }).content) if (b.type === "tool-call") open.set(b.id!, e.seq);
+      for (const b of (e.data as { content: { type: string; id?: string }[] }).content)
+        if (b.type === "tool-call") open.set(b.id!, e.seq);
     }
     if (e.type === "tool/result") open.delete((e.data as { toolCallId: string }).toolCallId);
   }
@@ -649,11 +801,14 @@ async function checkWritable(store: Sessions, session: Awaited<ReturnType<Sessio
   // of cut bytes, or (an interrupted compaction) already in a segment.
   if (mutated) {
     const keptLines = new Set(existsSync(p.active) ? lines(readFileSync(p.active)) : []);
-    for (const name of readdirSync(p.messages)) if (name.startsWith("active.jsonl.cut-")) for (const l of lines(readFileSync(join(p.messages, name)))) keptLines.add(l);
+    for (const name of readdirSync(p.messages))
+      if (name.startsWith("active.jsonl.cut-"))
+        for (const l of lines(readFileSync(join(p.messages, name)))) keptLines.add(l);
     const segs = await segmentRecords(p);
     const ls = lines(mutated);
     ls.slice(0, -1).forEach((l, i) => {
-      if (l && parses(l) && !keptLines.has(l) && !segs.has(l) && !segmentsBefore.has(l)) problems.push(`complete line ${i + 1} was cut without a backup: ${l.slice(0, 80)}`);
+      if (l && parses(l) && !keptLines.has(l) && !segs.has(l) && !segmentsBefore.has(l))
+        problems.push(`complete line ${i + 1} was cut without a backup: ${l.slice(0, 80)}`);
     });
   }
   const again = new Sessions({ root, fs });
@@ -661,7 +816,8 @@ async function checkWritable(store: Sessions, session: Awaited<ReturnType<Sessio
     const second = await again.open({ sessionId: ID });
     if (second.report.repaired) problems.push(`second open repaired again: ${second.report.actions.join(" | ")}`);
     if (second.report.readOnly) problems.push(`second open read-only: ${second.report.readOnly}`);
-    if (second.session.lastSeq !== lastSeq) problems.push(`second open has seq ${second.session.lastSeq}, wrote ${lastSeq}`);
+    if (second.session.lastSeq !== lastSeq)
+      problems.push(`second open has seq ${second.session.lastSeq}, wrote ${lastSeq}`);
   } catch (error) {
     problems.push(`second open failed: ${(error as Error).message}`);
   } finally {
@@ -671,7 +827,11 @@ async function checkWritable(store: Sessions, session: Awaited<ReturnType<Sessio
 }
 
 /** Runs seeds first..first+count-1, `parallel` at a time (cases wait on fsync more than on the CPU). */
-export async function runCases(first: number, count: number, options: { bases?: number; parallel?: number; onResult?: (r: CaseResult) => void } = {}) {
+export async function runCases(
+  first: number,
+  count: number,
+  options: { bases?: number; parallel?: number; onResult?: (r: CaseResult) => void } = {},
+) {
   const work = mkdtempSync(join(tmpdir(), "downcity-fuzz-"));
   try {
     const bases = await buildBases(join(work, "bases"), options.bases ?? 6);

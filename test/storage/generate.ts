@@ -6,13 +6,21 @@ import type { Sessions } from "../../core/storage";
  * assistant (1–4 KB, with a tool call) and tool result (2–20 KB), closed into a
  * segment every ~130 events. `scale` shrinks payloads for fast tests.
  */
-export async function generateSession(sessions: Sessions, session: Session, events: number, options: { scale?: number; segmentEvery?: number; text?: (bytes: number) => string } = {}) {
+export async function generateSession(
+  sessions: Sessions,
+  session: Session,
+  events: number,
+  options: { scale?: number; segmentEvery?: number; text?: (bytes: number) => string } = {},
+) {
   const scale = options.scale ?? 1;
   const every = options.segmentEvery ?? 130;
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   // `text`: a vocabulary of one's own (search benchmarks need more than lorem ipsum).
-  const text = (bytes: number) => (options.text ? options.text(Math.max(1, Math.round(bytes * scale))) : "lorem ipsum dolor sit amet ".repeat(Math.max(1, Math.round((bytes * scale) / 27))));
+  const text = (bytes: number) =>
+    options.text
+      ? options.text(Math.max(1, Math.round(bytes * scale)))
+      : "lorem ipsum dolor sit amet ".repeat(Math.max(1, Math.round((bytes * scale) / 27)));
   let turn = 0;
   let sinceClose = 0;
   while (session.lastSeq < events) {
@@ -21,9 +29,28 @@ export async function generateSession(sessions: Sessions, session: Session, even
     session.append("turn/start", { turn });
     session.append("user/message", { content: [{ type: "text", text: text(200) }] }, { surface: "append" });
     const id = `call-${turn}`;
-    session.append("assistant/message", { content: [{ type: "text", text: text(1000 + rand() * 3000) }, { type: "tool-call", id, name: "read", arguments: { path: `src/${turn}.ts` } }], model: "gpt-test", usage: { inputTokens: 1000, outputTokens: 200 } }, { surface: "append" });
-    session.append("tool/result", { toolCallId: id, toolName: "read", content: [{ type: "text", text: text(2000 + rand() * 18000) }] }, { surface: "append" });
-    session.append("assistant/message", { content: [{ type: "text", text: text(1000 + rand() * 3000) }], model: "gpt-test" }, { surface: "append" });
+    session.append(
+      "assistant/message",
+      {
+        content: [
+          { type: "text", text: text(1000 + rand() * 3000) },
+          { type: "tool-call", id, name: "read", arguments: { path: `src/${turn}.ts` } },
+        ],
+        model: "gpt-test",
+        usage: { inputTokens: 1000, outputTokens: 200 },
+      },
+      { surface: "append" },
+    );
+    session.append(
+      "tool/result",
+      { toolCallId: id, toolName: "read", content: [{ type: "text", text: text(2000 + rand() * 18000) }] },
+      { surface: "append" },
+    );
+    session.append(
+      "assistant/message",
+      { content: [{ type: "text", text: text(1000 + rand() * 3000) }], model: "gpt-test" },
+      { surface: "append" },
+    );
     session.append("turn/end", { reason: "completed" });
     sinceClose += session.lastSeq - start;
     if (sinceClose >= every) {

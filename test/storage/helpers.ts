@@ -7,7 +7,12 @@ export function tempRoot(t: { after(fn: () => void): void }): string {
 }
 
 /** A real fs seam that counts reads by path and can fail writes / fsyncs on demand. */
-export function countingFs(): FsSeam & { reads: string[]; fail: { write: number; sync: number }; syncs: number; written: number } {
+export function countingFs(): FsSeam & {
+  reads: string[];
+  fail: { write: number; sync: number };
+  syncs: number;
+  written: number;
+} {
   const seam = {
     ...nodeFs,
     reads: [] as string[],
@@ -62,5 +67,9 @@ export function user(session: Session, text: string) {
 }
 
 export function assistant(session: Session, text: string, extra: Record<string, unknown> = {}) {
-  return session.append("assistant/message", { content: [{ type: "text", text }], model: "m1", ...extra }, { surface: "append" });
+  return session.append(
+    "assistant/message",
+    { content: [{ type: "text", text }], model: "m1", ...extra },
+    { surface: "append" },
+  );
 }

@@ -7,7 +7,10 @@ import { tempRoot, user } from "./helpers";
 function callCounting(): { fs: FsSeam; calls: Record<string, number> } {
   const calls: Record<string, number> = {};
   const fs = Object.fromEntries(
-    Object.entries(nodeFs).map(([name, fn]) => [name, (...args: unknown[]) => ((calls[name] = (calls[name] ?? 0) + 1), (fn as (...a: unknown[]) => unknown)(...args))]),
+    Object.entries(nodeFs).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => ((calls[name] = (calls[name] ?? 0) + 1), (fn as (...a: unknown[]) => unknown)(...args)),
+    ]),
   ) as unknown as FsSeam;
   return { fs, calls };
 }
@@ -37,7 +40,8 @@ test("a list makes one small read per session (no open, stat or whole-file read)
   assert.equal(small.readTextSync, 10);
   assert.equal(large.readTextSync, 30);
   for (const calls of counts) {
-    for (const name of ["open", "readFile", "stat", "existsSync", "rm"]) assert.equal(calls[name], undefined, `${name}: ${JSON.stringify(calls)}`);
+    for (const name of ["open", "readFile", "stat", "existsSync", "rm"])
+      assert.equal(calls[name], undefined, `${name}: ${JSON.stringify(calls)}`);
   }
   // Directory calls do not grow with the number of sessions.
   assert.equal(large.lstat, small.lstat);

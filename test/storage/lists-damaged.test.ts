@@ -31,7 +31,10 @@ test("lists: a meta.json with the right lastSeq but a wrong count or title is re
   assert.equal((await new Sessions({ root }).list())[0]!.messageCount, 999_999, "lists trust a well-formed meta.json");
   const b = new Sessions({ root });
   const { report } = await b.open({ sessionId: "s" });
-  assert.ok(report.actions.includes("rebuilt meta.json that disagreed with the log (messageCount)"), report.actions.join());
+  assert.ok(
+    report.actions.includes("rebuilt meta.json that disagreed with the log (messageCount)"),
+    report.actions.join(),
+  );
   await b.close();
   const [item] = await new Sessions({ root }).list();
   assert.equal(item!.messageCount, 3);
@@ -52,8 +55,18 @@ test("lists: a hashed folder whose session-id names another session is left out 
   const fs = countingFs();
   const damaged: DamagedFolder[] = [];
   const items = await new Sessions({ root, fs }).list({ onDamaged: (d) => damaged.push(d) });
-  assert.deepEqual(items.map((i) => i.sessionId), ["real"]);
-  assert.deepEqual(damaged, [{ agentId: "default", archived: false, folder: encodeId("l".repeat(300)), reason: "its session-id file names another session" }]);
+  assert.deepEqual(
+    items.map((i) => i.sessionId),
+    ["real"],
+  );
+  assert.deepEqual(damaged, [
+    {
+      agentId: "default",
+      archived: false,
+      folder: encodeId("l".repeat(300)),
+      reason: "its session-id file names another session",
+    },
+  ]);
   assert.ok(!fs.reads.some((r) => r.endsWith("active.jsonl")), "no log was parsed for it");
 });
 
@@ -67,11 +80,18 @@ test("lists: a session whose log is gone is left out (reported damaged), and ope
   const b = new Sessions({ root });
   const seen = (damaged: DamagedFolder[]) => damaged.map((d) => [d.folder, d.reason]).sort();
   const trusting: DamagedFolder[] = [];
-  assert.deepEqual((await b.list({ onDamaged: (d) => trusting.push(d) })).map((i) => i.sessionId).sort(), ["gone", "kept"], "without verifyLogs a meta.json is trusted (no check per session)");
+  assert.deepEqual(
+    (await b.list({ onDamaged: (d) => trusting.push(d) })).map((i) => i.sessionId).sort(),
+    ["gone", "kept"],
+    "without verifyLogs a meta.json is trusted (no check per session)",
+  );
   assert.deepEqual(seen(trusting), [["gone-no-meta", "it holds no event log (messages/active.jsonl or a segment)"]]);
   const verified: DamagedFolder[] = [];
   const items = await b.list({ verifyLogs: true, onDamaged: (d) => verified.push(d) });
-  assert.deepEqual(items.map((i) => i.sessionId), ["kept"]);
+  assert.deepEqual(
+    items.map((i) => i.sessionId),
+    ["kept"],
+  );
   assert.deepEqual(seen(verified), [
     ["gone", "it holds no event log (messages/active.jsonl or a segment)"],
     ["gone-no-meta", "it holds no event log (messages/active.jsonl or a segment)"],

@@ -26,9 +26,40 @@ const FIELDS = [...Object.keys(VALID), "extra"];
 const FORK_FIELDS = ["sessionId", "agentId", "atSeq", "validPrefix", "extra"];
 const DROP = Symbol("drop");
 const VALUES: unknown[] = [
-  DROP, null, true, false, 0, 1, -1, 1.5, -0.5, 2 ** 53, 2 ** 53 - 1, 1e308, "", "x", "fallback", "llm", "user", "other",
-  "t".repeat(500), "t".repeat(501), "i".repeat(4096), "i".repeat(4097), "ü".repeat(500), "😀".repeat(250), "😀".repeat(251), "😀".repeat(501), "😀".repeat(2049), "😀".repeat(4097), "\ud83d".repeat(501),
-  [], [1], {}, { sessionId: "a", agentId: "b", atSeq: 0 }, { sessionId: "a", agentId: "b", atSeq: 0, validPrefix: true, more: 1 },
+  DROP,
+  null,
+  true,
+  false,
+  0,
+  1,
+  -1,
+  1.5,
+  -0.5,
+  2 ** 53,
+  2 ** 53 - 1,
+  1e308,
+  "",
+  "x",
+  "fallback",
+  "llm",
+  "user",
+  "other",
+  "t".repeat(500),
+  "t".repeat(501),
+  "i".repeat(4096),
+  "i".repeat(4097),
+  "ü".repeat(500),
+  "😀".repeat(250),
+  "😀".repeat(251),
+  "😀".repeat(501),
+  "😀".repeat(2049),
+  "😀".repeat(4097),
+  "\ud83d".repeat(501),
+  [],
+  [1],
+  {},
+  { sessionId: "a", agentId: "b", atSeq: 0 },
+  { sessionId: "a", agentId: "b", atSeq: 0, validPrefix: true, more: 1 },
 ];
 
 function mutate(rand: ReturnType<typeof prng>): unknown {
@@ -62,6 +93,7 @@ test("the hand validator of meta.json accepts exactly what the SessionMeta schem
 });
 
 test("meta.json that is not JSON, or not an object, is no meta", () => {
-  for (const text of ["", "{not json", "[]", "null", '"x"', "1", '{"version":2}']) assert.equal(parseMeta(Buffer.from(text)), undefined, text);
+  for (const text of ["", "{not json", "[]", "null", '"x"', "1", '{"version":2}'])
+    assert.equal(parseMeta(Buffer.from(text)), undefined, text);
   assert.equal(parseMeta(undefined), undefined);
 });

@@ -26,7 +26,11 @@ test("links: active.jsonl linked to a file outside the workspace is refused; the
   renameSync(paths.active, `${paths.active}.real`);
   symlinkSync(target, paths.active);
   const b = new Sessions({ root, retryMs: 1 });
-  await assert.rejects(b.open({ sessionId: "s" }), (e: Error) => e.name === "SessionRefusedError" && e.message.includes(paths.active) && /symbolic link/.test(e.message));
+  await assert.rejects(
+    b.open({ sessionId: "s" }),
+    (e: Error) =>
+      e.name === "SessionRefusedError" && e.message.includes(paths.active) && /symbolic link/.test(e.message),
+  );
   await b.close();
   assert.ok(readFileSync(target).equals(before));
 });
@@ -61,7 +65,11 @@ test("links: a new session under a linked .downcity/ is never written outside th
   user(s, "hello");
   await assert.rejects(a.flush(s), /symbolic link/);
   assert.deepEqual(readdirSync(join(outside, "agents")), []);
-  assert.deepEqual(await a.list(), [{ ...a.persistence.describe(s) }], "only the hot session; nothing is listed through the link");
+  assert.deepEqual(
+    await a.list(),
+    [{ ...a.persistence.describe(s) }],
+    "only the hot session; nothing is listed through the link",
+  );
   await a.close().catch(() => {});
   assert.deepEqual(readdirSync(join(outside, "agents")), []);
 });

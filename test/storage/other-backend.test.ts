@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import type { SessionEvent } from "../../core/protocol";
-import { DEFAULT_AGENT_ID, Session, type SessionListItem, type SessionPersistence, type LocalSessionRef, type SessionStore } from "../../core/session";
+import {
+  DEFAULT_AGENT_ID,
+  Session,
+  type SessionListItem,
+  type SessionPersistence,
+  type LocalSessionRef,
+  type SessionStore,
+} from "../../core/session";
 import { Sessions } from "../../core/storage";
 import { tempRoot, user } from "./helpers";
 
@@ -27,14 +34,33 @@ class MapPersistence implements SessionPersistence {
   async open(ref: LocalSessionRef) {
     const events = this.saved.get(ref.sessionId);
     if (!events) throw new Error(`no session ${ref.sessionId}`);
-    return { session: Session.seed({ id: ref.sessionId, agentId: ref.agentId ?? DEFAULT_AGENT_ID }, events), report: { repaired: false, actions: [] } };
+    return {
+      session: Session.seed({ id: ref.sessionId, agentId: ref.agentId ?? DEFAULT_AGENT_ID }, events),
+      report: { repaired: false, actions: [] },
+    };
   }
   describe(s: Session): SessionListItem {
     const { messageCount, createdAt, updatedAt } = s.stats;
-    return { sessionId: s.id, agentId: s.agentId, title: s.title.title, titleSource: s.title.source, model: undefined, createdAt, updatedAt, messageCount, historyBytes: 0, timeZone: "UTC", archived: false, hot: true };
+    return {
+      sessionId: s.id,
+      agentId: s.agentId,
+      title: s.title.title,
+      titleSource: s.title.source,
+      model: undefined,
+      createdAt,
+      updatedAt,
+      messageCount,
+      historyBytes: 0,
+      timeZone: "UTC",
+      archived: false,
+      hot: true,
+    };
   }
   async list() {
-    return [...this.saved.keys()].map((id) => ({ ...this.describe(Session.seed({ id }, this.saved.get(id)!)), hot: false }));
+    return [...this.saved.keys()].map((id) => ({
+      ...this.describe(Session.seed({ id }, this.saved.get(id)!)),
+      hot: false,
+    }));
   }
   async messages(ref: LocalSessionRef) {
     const events = this.saved.get(ref.sessionId) ?? [];
@@ -71,17 +97,30 @@ test("Sessions runs on another SessionPersistence: create, flush, list, reopen a
   const s = a.create({ id: "s" });
   user(s, "hello");
   await a.flush(s);
-  assert.deepEqual(backend.saved.get("s")?.map((e) => e.seq), [1]);
+  assert.deepEqual(
+    backend.saved.get("s")?.map((e) => e.seq),
+    [1],
+  );
   a.create({ id: "empty" });
   await a.close();
   assert.deepEqual(backend.released.sort(), ["empty", "s"], "close releases every hot session through the backend");
 
   const b = new Sessions({ root, persistence: backend });
-  assert.throws(() => b.create({ id: "s" }), /already exists on disk/, "create asks the backend whether the id is taken");
+  assert.throws(
+    () => b.create({ id: "s" }),
+    /already exists on disk/,
+    "create asks the backend whether the id is taken",
+  );
   const cold = (await b.list()).map((i) => [i.sessionId, i.messageCount, i.hot]).sort();
-  assert.deepEqual(cold, [["empty", 0, false], ["s", 1, false]]);
+  assert.deepEqual(cold, [
+    ["empty", 0, false],
+    ["s", 1, false],
+  ]);
   const { session } = await b.open({ sessionId: "s" });
-  assert.deepEqual(session.events().map((e) => e.type), ["user/message"]);
+  assert.deepEqual(
+    session.events().map((e) => e.type),
+    ["user/message"],
+  );
   assert.equal((await b.list()).find((i) => i.sessionId === "s")?.hot, true, "the opened session is listed hot");
   await b.delete({ sessionId: "s" });
   assert.equal(backend.existsSync({ sessionId: "s" }), false);

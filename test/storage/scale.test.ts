@@ -7,43 +7,51 @@ import { Sessions, sessionPaths } from "../../core/storage";
 import { generateSession } from "./generate";
 import { assistant, countingFs, tempRoot, user } from "./helpers";
 
-test("opening, model context and paging never read an old segment; resident memory stays flat at 2k/10k/50k", { timeout: 90_000 }, async (t) => {
-  const root = tempRoot(t);
-  const writer = new Sessions({ root, batchWindowMs: 50 });
-  const resident: number[] = [];
-  for (const [i, size] of [2_000, 10_000, 50_000].entries()) {
-    const s = writer.create({ id: `h${i}` });
-    await generateSession(writer, s, size, { scale: 0.02 });
-    await writer.store.dispose(s);
-    await writer.persistence.release(s);
-    const fs = countingFs();
-    const reader = new Sessions({ root, fs });
-    const { session } = await reader.open({ sessionId: `h${i}` });
-    session.deriveMessages();
-    const segDir = sessionPaths(root, "default", `h${i}`).segments;
-    const segments = readdirSync(segDir).sort();
-    const segReads = fs.reads.filter((p) => p.startsWith(segDir));
-    assert.deepEqual(segReads, [join(segDir, segments.at(-1)!)], "open reads only the latest segment (for its summary)");
-    resident.push(reader.residentBytes(session));
-    assert.ok(session.size <= 136, `memory holds ${session.size} events, not the history`);
-    fs.reads.length = 0;
-    const page = await reader.messages({ sessionId: `h${i}` });
-    assert.equal(fs.reads.length, 0, "Active of a hot session comes from memory");
-    const older = await reader.messages({ sessionId: `h${i}` }, { beforeSequence: page.firstSeq });
-    assert.deepEqual(fs.reads, [join(segDir, segments.at(-1)!)], "one segment per page");
-    assert.equal(older.lastSeq, page.firstSeq - 1);
-    fs.reads.length = 0;
-    const oldest = await reader.messages({ sessionId: `h${i}` }, { beforeSequence: 2 });
-    assert.equal(oldest.firstSeq, 1);
-    assert.equal(fs.reads.length, 1);
-    assert.equal(oldest.hasOlder, false);
-    await reader.close();
-  }
-  await writer.close();
-  // Bounded by one Active window (~130 events), whatever the history length.
-  assert.ok(Math.max(...resident) < 64 * 1024, `resident bytes ${resident.join(" / ")}`);
-  assert.ok(resident[2]! < 2 * Math.max(resident[0]!, resident[1]!), `resident bytes ${resident.join(" / ")}`);
-});
+test(
+  "opening, model context and paging never read an old segment; resident memory stays flat at 2k/10k/50k",
+  { timeout: 90_000 },
+  async (t) => {
+    const root = tempRoot(t);
+    const writer = new Sessions({ root, batchWindowMs: 50 });
+    const resident: number[] = [];
+    for (const [i, size] of [2_000, 10_000, 50_000].entries()) {
+      const s = writer.create({ id: `h${i}` });
+      await generateSession(writer, s, size, { scale: 0.02 });
+      await writer.store.dispose(s);
+      await writer.persistence.release(s);
+      const fs = countingFs();
+      const reader = new Sessions({ root, fs });
+      const { session } = await reader.open({ sessionId: `h${i}` });
+      session.deriveMessages();
+      const segDir = sessionPaths(root, "default", `h${i}`).segments;
+      const segments = readdirSync(segDir).sort();
+      const segReads = fs.reads.filter((p) => p.startsWith(segDir));
+      assert.deepEqual(
+        segReads,
+        [join(segDir, segments.at(-1)!)],
+        "open reads only the latest segment (for its summary)",
+      );
+      resident.push(reader.residentBytes(session));
+      assert.ok(session.size <= 136, `memory holds ${session.size} events, not the history`);
+      fs.reads.length = 0;
+      const page = await reader.messages({ sessionId: `h${i}` });
+      assert.equal(fs.reads.length, 0, "Active of a hot session comes from memory");
+      const older = await reader.messages({ sessionId: `h${i}` }, { beforeSequence: page.firstSeq });
+      assert.deepEqual(fs.reads, [join(segDir, segments.at(-1)!)], "one segment per page");
+      assert.equal(older.lastSeq, page.firstSeq - 1);
+      fs.reads.length = 0;
+      const oldest = await reader.messages({ sessionId: `h${i}` }, { beforeSequence: 2 });
+      assert.equal(oldest.firstSeq, 1);
+      assert.equal(fs.reads.length, 1);
+      assert.equal(oldest.hasOlder, false);
+      await reader.close();
+    }
+    await writer.close();
+    // Bounded by one Active window (~130 events), whatever the history length.
+    assert.ok(Math.max(...resident) < 64 * 1024, `resident bytes ${resident.join(" / ")}`);
+    assert.ok(resident[2]! < 2 * Math.max(resident[0]!, resident[1]!), `resident bytes ${resident.join(" / ")}`);
+  },
+);
 
 test("a 5 MiB tool output is stored whole and read back byte-exact (Active and segment)", async (t) => {
   const root = tempRoot(t);
@@ -79,7 +87,10 @@ test("lists read only meta.json, merge hot over cold, sort by updatedAt, and a c
   b.onChange((c) => changes.push(c));
   const cold = await b.list();
   assert.equal(cold.length, 5);
-  assert.ok(fs.reads.every((p) => p.endsWith("meta.json")), fs.reads.join());
+  assert.ok(
+    fs.reads.every((p) => p.endsWith("meta.json")),
+    fs.reads.join(),
+  );
   assert.equal(fs.reads.length, 5);
   assert.equal(cold.find((i) => i.sessionId === "s4")!.model, "model-4");
   const { session } = await b.open({ sessionId: "s1" });
@@ -108,7 +119,10 @@ test("lists read only meta.json, merge hot over cold, sort by updatedAt, and a c
 
   await b.archive({ sessionId: "s1" });
   assert.equal(b.store.get("s1"), undefined);
-  assert.deepEqual((await b.list({ archived: true })).map((i) => i.sessionId), ["s1"]);
+  assert.deepEqual(
+    (await b.list({ archived: true })).map((i) => i.sessionId),
+    ["s1"],
+  );
   assert.ok(!(await b.list()).some((i) => i.sessionId === "s1"));
   const archivedOpen = await b.open({ sessionId: "s1" });
   assert.match(archivedOpen.report.readOnly ?? "", /archived/);

@@ -4,7 +4,9 @@ import type { ToolResultData } from "../../core/protocol";
 import { Sessions } from "../../core/storage";
 import { tempRoot, user } from "./helpers";
 
-const call = (id: string) => ({ content: [{ type: "tool-call" as const, id, name: "read", arguments: { path: "a" } }] });
+const call = (id: string) => ({
+  content: [{ type: "tool-call" as const, id, name: "read", arguments: { path: "a" } }],
+});
 const result = (id: string) => ({ toolCallId: id, toolName: "read", content: [{ type: "text" as const, text: "ok" }] });
 
 test("recovery pairs tool calls and results within their turn: an id reused across turns (call_0) still gets its synthetic result", async (t) => {
@@ -26,13 +28,19 @@ test("recovery pairs tool calls and results within their turn: an id reused acro
   await a.persistence.release(s);
   const b = new Sessions({ root });
   const { session, report } = await b.open({ sessionId: "s" });
-  assert.ok(report.actions.includes("added 1 synthetic tool result(s) for tool calls without a result (call_0)"), report.actions.join(" | "));
+  assert.ok(
+    report.actions.includes("added 1 synthetic tool result(s) for tool calls without a result (call_0)"),
+    report.actions.join(" | "),
+  );
   const tail = session.events().slice(-2);
   assert.equal(tail[0]!.type, "tool/result");
   assert.equal((tail[0]!.data as ToolResultData).synthetic, "outcome-unknown");
   assert.equal(tail[1]!.type, "turn/end");
   // The model context: each call_0 is followed by its own result.
-  const kinds = session.deriveMessages().flatMap((m) => m.content.map((b) => b.type)).filter((k) => k === "tool-call" || k === "tool-result");
+  const kinds = session
+    .deriveMessages()
+    .flatMap((m) => m.content.map((b) => b.type))
+    .filter((k) => k === "tool-call" || k === "tool-result");
   assert.deepEqual(kinds, ["tool-call", "tool-result", "tool-call", "tool-result"]);
   await b.close();
   const again = await new Sessions({ root }).open({ sessionId: "s" });
@@ -53,7 +61,10 @@ test("recovery: a synthetic result written after a turn that had already ended s
   await a.close();
   const b = new Sessions({ root });
   const first = await b.open({ sessionId: "s" });
-  assert.ok(first.report.actions.some((x) => x.startsWith("added 1 synthetic")), "turn 1's call_0 had no result in its turn");
+  assert.ok(
+    first.report.actions.some((x) => x.startsWith("added 1 synthetic")),
+    "turn 1's call_0 had no result in its turn",
+  );
   await b.close();
   const again = await new Sessions({ root }).open({ sessionId: "s" });
   assert.equal(again.report.repaired, false, again.report.actions.join(" | "));

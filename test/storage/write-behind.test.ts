@@ -7,7 +7,8 @@ import { ActiveLogWriter } from "../../core/storage/active-writer";
 import type { FileHandleSeam } from "../../core/storage/fs-seam";
 import { tempRoot } from "./helpers";
 
-const event = (seq: number): SessionEvent => ({ seq, time: seq, type: "user/message", data: { content: [{ type: "text", text: `m${seq}` }] } }) as SessionEvent;
+const event = (seq: number): SessionEvent =>
+  ({ seq, time: seq, type: "user/message", data: { content: [{ type: "text", text: `m${seq}` }] } }) as SessionEvent;
 
 /**
  * A writer over a real file whose writes fail while `failing > 0`; every write attempt
@@ -47,7 +48,11 @@ async function rig(t: TestContext, options: { flushAttempts?: number } = {}) {
   const outcome = () => new Promise<string>((r) => waiters.push(r));
   /** Lets promise callbacks and the real file I/O they start run; timers stay frozen. */
   const idle = () => new Promise((r) => setImmediate(r));
-  const seqs = async () => (await readFile(path, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l).seq as number);
+  const seqs = async () =>
+    (await readFile(path, "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).seq as number);
   return { writer, state, outcome, idle, seqs, tick: (ms: number) => t.mock.timers.tick(ms) };
 }
 

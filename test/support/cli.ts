@@ -45,16 +45,28 @@ export interface CliResult {
 /** Environment for a CLI child: a loopback provider, no colour, no inherited secrets. */
 export function cliEnv(baseURL: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" };
-  return { ...env, DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "gpt-4o", DOWNCITY_API_KEY: "sk-test", ...extra };
+  return {
+    ...env,
+    DOWNCITY_PROTOCOL: "openai-chat",
+    DOWNCITY_BASE_URL: baseURL,
+    DOWNCITY_MODEL: "gpt-4o",
+    DOWNCITY_API_KEY: "sk-test",
+    ...extra,
+  };
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; result: Promise<CliResult>; stderrText(): string } {
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; result: Promise<CliResult>; stderrText(): string } {
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));
   child.stderr!.on("data", (d) => (stderr += d));
-  const result = new Promise<CliResult>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const result = new Promise<CliResult>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, result, stderrText: () => stderr };
 }
 

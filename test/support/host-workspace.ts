@@ -15,14 +15,20 @@ export interface HostWorkspaceInfo {
 export async function seedHostWorkspace(dir: string): Promise<{ open: string; info: HostWorkspaceInfo }> {
   const folders = [join(dir, "alpha"), join(dir, "beta")];
   for (const folder of folders) mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folders[0]!, "hello.ts"), 'export function greet(name: string): string {\n  return "hello " + name;\n}\n');
+  writeFileSync(
+    join(folders[0]!, "hello.ts"),
+    'export function greet(name: string): string {\n  return "hello " + name;\n}\n',
+  );
   writeFileSync(join(folders[1]!, "README.md"), "# beta\n");
 
   const seeded: HostWorkspaceInfo["seeded"] = [];
   // A fixed clock per session, so "newest first" has one right answer.
   let now = Date.parse("2026-01-01T10:00:00Z");
   const sessions = new Sessions({ root: folders[0]!, clock: () => now });
-  for (const [id, title] of [["seed-older", "Seeded older session"], ["seed-newer", "Seeded newer session"]] as const) {
+  for (const [id, title] of [
+    ["seed-older", "Seeded older session"],
+    ["seed-newer", "Seeded newer session"],
+  ] as const) {
     now += 60_000;
     const session = sessions.create({ id });
     const seq = user(session, `question for ${title}`);
@@ -52,7 +58,11 @@ export async function seedHostWorkspace(dir: string): Promise<{ open: string; in
 
   const open = join(dir, "host-tests.code-workspace");
   // A provider profile without a key: the SecretStorage test sets one.
-  const settings = { "downcity.providers": [{ id: "local", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", model: "host-test-model" }] };
+  const settings = {
+    "downcity.providers": [
+      { id: "local", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", model: "host-test-model" },
+    ],
+  };
   writeFileSync(open, JSON.stringify({ folders: folders.map((path) => ({ path })), settings }, null, 2));
   return { open, info: { folders, seeded } };
 }

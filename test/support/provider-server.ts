@@ -127,7 +127,12 @@ function sleep(ms: number, closed: Promise<void>): Promise<void> {
   ]).finally(() => clearTimeout(timer));
 }
 
-async function respond(res: ServerResponse, reply: ScriptedReply, closed: Promise<void>, closing: () => boolean): Promise<void> {
+async function respond(
+  res: ServerResponse,
+  reply: ScriptedReply,
+  closed: Promise<void>,
+  closing: () => boolean,
+): Promise<void> {
   if (reply.delayMs) await sleep(reply.delayMs, closed);
   if (res.destroyed || closing()) return;
   const headers: Record<string, string> = { ...reply.headers };

@@ -30,7 +30,8 @@ export class ScriptedLlm implements LlmClient {
     let block = 0;
     if (turn.text) {
       yield { type: "block-start", index: block, block: { type: "text" } };
-      for (let i = 0; i < turn.text.length; i += 16) yield { type: "text-delta", index: block, text: turn.text.slice(i, i + 16) };
+      for (let i = 0; i < turn.text.length; i += 16)
+        yield { type: "text-delta", index: block, text: turn.text.slice(i, i + 16) };
       yield { type: "block-end", index: block++ };
     }
     for (const call of turn.toolCalls ?? []) {

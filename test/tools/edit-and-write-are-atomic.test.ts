@@ -52,22 +52,35 @@ describe("edit_file", () => {
     assert.equal(missing.isError, true);
     assert.match(text(missing), /edit 2 of 2: oldText not found in b\.py \(after applying the previous edits\)/);
     assert.equal(read("b.py"), original);
-    assert.deepEqual(readdirSync(ws.root).filter((n) => n.endsWith(".tmp")), [], "no temp files left");
+    assert.deepEqual(
+      readdirSync(ws.root).filter((n) => n.endsWith(".tmp")),
+      [],
+      "no temp files left",
+    );
   });
 
   it("replaceAll replaces every occurrence", async () => {
     await ws.write("c.txt", "foo bar foo baz foo\n");
-    const out = await ws.run("edit_file", { path: "c.txt", edits: [{ oldText: "foo", newText: "qux", replaceAll: true }] });
+    const out = await ws.run("edit_file", {
+      path: "c.txt",
+      edits: [{ oldText: "foo", newText: "qux", replaceAll: true }],
+    });
     assert.match(text(out), /edit 1: line 1 \(3 replacements\)/);
     assert.equal(read("c.txt"), "qux bar qux baz qux\n");
   });
 
   it("refuses identical texts, empty oldText and missing files with clear errors", async () => {
     await ws.write("d.txt", "same\n");
-    assert.match(text(await ws.run("edit_file", { path: "d.txt", edits: [{ oldText: "same", newText: "same" }] })), /identical/);
+    assert.match(
+      text(await ws.run("edit_file", { path: "d.txt", edits: [{ oldText: "same", newText: "same" }] })),
+      /identical/,
+    );
     const empty = await ws.run("edit_file", { path: "d.txt", edits: [{ oldText: "", newText: "x" }] });
     assert.equal(empty.isError, true);
-    assert.match(text(await ws.run("edit_file", { path: "nope.txt", edits: [{ oldText: "a", newText: "b" }] })), /no such file or directory; use write_file/);
+    assert.match(
+      text(await ws.run("edit_file", { path: "nope.txt", edits: [{ oldText: "a", newText: "b" }] })),
+      /no such file or directory; use write_file/,
+    );
     assert.match(text(await ws.run("edit_file", { path: "d.txt", edits: [] })), /invalid arguments for edit_file/);
   });
 
@@ -88,13 +101,37 @@ describe("edit_file", () => {
 
   it("refuses binary files", async () => {
     await ws.write("blob.bin", Buffer.from([1, 2, 0, 3]));
-    assert.match(text(await ws.run("edit_file", { path: "blob.bin", edits: [{ oldText: "\u0001", newText: "x" }] })), /binary file/);
+    assert.match(
+      text(await ws.run("edit_file", { path: "blob.bin", edits: [{ oldText: "\u0001", newText: "x" }] })),
+      /binary file/,
+    );
   });
 
   it("applyEdits is pure and all-or-nothing", () => {
     const src = "a b a";
-    assert.throws(() => applyEdits(src, [{ oldText: "b", newText: "c" }, { oldText: "a", newText: "d" }], "f"), /matches 2 times/);
-    assert.deepEqual(applyEdits(src, [{ oldText: "b", newText: "a" }, { oldText: "a a a", newText: "z" }], "f").text, "z");
+    assert.throws(
+      () =>
+        applyEdits(
+          src,
+          [
+            { oldText: "b", newText: "c" },
+            { oldText: "a", newText: "d" },
+          ],
+          "f",
+        ),
+      /matches 2 times/,
+    );
+    assert.deepEqual(
+      applyEdits(
+        src,
+        [
+          { oldText: "b", newText: "a" },
+          { oldText: "a a a", newText: "z" },
+        ],
+        "f",
+      ).text,
+      "z",
+    );
   });
 });
 
@@ -118,7 +155,10 @@ describe("write_file", () => {
     assert.match(text(out), /^overwrote tool\.sh/);
     assert.equal(readFileSync(file, "utf8"), "new content\n");
     assert.equal(statSync(file).mode & 0o7777, 0o700);
-    assert.deepEqual(readdirSync(ws.root).filter((n) => n.includes(".tmp")), []);
+    assert.deepEqual(
+      readdirSync(ws.root).filter((n) => n.includes(".tmp")),
+      [],
+    );
   });
 
   it("writes through an in-root symlink to its target, replacing the target file", async () => {

@@ -8,11 +8,14 @@ import { mayOverlap, parseGitignore, pruneGlobs, ruleGlob, type IgnoreFile } fro
 import { tempDir } from "../support/temp";
 
 const globsOf = (text: string, base = "") => parseGitignore(text).map((r) => ruleGlob(r, base));
-const pruneOf = (...files: [string, string][]) => pruneGlobs(files.map(([base, text]) => ({ base, rules: parseGitignore(text) }))).globs;
+const pruneOf = (...files: [string, string][]) =>
+  pruneGlobs(files.map(([base, text]) => ({ base, rules: parseGitignore(text) }))).globs;
 
 describe("gitignore rules as exclude globs", () => {
   it("parses lines as git does: comments, escapes, negation, trailing spaces and slashes", () => {
-    const rules = parseGitignore("# comment\n\n  \n\\#hash\n\\!bang\n!keep.log\nbuild/  \n/top\ndoc/frotz\nlib/**/\r\nwith\\ \n");
+    const rules = parseGitignore(
+      "# comment\n\n  \n\\#hash\n\\!bang\n!keep.log\nbuild/  \n/top\ndoc/frotz\nlib/**/\r\nwith\\ \n",
+    );
     assert.deepEqual(
       rules.map(({ negated, dirOnly, anchored, body }) => ({ negated, dirOnly, anchored, body })),
       [
@@ -83,7 +86,10 @@ describe("gitignore rules as exclude globs", () => {
     assert.deepEqual(pruneOf(["", "/pkg/build/\n"], ["other", "!build/\n"]), ["pkg/build/*"]);
     // Under an excluded directory nothing is re-included (git's rule): `build/` still prunes.
     assert.deepEqual(pruneOf(["", "build/\n!build/keep/\n"]), ["**/build/*"]);
-    assert.deepEqual(pruneOf(["", "node_modules/\n!*.md\n"]), ["**/node_modules/*"].filter(() => !mayOverlap("**/*.md", "**/node_modules")));
+    assert.deepEqual(
+      pruneOf(["", "node_modules/\n!*.md\n"]),
+      ["**/node_modules/*"].filter(() => !mayOverlap("**/*.md", "**/node_modules")),
+    );
     // A negation the translation cannot read may match anything below its directory.
     assert.deepEqual(pruneOf(["", "dist/\n"], ["a", "!f(x)\n"]), []);
     assert.deepEqual(pruneOf(["a", "dist/\n"], ["", "!f(x)\n"]), ["a/**/dist/*"]);
@@ -147,7 +153,9 @@ describe("gitignore rules as exclude globs", () => {
     for (let round = 0; round < Number(process.env.GITIGNORE_FUZZ_ROUNDS ?? 150); round++) {
       const texts = new Map<string, string>();
       texts.set("", Array.from({ length: 1 + Math.floor(random() * 4) }, rule).join("\n") + "\n");
-      for (const dir of nestedAt) if (random() < 0.4) texts.set(dir, Array.from({ length: 1 + Math.floor(random() * 3) }, rule).join("\n") + "\n");
+      for (const dir of nestedAt)
+        if (random() < 0.4)
+          texts.set(dir, Array.from({ length: 1 + Math.floor(random() * 3) }, rule).join("\n") + "\n");
       for (const dir of ["", ...nestedAt]) rmSync(path.join(root, dir, ".gitignore"), { force: true });
       for (const [dir, text] of texts) writeFileSync(path.join(root, dir, ".gitignore"), text);
       const verdicts = gitignoreVerdicts(root);
@@ -158,12 +166,20 @@ describe("gitignore rules as exclude globs", () => {
         .map(([base, text]) => ({ base, rules: parseGitignore(text) }));
       const globs = pruneGlobs(ignoreFiles).globs;
       const match = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
-      for (const file of [...allFiles, ...[...texts.keys()].map((d) => (d === "" ? ".gitignore" : `${d}/.gitignore`))]) {
+      for (const file of [
+        ...allFiles,
+        ...[...texts.keys()].map((d) => (d === "" ? ".gitignore" : `${d}/.gitignore`)),
+      ]) {
         const parts = file.split("/");
         // As ripgrep does: a directory the exclude matches is not entered.
         const hit = parts.some((_, i) => match(parts.slice(0, i + 1).join("/")));
         const isIgnored = verdicts.file(file);
-        if (hit) assert.equal(isIgnored, true, `pruned but kept by git: ${file}\n${[...texts].map(([d, x]) => `${d || "."}/.gitignore:\n${x}`).join("")}globs: ${globs.join(" ")}`);
+        if (hit)
+          assert.equal(
+            isIgnored,
+            true,
+            `pruned but kept by git: ${file}\n${[...texts].map(([d, x]) => `${d || "."}/.gitignore:\n${x}`).join("")}globs: ${globs.join(" ")}`,
+          );
         if (isIgnored) ignored++;
         if (hit) pruned++;
       }

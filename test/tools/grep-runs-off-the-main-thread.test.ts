@@ -23,7 +23,10 @@ test("the JS grep on its worker finds the same lines, honours maxResults and can
   t.after(() => ws.cleanup());
   await ws.write("a.txt", "one needle\r\ntwo\nthree needle\n");
   await ws.write("b.txt", "needle again\n");
-  assert.equal(text(await ws.run("grep", { pattern: "needle" })), "a.txt:1:one needle\na.txt:3:three needle\nb.txt:1:needle again");
+  assert.equal(
+    text(await ws.run("grep", { pattern: "needle" })),
+    "a.txt:1:one needle\na.txt:3:three needle\nb.txt:1:needle again",
+  );
   const limited = text(await ws.run("grep", { pattern: "needle", maxResults: 2 }));
   assert.match(limited, /^a\.txt:1:one needle\na\.txt:3:three needle\n\[stopped after 2 matching lines/);
   const abort = new AbortController();

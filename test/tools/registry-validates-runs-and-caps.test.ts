@@ -44,7 +44,10 @@ describe("ToolRegistry", () => {
       "write_file:edit:false",
       "run_command:command:false",
     ]);
-    assert.deepEqual(BUILTIN_TOOL_DEFINITIONS.map((d) => d.name), registry.list().map((t) => t.name));
+    assert.deepEqual(
+      BUILTIN_TOOL_DEFINITIONS.map((d) => d.name),
+      registry.list().map((t) => t.name),
+    );
   });
 
   it("produces valid ToolSpecs with JSON Schema parameters (defaults optional, no $schema)", () => {
@@ -85,7 +88,12 @@ describe("ToolRegistry", () => {
   });
 
   it("run() turns thrown errors into isError results instead of throwing", async () => {
-    const failing = (err: unknown) => echoTool({ async execute() { throw err; } });
+    const failing = (err: unknown) =>
+      echoTool({
+        async execute() {
+          throw err;
+        },
+      });
     const cases: [unknown, RegExp][] = [
       [new SandboxError("nope"), /^sandbox: nope$/],
       [new ToolError("file not found"), /^file not found$/],
@@ -103,7 +111,14 @@ describe("ToolRegistry", () => {
 
   it("run() does not start a tool once the signal is aborted", async () => {
     let ran = false;
-    const registry = new ToolRegistry([echoTool({ async execute() { ran = true; return textOutput("x"); } })]);
+    const registry = new ToolRegistry([
+      echoTool({
+        async execute() {
+          ran = true;
+          return textOutput("x");
+        },
+      }),
+    ]);
     const controller = new AbortController();
     controller.abort();
     const out = await registry.run("echo", { text: "x" }, { ...ctx, signal: controller.signal });

@@ -67,7 +67,11 @@ describe("run_command", () => {
       my_api_key: "lower",
       HARMLESS: "kept",
     };
-    const out = await new ToolRegistry(createNodeTools({ ripgrep: false })).run("run_command", { command: "env" }, { ...ws.ctx, env });
+    const out = await new ToolRegistry(createNodeTools({ ripgrep: false })).run(
+      "run_command",
+      { command: "env" },
+      { ...ws.ctx, env },
+    );
     const vars = new Map(
       text(out)
         .split("--- stdout ---\n")[1]!
@@ -105,7 +109,11 @@ describe("run_command", () => {
   it("kills the process group when the signal aborts", { timeout: 30_000 }, async () => {
     const controller = new AbortController();
     const registry = new ToolRegistry(createNodeTools({ ripgrep: false, command: { killGraceMs: 300 } }));
-    const running = registry.run("run_command", { command: "sleep 300 & echo $! > bg2.pid; wait" }, { ...ws.ctx, signal: controller.signal });
+    const running = registry.run(
+      "run_command",
+      { command: "sleep 300 & echo $! > bg2.pid; wait" },
+      { ...ws.ctx, signal: controller.signal },
+    );
     const pidFile = path.join(ws.root, "bg2.pid");
     for (let i = 0; i < 200; i++) {
       try {
@@ -149,7 +157,10 @@ describe("run_command", () => {
   });
 
   it("refuses a missing cwd or a cwd that is a file", async () => {
-    assert.match(text(await ws.run("run_command", { command: "true", cwd: "nope" })), /nope: no such file or directory/);
+    assert.match(
+      text(await ws.run("run_command", { command: "true", cwd: "nope" })),
+      /nope: no such file or directory/,
+    );
     assert.match(text(await ws.run("run_command", { command: "true", cwd: "pkg/file.txt" })), /is not a directory/);
   });
 

@@ -43,7 +43,10 @@ describe("sandbox: resolveInsideRoot", () => {
   });
 
   it("resolves a not-yet-existing file through its deepest existing ancestor", async () => {
-    assert.equal(await resolveInsideRoot(ws.root, "src-link/new/deep.txt", { forWrite: true }), path.join(ws.root, "src/new/deep.txt"));
+    assert.equal(
+      await resolveInsideRoot(ws.root, "src-link/new/deep.txt", { forWrite: true }),
+      path.join(ws.root, "src/new/deep.txt"),
+    );
   });
 
   it("refuses .. escapes", async () => {

@@ -73,15 +73,37 @@ describe("glob, grep and list_dir", () => {
 
   it("grep (JS scan) honours nested .gitignore, skips binary, .git and .downcity", async () => {
     const out = await ws.run("grep", { pattern: "needle" });
-    const files = [...new Set(text(out).split("\n").map((l) => l.split(":")[0]))].sort();
-    assert.deepEqual(files, [".github/ci.yml", "other/generated/h.ts", "src/deep/a.ts", "src/keep.log", "src/main.ts", "src/top-only.txt"]);
+    const files = [
+      ...new Set(
+        text(out)
+          .split("\n")
+          .map((l) => l.split(":")[0]),
+      ),
+    ].sort();
+    assert.deepEqual(files, [
+      ".github/ci.yml",
+      "other/generated/h.ts",
+      "src/deep/a.ts",
+      "src/keep.log",
+      "src/main.ts",
+      "src/top-only.txt",
+    ]);
     assert.match(text(out), /^src\/main\.ts:1:const needle = 1;$/m);
   });
 
   it("grep supports include, ignoreCase, fixedStrings and a single file path", async () => {
-    assert.equal(text(await ws.run("grep", { pattern: "needle", include: "*.ts", path: "src" })), "src/main.ts:1:const needle = 1;\nsrc/deep/a.ts:1:needle deep");
-    assert.equal(text(await ws.run("grep", { pattern: "needle upper", ignoreCase: true, path: "src" })), "src/util.ts:1:// NEEDLE upper");
-    assert.equal(text(await ws.run("grep", { pattern: "needle = 1;", fixedStrings: true })), "src/main.ts:1:const needle = 1;");
+    assert.equal(
+      text(await ws.run("grep", { pattern: "needle", include: "*.ts", path: "src" })),
+      "src/main.ts:1:const needle = 1;\nsrc/deep/a.ts:1:needle deep",
+    );
+    assert.equal(
+      text(await ws.run("grep", { pattern: "needle upper", ignoreCase: true, path: "src" })),
+      "src/util.ts:1:// NEEDLE upper",
+    );
+    assert.equal(
+      text(await ws.run("grep", { pattern: "needle = 1;", fixedStrings: true })),
+      "src/main.ts:1:const needle = 1;",
+    );
     assert.equal(text(await ws.run("grep", { pattern: "log", path: "app.log" })), "app.log:1:needle log");
   });
 
@@ -114,17 +136,37 @@ describe("grep through ripgrep", () => {
     try {
       const fake = path.join(ws.base, "fake-rg");
       const argsFile = path.join(ws.base, "rg-args");
-      writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\npwd >> '${argsFile}'\necho 'src/a.ts:3:needle one'\necho 'src/b.ts:7:needle two'\necho 'src/c.ts:9:needle three'\n`);
+      writeFileSync(
+        fake,
+        `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\npwd >> '${argsFile}'\necho 'src/a.ts:3:needle one'\necho 'src/b.ts:7:needle two'\necho 'src/c.ts:9:needle three'\n`,
+      );
       chmodSync(fake, 0o755);
       await ws.write("src/a.ts", "x\n");
-      const tools = new (await import("../../core/tools")).ToolRegistry((await import("../../core/tools/node")).createNodeTools({ ripgrep: fake }));
+      const tools = new (await import("../../core/tools")).ToolRegistry(
+        (await import("../../core/tools/node")).createNodeTools({ ripgrep: fake }),
+      );
       const out = await tools.run("grep", { pattern: "needle", path: "src", include: "*.ts", maxResults: 2 }, ws.ctx);
-      assert.equal(text(out), "src/a.ts:3:needle one\nsrc/b.ts:7:needle two\n[stopped after 2 matching lines; there are more. Narrow the pattern, path or include]");
+      assert.equal(
+        text(out),
+        "src/a.ts:3:needle one\nsrc/b.ts:7:needle two\n[stopped after 2 matching lines; there are more. Narrow the pattern, path or include]",
+      );
       const args = (await import("node:fs")).readFileSync(argsFile, "utf8").split("\n");
-      for (const flag of ["--no-require-git", "--hidden", "--iglob=!.git", "--iglob=!.downcity", "--glob=*.ts", "--no-config"]) {
+      for (const flag of [
+        "--no-require-git",
+        "--hidden",
+        "--iglob=!.git",
+        "--iglob=!.downcity",
+        "--glob=*.ts",
+        "--no-config",
+      ]) {
         assert.ok(args.includes(flag), `rg got ${flag}`);
       }
-      assert.deepEqual(args.slice(args.indexOf("--regexp"), args.indexOf("--regexp") + 4), ["--regexp", "needle", "--", "src"]);
+      assert.deepEqual(args.slice(args.indexOf("--regexp"), args.indexOf("--regexp") + 4), [
+        "--regexp",
+        "needle",
+        "--",
+        "src",
+      ]);
       assert.ok(args.includes(ws.root), "rg runs from the workspace root");
     } finally {
       ws.cleanup();
@@ -136,9 +178,15 @@ describe("grep through ripgrep", () => {
     const js = makeWorkspace({ ripgrep: false });
     try {
       await seed(js);
-      const jsOut = text(await js.run("grep", { pattern: "needle" })).split("\n").sort();
-      const rgTools = new (await import("../../core/tools")).ToolRegistry((await import("../../core/tools/node")).createNodeTools({ ripgrep: rg! }));
-      const rgOut = text(await rgTools.run("grep", { pattern: "needle" }, js.ctx)).split("\n").sort();
+      const jsOut = text(await js.run("grep", { pattern: "needle" }))
+        .split("\n")
+        .sort();
+      const rgTools = new (await import("../../core/tools")).ToolRegistry(
+        (await import("../../core/tools/node")).createNodeTools({ ripgrep: rg! }),
+      );
+      const rgOut = text(await rgTools.run("grep", { pattern: "needle" }, js.ctx))
+        .split("\n")
+        .sort();
       assert.deepEqual(rgOut, jsOut);
     } finally {
       js.cleanup();

@@ -7,11 +7,26 @@ const browserOf = useBrowser();
 // End-to-end tests (and screen readers) find the controls by these names; an icon glyph
 // (a codicon's CSS ::before content) must not become part of them.
 test("Send, Stop, Approve, Deny and Load earlier are named exactly that", { skip: skipReason }, async () => {
-  const events = [...conversation(21, 4), ev(25, "assistant/message", { content: [{ type: "tool-call", id: "c1", name: "run_command", arguments: { command: "ls" } }] })];
+  const events = [
+    ...conversation(21, 4),
+    ev(25, "assistant/message", {
+      content: [{ type: "tool-call", id: "c1", name: "run_command", arguments: { command: "ls" } }],
+    }),
+  ];
   const snap = snapshot(events, {
     running: true,
     page: { events, firstSeq: 21, lastSeq: 25, hasOlder: true },
-    pendingApprovals: [{ type: "approval-requested", sessionId: REF.sessionId, agentId: REF.agentId, toolCallId: "c1", toolName: "run_command", kind: "command", summary: "Run ls" }],
+    pendingApprovals: [
+      {
+        type: "approval-requested",
+        sessionId: REF.sessionId,
+        agentId: REF.agentId,
+        toolCallId: "c1",
+        toolName: "run_command",
+        kind: "command",
+        summary: "Run ls",
+      },
+    ],
   });
   const chat = await openChat(browserOf(), (host) => helloWith(snap)(host));
   try {

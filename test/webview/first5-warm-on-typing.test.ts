@@ -7,7 +7,9 @@ import { helloWith, openChat, skipReason, snapshot, useBrowser, userEv } from ".
 const browserOf = useBrowser();
 
 test("the first keystroke asks the host to warm up, once; the hello alone does not", { skip: skipReason }, async () => {
-  const chat = await openChat(browserOf(), (host) => helloWith(snapshot([userEv(1, "Hello")]))(host).on("warm", () => ({})));
+  const chat = await openChat(browserOf(), (host) =>
+    helloWith(snapshot([userEv(1, "Hello")]))(host).on("warm", () => ({})),
+  );
   const { page, host } = chat;
   try {
     const box = page.getByRole("textbox", { name: "Message", exact: true });

@@ -11,7 +11,14 @@ import { join, normalize } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { after, before } from "node:test";
-import type { ChatHostEvent, ChatMethod, ChatParams, ChatResult, ChatSnapshot, SessionEvent } from "../../core/protocol";
+import type {
+  ChatHostEvent,
+  ChatMethod,
+  ChatParams,
+  ChatResult,
+  ChatSnapshot,
+  SessionEvent,
+} from "../../core/protocol";
 import { chatHtml, makeNonce } from "../../extension/chat/html";
 
 const ROOT = join(__dirname, "..", "..");
@@ -23,7 +30,12 @@ export const skipReason = !existsSync(CHROMIUM)
     ? "dist/webview.js missing: run npm run build (browser tests skipped)"
     : undefined;
 
-const TYPES: Record<string, string> = { ".js": "text/javascript", ".css": "text/css", ".ttf": "font/ttf", ".map": "application/json" };
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".ttf": "font/ttf",
+  ".map": "application/json",
+};
 
 export interface Served {
   origin: string;
@@ -46,7 +58,13 @@ export async function serve(theme: Theme = "light"): Promise<Served> {
       const nonce = makeNonce();
       const asked = url.searchParams.get("theme") as Theme | null;
       const name = asked && THEMES.includes(asked) ? asked : theme;
-      const html = chatHtml({ cspSource: origin, nonce, scriptUri: `${origin}/dist/webview.js`, styleUri: `${origin}/media/chat.css`, codiconsUri: `${origin}/media/codicons/codicon.css` })
+      const html = chatHtml({
+        cspSource: origin,
+        nonce,
+        scriptUri: `${origin}/dist/webview.js`,
+        styleUri: `${origin}/media/chat.css`,
+        codiconsUri: `${origin}/media/codicons/codicon.css`,
+      })
         // VS Code injects its theme variables; the harness links a stylesheet with the same names.
         .replace("</head>", `<link rel="stylesheet" href="${origin}/theme/${name}.css">\n</head>`)
         // ...and marks the body with the theme's kind, as VS Code does.
@@ -60,8 +78,14 @@ export async function serve(theme: Theme = "light"): Promise<Served> {
       return;
     }
     const file = normalize(join(ROOT, url.pathname));
-    if ((url.pathname.startsWith("/dist/") || url.pathname.startsWith("/media/")) && file.startsWith(ROOT) && existsSync(file)) {
-      res.writeHead(200, { "content-type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream" }).end(readFileSync(file));
+    if (
+      (url.pathname.startsWith("/dist/") || url.pathname.startsWith("/media/")) &&
+      file.startsWith(ROOT) &&
+      existsSync(file)
+    ) {
+      res
+        .writeHead(200, { "content-type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream" })
+        .end(readFileSync(file));
       return;
     }
     res.writeHead(404).end();
@@ -79,8 +103,17 @@ export async function launch(): Promise<{ browser: Browser; close(): Promise<voi
     headless: true,
     env: { ...process.env, HOME: profile },
     args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--js-flags=--expose-gc", "--enable-precise-memory-info",
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+      "--js-flags=--expose-gc",
+      "--enable-precise-memory-info",
     ],
   });
   return {
@@ -92,7 +125,9 @@ export async function launch(): Promise<{ browser: Browser; close(): Promise<voi
   };
 }
 
-type Handler<M extends ChatMethod> = (params: ChatParams<M>) => ChatResult<M> | Promise<ChatResult<M>> | { error: string };
+type Handler<M extends ChatMethod> = (
+  params: ChatParams<M>,
+) => ChatResult<M> | Promise<ChatResult<M>> | { error: string };
 
 export interface Sent {
   id: number;
@@ -118,7 +153,8 @@ export class FakeHost {
 
   async receive(message: Sent): Promise<void> {
     this.sent.push(message);
-    for (const w of [...this.waiters]) if (this.count(w.method) >= w.count) (this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...this.waiters])
+      if (this.count(w.method) >= w.count) (this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve());
     if (this.hold.has(message.method)) {
       this.held.set(message.method, [...(this.held.get(message.method) ?? []), message]);
       return;
@@ -129,9 +165,13 @@ export class FakeHost {
   async answer(message: Sent): Promise<void> {
     const handler = this.handlers.get(message.method);
     const result = handler ? await handler(message.params) : {};
-    const reply = result && typeof result === "object" && "error" in result && typeof (result as { error: unknown }).error === "string"
-      ? { kind: "response", id: message.id, error: { code: "failed", message: (result as { error: string }).error } }
-      : { kind: "response", id: message.id, result };
+    const reply =
+      result &&
+      typeof result === "object" &&
+      "error" in result &&
+      typeof (result as { error: unknown }).error === "string"
+        ? { kind: "response", id: message.id, error: { code: "failed", message: (result as { error: string }).error } }
+        : { kind: "response", id: message.id, result };
     await this.postRaw(reply);
   }
 
@@ -149,7 +189,10 @@ export class FakeHost {
   waitFor(method: ChatMethod, count = 1, timeoutMs = 10_000): Promise<void> {
     if (this.count(method) >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${method} request #${count} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${method} request #${count} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.waiters.push({ method, count, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }
@@ -161,14 +204,18 @@ export class FakeHost {
   /** Anything at all, as the host's postMessage would deliver it. */
   postRaw(message: unknown): Promise<void> {
     // A reply still on its way when the test closed the page has no one to reach.
-    return this.page.evaluate((m) => window.postMessage(m, "*"), message as any).catch((error: unknown) => {
-      if (!this.page.isClosed()) throw error;
-    });
+    return this.page
+      .evaluate((m) => window.postMessage(m, "*"), message as any)
+      .catch((error: unknown) => {
+        if (!this.page.isClosed()) throw error;
+      });
   }
 
   /** Waits for two animation frames, so coalesced renders have happened. */
   frames(): Promise<void> {
-    return this.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    return this.page.evaluate(
+      () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
+    );
   }
 }
 
@@ -176,14 +223,19 @@ export class FakeHost {
 function initScript(): void {
   const w = window as any;
   w.__violations = [];
-  document.addEventListener("securitypolicyviolation", (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  document.addEventListener("securitypolicyviolation", (e) =>
+    w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+  );
   w.acquireVsCodeApi = () => ({
     postMessage: (m: unknown) => w.__toHost(m),
     getState: () => {
       const raw = sessionStorage.getItem("vscode-state");
       return raw ? JSON.parse(raw) : undefined;
     },
-    setState: (s: unknown) => (s === undefined ? sessionStorage.removeItem("vscode-state") : sessionStorage.setItem("vscode-state", JSON.stringify(s))),
+    setState: (s: unknown) =>
+      s === undefined
+        ? sessionStorage.removeItem("vscode-state")
+        : sessionStorage.setItem("vscode-state", JSON.stringify(s)),
   });
 }
 
@@ -195,17 +247,24 @@ export interface Chat {
   close(): Promise<void>;
 }
 
-export async function openChat(browser: Browser, setup: (host: FakeHost) => void, options: { theme?: Theme; viewport?: { width: number; height: number } } = {}): Promise<Chat> {
+export async function openChat(
+  browser: Browser,
+  setup: (host: FakeHost) => void,
+  options: { theme?: Theme; viewport?: { width: number; height: number } } = {},
+): Promise<Chat> {
   const served = await serve(options.theme);
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 420, height: 720 } });
   const page = await context.newPage();
   const host = new FakeHost(page);
   setup(host);
   // A failed reply is the test's failure while the page is open, nobody's after it closed.
-  await page.exposeFunction("__toHost", (m: Sent) =>
-    void host.receive(m).catch((e) => {
-      if (!page.isClosed()) host.sent.push({ id: -1, method: "pageerror" as ChatMethod, params: `host reply failed: ${String(e)}` });
-    }),
+  await page.exposeFunction(
+    "__toHost",
+    (m: Sent) =>
+      void host.receive(m).catch((e) => {
+        if (!page.isClosed())
+          host.sent.push({ id: -1, method: "pageerror" as ChatMethod, params: `host reply failed: ${String(e)}` });
+      }),
   );
   // tsx compiles with keepNames: functions shipped to the page reference its `__name` helper.
   await page.addInitScript({ content: "window.__name = (f) => f;" });
@@ -239,7 +298,12 @@ export const REF = { folderKey: "file:///ws", agentId: "code", sessionId: "s1" }
 /** A conversation of `n` messages (alternating user / assistant) ending at `lastSeq`. */
 export function conversation(firstSeq: number, n: number): SessionEvent[] {
   return Array.from({ length: n }, (_, i) =>
-    i % 2 === 0 ? userEv(firstSeq + i, `Question ${firstSeq + i}: how does part ${i} work?`) : assistantEv(firstSeq + i, `Answer ${firstSeq + i}.\n\nIt works like **this**, with \`code\` and a list:\n\n- one\n- two`),
+    i % 2 === 0
+      ? userEv(firstSeq + i, `Question ${firstSeq + i}: how does part ${i} work?`)
+      : assistantEv(
+          firstSeq + i,
+          `Answer ${firstSeq + i}.\n\nIt works like **this**, with \`code\` and a list:\n\n- one\n- two`,
+        ),
   );
 }
 
@@ -256,7 +320,14 @@ export function snapshot(events: SessionEvent[], extra: Partial<ChatSnapshot> = 
   };
 }
 
-export const CONFIG = { providerConfigured: true, models: [{ provider: "local", model: "qwen-coder" }], agents: [{ id: "code", name: "Code" }, { id: "ask", name: "Ask" }] };
+export const CONFIG = {
+  providerConfigured: true,
+  models: [{ provider: "local", model: "qwen-coder" }],
+  agents: [
+    { id: "code", name: "Code" },
+    { id: "ask", name: "Ask" },
+  ],
+};
 
 /** Host that answers hello with `snap`. */
 export function helloWith(snap: ChatSnapshot | undefined) {

@@ -8,7 +8,10 @@ const browserOf = useBrowser();
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    return { name: el?.getAttribute("aria-label") ?? el?.textContent?.trim() ?? "", visible: !!el?.matches(":focus-visible") };
+    return {
+      name: el?.getAttribute("aria-label") ?? el?.textContent?.trim() ?? "",
+      visible: !!el?.matches(":focus-visible"),
+    };
   });
 
 /** Tabs until an element named `name` has focus (bounded). */
@@ -22,11 +25,26 @@ async function tabTo(page: Page, name: string, key = "Tab"): Promise<{ name: str
 }
 
 test("keyboard alone reaches Load earlier, Approve and Send, with visible focus", { skip: skipReason }, async () => {
-  const events = [...conversation(21, 6), ev(27, "assistant/message", { content: [{ type: "tool-call", id: "c1", name: "run_command", arguments: { command: "ls" } }] })];
+  const events = [
+    ...conversation(21, 6),
+    ev(27, "assistant/message", {
+      content: [{ type: "tool-call", id: "c1", name: "run_command", arguments: { command: "ls" } }],
+    }),
+  ];
   const snap = snapshot(events, {
     running: true,
     page: { events, firstSeq: 21, lastSeq: 27, hasOlder: true },
-    pendingApprovals: [{ type: "approval-requested", sessionId: REF.sessionId, agentId: REF.agentId, toolCallId: "c1", toolName: "run_command", kind: "command", summary: "Run ls" }],
+    pendingApprovals: [
+      {
+        type: "approval-requested",
+        sessionId: REF.sessionId,
+        agentId: REF.agentId,
+        toolCallId: "c1",
+        toolName: "run_command",
+        kind: "command",
+        summary: "Run ls",
+      },
+    ],
   });
   const chat = await openChat(browserOf(), (host) =>
     helloWith(snap)(host)

@@ -17,11 +17,25 @@ test("malformed host events are dropped without breaking the view", { skip: skip
       { kind: "event" },
       { kind: "event", event: { type: "nope" } },
       { kind: "event", event: { type: "agent", folderKey: REF.folderKey, event: { type: "draft", ...base } } },
-      { kind: "event", event: { type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: { seq: -1, type: "user/message" } } } },
+      {
+        kind: "event",
+        event: {
+          type: "agent",
+          folderKey: REF.folderKey,
+          event: { type: "session-event", ...base, event: { seq: -1, type: "user/message" } },
+        },
+      },
       { kind: "event", event: { type: "session-switched", snapshot: { ref: REF } } },
       { kind: "response", id: 999, result: {} },
       { kind: "response", id: "x", error: 1 },
-      { kind: "event", event: { type: "agent", folderKey: REF.folderKey, event: { type: "usage", ...base, usage: { inputTokens: -5, outputTokens: 1 } } } },
+      {
+        kind: "event",
+        event: {
+          type: "agent",
+          folderKey: REF.folderKey,
+          event: { type: "usage", ...base, usage: { inputTokens: -5, outputTokens: 1 } },
+        },
+      },
     ];
     for (const m of junk) await host.postRaw(m);
     await host.frames();
@@ -30,7 +44,11 @@ test("malformed host events are dropped without breaking the view", { skip: skip
     assert.equal(await page.getByText("Question 3").count(), 1, "the conversation is intact");
 
     // The view still works: a valid event after the junk renders.
-    await host.event({ type: "agent", folderKey: REF.folderKey, event: { type: "session-event", ...base, event: assistantEv(5, "Still alive after the junk.") } });
+    await host.event({
+      type: "agent",
+      folderKey: REF.folderKey,
+      event: { type: "session-event", ...base, event: assistantEv(5, "Still alive after the junk.") },
+    });
     await page.getByText("Still alive after the junk.").waitFor();
     const errors = host.sent.filter((s) => (s.method as string) === "pageerror");
     assert.deepEqual(errors, []);

@@ -53,10 +53,14 @@ function onKey(host: ComposerHost, e: KeyboardEvent): void {
 /** The URIs a drop carries: VS Code's own list (Explorer, editor tabs), else the standard one. */
 export function droppedUris(data: DataTransfer | null): string[] {
   const raw = data?.getData("application/vnd.code.uri-list") || data?.getData("text/uri-list") || "";
-  return raw.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  return raw
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
 }
 
-const carriesUris = (data: DataTransfer | null) => !!data && Array.from(data.types).some((t) => t === "application/vnd.code.uri-list" || t === "text/uri-list");
+const carriesUris = (data: DataTransfer | null) =>
+  !!data && Array.from(data.types).some((t) => t === "application/vnd.code.uri-list" || t === "text/uri-list");
 
 export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
   const c = host.composer;
@@ -106,17 +110,25 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
     <div class="composer-bar">
       ${
         p.agents.length > 1
-          ? html`<select aria-label="Agent" title="Agent" .value=${live(p.agentId ?? p.agents[0]!.id)} @change=${(e: Event) => host.chooseAgent((e.currentTarget as HTMLSelectElement).value)}>
+          ? html`<select
+              aria-label="Agent"
+              title="Agent"
+              .value=${live(p.agentId ?? p.agents[0]!.id)}
+              @change=${(e: Event) => host.chooseAgent((e.currentTarget as HTMLSelectElement).value)}
+            >
               ${p.agents.map((a) => html`<option value=${a.id} ?selected=${a.id === (p.agentId ?? p.agents[0]!.id)}>${a.name}</option>`)}
             </select>`
           : nothing
       }
       ${
         p.models.length
-          ? html`<select aria-label="Model" @change=${(e: Event) => {
-              const m = p.models.find((x) => modelKey(x) === (e.currentTarget as HTMLSelectElement).value);
-              if (m) host.selectModel(m);
-            }}>
+          ? html`<select
+              aria-label="Model"
+              @change=${(e: Event) => {
+                const m = p.models.find((x) => modelKey(x) === (e.currentTarget as HTMLSelectElement).value);
+                if (m) host.selectModel(m);
+              }}
+            >
               ${p.model && !p.models.some((m) => modelKey(m) === modelKey(p.model!)) ? html`<option selected value=${modelKey(p.model)}>${p.model.model}</option>` : nothing}
               ${p.models.map((m) => html`<option value=${modelKey(m)} ?selected=${!!p.model && modelKey(m) === modelKey(p.model)}>${m.model} (${m.provider})</option>`)}
             </select>`
@@ -125,7 +137,16 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
       ${p.meter}
       <span class="spacer"></span>
       ${p.running ? html`<button type="button" class="secondary" aria-label="Stop" title="Stop (Esc)" @click=${() => host.cancel()}><i aria-hidden="true" class="codicon codicon-debug-stop"></i><span class="label">Stop</span></button>` : nothing}
-      <button type="button" class="primary" aria-label="Send" title="Send (Enter)" ?disabled=${p.disabled} @click=${() => void host.send()}><i aria-hidden="true" class="codicon codicon-send"></i><span class="label">Send</span></button>
+      <button
+        type="button"
+        class="primary"
+        aria-label="Send"
+        title="Send (Enter)"
+        ?disabled=${p.disabled}
+        @click=${() => void host.send()}
+      >
+        <i aria-hidden="true" class="codicon codicon-send"></i><span class="label">Send</span>
+      </button>
     </div>
   </footer>`;
 }

@@ -2,7 +2,12 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { SessionSearchHit } from "../../core/protocol";
 import type { FindController } from "../find-controller";
 
-const KIND: Record<SessionSearchHit["kind"], string> = { user: "You", assistant: "Assistant", tool: "Tool", title: "Title" };
+const KIND: Record<SessionSearchHit["kind"], string> = {
+  user: "You",
+  assistant: "Assistant",
+  tool: "Tool",
+  title: "Title",
+};
 
 /** A snippet with its ranges marked: text bindings only, so model output stays inert. */
 export function markedSnippet(snippet: string, ranges: readonly (readonly number[])[]): TemplateResult {
@@ -35,14 +40,19 @@ function results(find: FindController): TemplateResult | typeof nothing {
   if (s.state === "searching") return html`<div class="find-results" role="status">Searching this session…</div>`;
   if (!s.hits.length) return html`<div class="find-results" role="status">No match anywhere in this session.</div>`;
   return html`<div class="find-results">
-    <div class="find-results-head" role="status">${s.hits.length}${s.more ? "+" : ""} ${s.hits.length === 1 ? "match" : "matches"} in this session</div>
+    <div class="find-results-head" role="status">
+      ${s.hits.length}${s.more ? "+" : ""} ${s.hits.length === 1 ? "match" : "matches"} in this session
+    </div>
     <ul aria-label="Matches in this session">
       ${s.hits.map(
-        (hit) => html`<li><button type="button" class="find-hit" @click=${() => void find.reveal({ seq: hit.seq, query: s.query })}>
-          <span class="find-hit-kind">${KIND[hit.kind]}</span>
-          <span class="find-hit-snippet">${markedSnippet(hit.snippet, hit.ranges)}</span>
-          ${hit.location === "context" || hit.location === "draft" ? nothing : html`<span class="badge">closed history</span>`}
-        </button></li>`,
+        (hit) =>
+          html`<li>
+            <button type="button" class="find-hit" @click=${() => void find.reveal({ seq: hit.seq, query: s.query })}>
+              <span class="find-hit-kind">${KIND[hit.kind]}</span>
+              <span class="find-hit-snippet">${markedSnippet(hit.snippet, hit.ranges)}</span>
+              ${hit.location === "context" || hit.location === "draft" ? nothing : html`<span class="badge">closed history</span>`}
+            </button>
+          </li>`,
       )}
     </ul>
   </div>`;
@@ -52,13 +62,55 @@ function results(find: FindController): TemplateResult | typeof nothing {
 export function findBar(find: FindController): TemplateResult | typeof nothing {
   if (!find.open) return nothing;
   return html`<div class="find-bar" role="search" aria-label="Find in chat">
-      <input type="text" class="find-input" aria-label="Find" placeholder="Find" .value=${find.query}
-        @input=${(e: Event) => find.setQuery((e.currentTarget as HTMLInputElement).value)} @keydown=${(e: KeyboardEvent) => onKey(find, e)} />
+      <input
+        type="text"
+        class="find-input"
+        aria-label="Find"
+        placeholder="Find"
+        .value=${find.query}
+        @input=${(e: Event) => find.setQuery((e.currentTarget as HTMLInputElement).value)}
+        @keydown=${(e: KeyboardEvent) => onKey(find, e)}
+      />
       <span class="find-count" role="status" aria-live="polite">${find.status()}</span>
-      <button type="button" class="icon-button" aria-label="Previous match" title="Previous match (Shift+Enter)" ?disabled=${!find.matches.length} @click=${() => find.step(-1)}><i aria-hidden="true" class="codicon codicon-arrow-up"></i></button>
-      <button type="button" class="icon-button" aria-label="Next match" title="Next match (Enter)" ?disabled=${!find.matches.length} @click=${() => find.step(1)}><i aria-hidden="true" class="codicon codicon-arrow-down"></i></button>
-      <button type="button" class="icon-button" aria-label="Search this whole session" title="Search this whole session (history not loaded too)" ?disabled=${!find.query} @click=${() => void find.searchSession()}><i aria-hidden="true" class="codicon codicon-search"></i></button>
-      <button type="button" class="icon-button" aria-label="Close find" title="Close (Escape)" @click=${() => find.close()}><i aria-hidden="true" class="codicon codicon-close"></i></button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Previous match"
+        title="Previous match (Shift+Enter)"
+        ?disabled=${!find.matches.length}
+        @click=${() => find.step(-1)}
+      >
+        <i aria-hidden="true" class="codicon codicon-arrow-up"></i>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Next match"
+        title="Next match (Enter)"
+        ?disabled=${!find.matches.length}
+        @click=${() => find.step(1)}
+      >
+        <i aria-hidden="true" class="codicon codicon-arrow-down"></i>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Search this whole session"
+        title="Search this whole session (history not loaded too)"
+        ?disabled=${!find.query}
+        @click=${() => void find.searchSession()}
+      >
+        <i aria-hidden="true" class="codicon codicon-search"></i>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Close find"
+        title="Close (Escape)"
+        @click=${() => find.close()}
+      >
+        <i aria-hidden="true" class="codicon codicon-close"></i>
+      </button>
     </div>
     ${results(find)}`;
 }

@@ -40,9 +40,24 @@ export interface MentionHost {
 const KINDS: { kind: string; detail: string; icon: string; pick: MenuOption["pick"] }[] = [
   { kind: "file", detail: "a workspace file (path:10-20 for lines)", icon: "file", pick: { mode: "file" } },
   { kind: "folder", detail: "a folder's listing", icon: "folder", pick: { mode: "folder" } },
-  { kind: "problems", detail: "the current problems (diagnostics)", icon: "warning", pick: { mention: { kind: "problems" } } },
-  { kind: "selection", detail: "the active editor's selection", icon: "selection", pick: { mention: { kind: "selection" } } },
-  { kind: "terminal", detail: "recent output of the active terminal", icon: "terminal", pick: { mention: { kind: "terminal" } } },
+  {
+    kind: "problems",
+    detail: "the current problems (diagnostics)",
+    icon: "warning",
+    pick: { mention: { kind: "problems" } },
+  },
+  {
+    kind: "selection",
+    detail: "the active editor's selection",
+    icon: "selection",
+    pick: { mention: { kind: "selection" } },
+  },
+  {
+    kind: "terminal",
+    detail: "recent output of the active terminal",
+    icon: "terminal",
+    pick: { mention: { kind: "terminal" } },
+  },
 ];
 
 /** The `@…` token just before the caret, if any. */
@@ -87,27 +102,50 @@ export class MentionMenu {
     const scoped = /^(file|folder):(.*)$/.exec(query);
     const kinds = scoped ? [] : kindOptions(query);
     if (!scoped) {
-      this.state = { options: kinds, active: Math.min(this.state?.token === token ? this.state.active : 0, Math.max(0, kinds.length - 1)), token };
+      this.state = {
+        options: kinds,
+        active: Math.min(this.state?.token === token ? this.state.active : 0, Math.max(0, kinds.length - 1)),
+        token,
+      };
       this.host.refresh();
     }
     const found = await this.search(query, scoped, kinds.length);
     if (seq !== searchSeq) return;
     const options = [...kinds, ...found];
-    this.state = { options, active: Math.min(this.state?.token === token ? this.state.active : 0, Math.max(0, options.length - 1)), token };
+    this.state = {
+      options,
+      active: Math.min(this.state?.token === token ? this.state.active : 0, Math.max(0, options.length - 1)),
+      token,
+    };
     this.host.refresh();
   }
 
   private async search(query: string, scoped: RegExpExecArray | null, kinds: number): Promise<MenuOption[]> {
     if (scoped) {
       const [, mode, rest = ""] = scoped;
-      if (mode === "folder") return (await this.host.searchFolders(rest)).map((path) => ({ id: `d:${path}`, label: `${path}/`, icon: "folder", pick: { mention: { kind: "folder", path } } }));
+      if (mode === "folder")
+        return (await this.host.searchFolders(rest)).map((path) => ({
+          id: `d:${path}`,
+          label: `${path}/`,
+          icon: "folder",
+          pick: { mention: { kind: "folder", path } },
+        }));
       const ranged = RANGE.exec(rest);
       const range = ranged ? { start: Number(ranged[2]), end: Number(ranged[3] ?? ranged[2]) } : undefined;
       const found = await this.host.searchFiles(ranged ? ranged[1]! : rest);
-      return found.map((path) => fileOption(path, range && range.start >= 1 ? { start: Math.min(range.start, range.end), end: Math.max(range.start, range.end) } : undefined));
+      return found.map((path) =>
+        fileOption(
+          path,
+          range && range.start >= 1
+            ? { start: Math.min(range.start, range.end), end: Math.max(range.start, range.end) }
+            : undefined,
+        ),
+      );
     }
     // `@name` with no kind: the files it matches too (what `@` did before the kinds).
-    return query && kinds < KINDS.length ? (await this.host.searchFiles(query)).slice(0, 12).map((path) => fileOption(path, undefined)) : [];
+    return query && kinds < KINDS.length
+      ? (await this.host.searchFiles(query)).slice(0, 12).map((path) => fileOption(path, undefined))
+      : [];
   }
 
   /** Keys while the menu is open; true when the key was the menu's. */
@@ -175,35 +213,69 @@ export class MentionMenu {
     const start = before.length - token.length;
     const head = before.slice(0, start);
     const tail = textarea.value.slice(caret);
-    const value = by ? head + by + tail : (head.replace(/\s+$/, "") + (head.trim() && tail ? " " : "") + tail.replace(/^\s+/, "")).replace(/^\s+$/, "");
+    const value = by
+      ? head + by + tail
+      : (head.replace(/\s+$/, "") + (head.trim() && tail ? " " : "") + tail.replace(/^\s+/, "")).replace(/^\s+$/, "");
     textarea.value = value;
     this.host.setText(value);
-    const at = by ? head.length + by.length : Math.min(value.length, head.replace(/\s+$/, "").length + (head.trim() && tail ? 1 : 0));
+    const at = by
+      ? head.length + by.length
+      : Math.min(value.length, head.replace(/\s+$/, "").length + (head.trim() && tail ? 1 : 0));
     textarea.setSelectionRange(at, at);
   }
 }
 
 function kindOptions(query: string): MenuOption[] {
   const lower = query.toLowerCase();
-  return KINDS.filter((k) => k.kind.startsWith(lower)).map((k) => ({ id: `k:${k.kind}`, label: `@${k.kind}`, detail: k.detail, icon: k.icon, pick: k.pick }));
+  return KINDS.filter((k) => k.kind.startsWith(lower)).map((k) => ({
+    id: `k:${k.kind}`,
+    label: `@${k.kind}`,
+    detail: k.detail,
+    icon: k.icon,
+    pick: k.pick,
+  }));
 }
 
 function fileOption(path: string, range: { start: number; end: number } | undefined): MenuOption {
-  return { id: `f:${path}`, label: range ? `${path}:${range.start}-${range.end}` : path, icon: "file", pick: { mention: { kind: "file", path, ...(range ? { range } : {}) } } };
+  return {
+    id: `f:${path}`,
+    label: range ? `${path}:${range.start}-${range.end}` : path,
+    icon: "file",
+    pick: { mention: { kind: "file", path, ...(range ? { range } : {}) } },
+  };
 }
 
 export const MENU_ID = "mention-menu";
 export const optionId = (i: number) => `mention-option-${i}`;
 
-export function mentionMenuView(menu: MentionMenu, textarea: () => HTMLTextAreaElement | null): TemplateResult | typeof nothing {
+export function mentionMenuView(
+  menu: MentionMenu,
+  textarea: () => HTMLTextAreaElement | null,
+): TemplateResult | typeof nothing {
   const s = menu.state;
   if (!s) return nothing;
-  if (s.error) return html`<div class="mention-error" role="alert"><i aria-hidden="true" class="codicon codicon-warning"></i> ${s.error}</div>`;
+  if (s.error)
+    return html`<div class="mention-error" role="alert">
+      <i aria-hidden="true" class="codicon codicon-warning"></i> ${s.error}
+    </div>`;
   if (!s.options.length) return nothing;
-  return html`<ul class="suggestions mention-menu" role="listbox" id=${MENU_ID} aria-label="Mentions">${s.options.map(
-    (o, i) => html`<li role="option" id=${optionId(i)} aria-selected=${i === s.active ? "true" : "false"} class=${i === s.active ? "active" : ""} @mousedown=${(e: Event) => {
-      e.preventDefault();
-      void menu.pick(o, textarea());
-    }}><i aria-hidden="true" class="codicon codicon-${o.icon}"></i> <span class="mention-label">${o.label}</span>${o.detail ? html` <span class="mention-detail">${o.detail}</span>` : nothing}</li>`,
-  )}</ul>`;
+  return html`<ul class="suggestions mention-menu" role="listbox" id=${MENU_ID} aria-label="Mentions">
+    ${s.options.map(
+      (o, i) =>
+        html`<li
+          role="option"
+          id=${optionId(i)}
+          aria-selected=${i === s.active ? "true" : "false"}
+          class=${i === s.active ? "active" : ""}
+          @mousedown=${(e: Event) => {
+            e.preventDefault();
+            void menu.pick(o, textarea());
+          }}
+        >
+          <i aria-hidden="true" class="codicon codicon-${o.icon}"></i>
+          <span class="mention-label">${o.label}</span
+          >${o.detail ? html` <span class="mention-detail">${o.detail}</span>` : nothing}
+        </li>`,
+    )}
+  </ul>`;
 }

@@ -6,7 +6,12 @@ import { contextShare, type AgentEventOf, type ModelChoice } from "../../core/pr
  * reports usage. The figure is `contextShare`, the one the status bar shows too. A window
  * the run had to assume is said once, quietly, in the tooltip.
  */
-export function meterView(usage: AgentEventOf<"usage"> | undefined, model: ModelChoice | undefined, compactedAt: number | undefined, pending = 0): TemplateResult {
+export function meterView(
+  usage: AgentEventOf<"usage"> | undefined,
+  model: ModelChoice | undefined,
+  compactedAt: number | undefined,
+  pending = 0,
+): TemplateResult {
   // The window the next run is judged against: the selected model's, once settings name one.
   const window = model?.contextWindow ?? usage?.contextWindow;
   const share = usage ? contextShare(usage.usage, window) : undefined;
@@ -18,12 +23,35 @@ export function meterView(usage: AgentEventOf<"usage"> | undefined, model: Model
   const total = Math.min(1, ratio + pendingRatio);
   const percent = share || pendingRatio ? `${Math.round(total * 100)}%` : "0%";
   const lines = [
-    share ? `${share.used.toLocaleString("en-US")} of ${share.window.toLocaleString("en-US")} tokens (${Math.round(ratio * 100)}%)` : usage ? "Context window unknown" : "No request yet",
-    ...(pending ? [`+ about ${pending.toLocaleString("en-US")} tokens attached, sent with the next message${pendingWindow ? ` (${percent} in all)` : ""}`] : []),
-    ...(assumed ? [`The model's context window is unknown, so ${share?.window.toLocaleString("en-US")} tokens is assumed here; set contextWindow in its provider profile for the real figure and automatic compaction.`] : []),
+    share
+      ? `${share.used.toLocaleString("en-US")} of ${share.window.toLocaleString("en-US")} tokens (${Math.round(ratio * 100)}%)`
+      : usage
+        ? "Context window unknown"
+        : "No request yet",
+    ...(pending
+      ? [
+          `+ about ${pending.toLocaleString("en-US")} tokens attached, sent with the next message${pendingWindow ? ` (${percent} in all)` : ""}`,
+        ]
+      : []),
+    ...(assumed
+      ? [
+          `The model's context window is unknown, so ${share?.window.toLocaleString("en-US")} tokens is assumed here; set contextWindow in its provider profile for the real figure and automatic compaction.`,
+        ]
+      : []),
   ];
-  return html`<div class="meter" role="meter" aria-label="Context used" aria-valuemin="0" aria-valuemax=${share?.window ?? 100} aria-valuenow=${(share?.used ?? 0) + pending} title=${lines.join("\n")}>
-    <div class="meter-bar"><div class="meter-fill ${total > 0.8 ? "high" : ""}" data-ratio=${ratio}></div>${pendingRatio ? html`<div class="meter-pending" data-ratio=${pendingRatio} data-offset=${ratio}></div>` : nothing}${compactedAt !== undefined ? html`<div class="meter-marker" data-ratio=${Math.min(1, compactedAt)} title="Compacted here"></div>` : nothing}</div>
+  return html`<div
+    class="meter"
+    role="meter"
+    aria-label="Context used"
+    aria-valuemin="0"
+    aria-valuemax=${share?.window ?? 100}
+    aria-valuenow=${(share?.used ?? 0) + pending}
+    title=${lines.join("\n")}
+  >
+    <div class="meter-bar">
+      <div class="meter-fill ${total > 0.8 ? "high" : ""}" data-ratio=${ratio}></div>
+      ${pendingRatio ? html`<div class="meter-pending" data-ratio=${pendingRatio} data-offset=${ratio}></div>` : nothing}${compactedAt !== undefined ? html`<div class="meter-marker" data-ratio=${Math.min(1, compactedAt)} title="Compacted here"></div>` : nothing}
+    </div>
     <span class="meter-text">${percent}</span>
   </div>`;
 }

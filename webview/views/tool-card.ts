@@ -27,28 +27,48 @@ function argSummary(args: Record<string, unknown>): string {
 }
 
 function diffView(diff: string): TemplateResult {
-  return html`<pre class="diff">${diff.split("\n").map((line) => {
-    const cls = line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : line.startsWith("@@") ? "hunk" : "";
-    return html`<span class=${cls}>${line}\n</span>`;
-  })}</pre>`;
+  return html`<pre class="diff">
+${diff.split("\n").map((line) => {
+      const cls =
+        line.startsWith("+") && !line.startsWith("+++")
+          ? "add"
+          : line.startsWith("-") && !line.startsWith("---")
+            ? "del"
+            : line.startsWith("@@")
+              ? "hunk"
+              : "";
+      return html`<span class=${cls}>${line} </span>`;
+    })}</pre>`;
 }
 
 /** A tool call: arguments, status and output, the edit's diff, the command's exit, and Approve / Deny while pending. */
-export function toolCard(call: ToolCallBlock, state: ToolState | undefined, actions: ToolActions, details: Details): TemplateResult {
+export function toolCard(
+  call: ToolCallBlock,
+  state: ToolState | undefined,
+  actions: ToolActions,
+  details: Details,
+): TemplateResult {
   const v = toolView(call, state);
   const s = STATUS[v.status];
   return html`<section class="tool-card status-${v.status}" role="group" aria-label="Tool ${call.name}: ${s.label}">
     ${details(
       "args",
-      html`<i aria-hidden="true" class="codicon codicon-${s.icon}"></i><span class="tool-name">${call.name}</span><span class="tool-arg">${argSummary(call.arguments)}</span><span class="tool-status">${s.label}</span>`,
+      html`<i aria-hidden="true" class="codicon codicon-${s.icon}"></i><span class="tool-name">${call.name}</span
+        ><span class="tool-arg">${argSummary(call.arguments)}</span><span class="tool-status">${s.label}</span>`,
       html`<pre class="tool-args">${JSON.stringify(call.arguments, null, 2)}</pre>`,
       "tool-head",
     )}
     ${v.command ? html`<div class="tool-command"><i aria-hidden="true" class="codicon codicon-terminal"></i><code>${v.command.command}</code><span class="cwd">in ${v.command.cwd}</span>${v.exit ? html`<span class="tool-exit">${v.exit}</span>` : nothing}</div>` : nothing}
     ${
       v.edit
-        ? html`<div class="tool-edit"><div class="edit-head"><i aria-hidden="true" class="codicon codicon-diff"></i><span>${v.edit.path}</span><span class="added">+${v.edit.added}</span><span class="removed">−${v.edit.removed}</span>
-            <button type="button" class="link-button" @click=${() => actions.openDiff(call.id)}>Open diff</button></div>${diffView(v.edit.diff)}</div>`
+        ? html`<div class="tool-edit">
+            <div class="edit-head">
+              <i aria-hidden="true" class="codicon codicon-diff"></i><span>${v.edit.path}</span
+              ><span class="added">+${v.edit.added}</span><span class="removed">−${v.edit.removed}</span>
+              <button type="button" class="link-button" @click=${() => actions.openDiff(call.id)}>Open diff</button>
+            </div>
+            ${diffView(v.edit.diff)}
+          </div>`
         : nothing
     }
     ${
@@ -56,9 +76,30 @@ export function toolCard(call: ToolCallBlock, state: ToolState | undefined, acti
         ? html`<div class="approval" role="alert">
             <div class="approval-text">${v.approval}</div>
             <div class="approval-buttons">
-              <button type="button" class="primary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: true, scope: "once" })}>Approve</button>
-              <button type="button" class="secondary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: true, scope: "session" })}>Allow for this session</button>
-              <button type="button" class="secondary" ?disabled=${state?.answering} @click=${() => actions.approve(call.id, { approved: false })}>Deny</button>
+              <button
+                type="button"
+                class="primary"
+                ?disabled=${state?.answering}
+                @click=${() => actions.approve(call.id, { approved: true, scope: "once" })}
+              >
+                Approve
+              </button>
+              <button
+                type="button"
+                class="secondary"
+                ?disabled=${state?.answering}
+                @click=${() => actions.approve(call.id, { approved: true, scope: "session" })}
+              >
+                Allow for this session
+              </button>
+              <button
+                type="button"
+                class="secondary"
+                ?disabled=${state?.answering}
+                @click=${() => actions.approve(call.id, { approved: false })}
+              >
+                Deny
+              </button>
             </div>
             ${state?.answering ? html`<div class="approval-sending" role="status">Sending your answer…</div>` : nothing}
           </div>`

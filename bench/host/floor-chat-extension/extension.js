@@ -38,8 +38,15 @@ exports.deactivate = () => {};
 async function send(webview, text) {
   const response = await fetch(`${process.env.DOWNCITY_BASE_URL}/chat/completions`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${process.env.DOWNCITY_API_KEY || "sk-floor"}` },
-    body: JSON.stringify({ model: process.env.DOWNCITY_MODEL, stream: true, messages: [{ role: "user", content: text }] }),
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${process.env.DOWNCITY_API_KEY || "sk-floor"}`,
+    },
+    body: JSON.stringify({
+      model: process.env.DOWNCITY_MODEL,
+      stream: true,
+      messages: [{ role: "user", content: text }],
+    }),
   });
   const decoder = new TextDecoder();
   let buffered = "";

@@ -13,7 +13,8 @@ exports.activate = (context) => {
     }),
     vscode.window.registerWebviewViewProvider("floor.chat", {
       resolveWebviewView(view) {
-        view.webview.html = '<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src \'none\'"><p>Floor chat</p>';
+        view.webview.html =
+          '<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src \'none\'"><p>Floor chat</p>';
       },
     }),
   );

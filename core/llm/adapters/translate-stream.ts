@@ -11,7 +11,11 @@ export interface WireTranslator<E> {
  * Pumps an SDK stream through a translator. The SDKs end iteration quietly on abort;
  * that is turned into an `aborted` outcome, never a short answer.
  */
-export async function* translateStream<E>(wire: AsyncIterable<E>, translator: WireTranslator<E>, signal: AbortSignal | undefined): AsyncIterable<StreamChunk> {
+export async function* translateStream<E>(
+  wire: AsyncIterable<E>,
+  translator: WireTranslator<E>,
+  signal: AbortSignal | undefined,
+): AsyncIterable<StreamChunk> {
   const out: StreamChunk[] = [];
   for await (const event of wire) {
     translator.translate(event, out);

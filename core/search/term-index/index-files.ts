@@ -16,9 +16,7 @@ const VERSION = 2;
 
 export type JournalRecord =
   // A Set while pending (a build from nothing writes a snapshot instead: no copy made), an array once read back.
-  | { t: "u"; id: number; key: string; words: Iterable<string> }
-  | { t: "s"; s: IndexedSession }
-  | { t: "d"; k: string };
+  { t: "u"; id: number; key: string; words: Iterable<string> } | { t: "s"; s: IndexedSession } | { t: "d"; k: string };
 
 export interface Snapshot {
   nextUnit: number;
@@ -86,7 +84,12 @@ export class IndexFiles {
     }
     const blob = data.subarray(start + headerLength);
     if (header.version !== VERSION || header.root !== root || header.blobSha256 !== sha(blob)) return undefined;
-    if (!Array.isArray(header.words) || header.words.length !== header.at?.length || header.words.length !== header.len?.length) return undefined;
+    if (
+      !Array.isArray(header.words) ||
+      header.words.length !== header.at?.length ||
+      header.words.length !== header.len?.length
+    )
+      return undefined;
     for (let i = 0; i < header.at.length; i++) if (header.at[i]! + header.len[i]! > blob.length) return undefined;
     const journal: JournalRecord[] = [];
     const text = (await readOrUndefined(this.journalPath))?.toString("utf8") ?? "";
@@ -128,7 +131,14 @@ export class IndexFiles {
   /** Appends records (one write); answers whether the journal has grown enough to fold it into a new snapshot. */
   async append(records: JournalRecord[]): Promise<boolean> {
     if (this.snapshotBytes === 0) return true; // no snapshot yet: write one
-    const data = Buffer.from(records.map((r) => `${JSON.stringify(r.t === "u" ? { ...r, words: [...r.words], n: this.nonce } : { ...r, n: this.nonce })}\n`).join(""));
+    const data = Buffer.from(
+      records
+        .map(
+          (r) =>
+            `${JSON.stringify(r.t === "u" ? { ...r, words: [...r.words], n: this.nonce } : { ...r, n: this.nonce })}\n`,
+        )
+        .join(""),
+    );
     await fsp.appendFile(this.journalPath, data);
     this.journalBytes += data.length;
     return this.journalBytes > Math.max(1 << 20, this.snapshotBytes / 2);
@@ -156,7 +166,11 @@ export class IndexFiles {
 
   async bytes(): Promise<number> {
     let total = 0;
-    for (const path of [this.snapshotPath, this.journalPath]) total += await fsp.stat(path).then((s) => s.size, () => 0);
+    for (const path of [this.snapshotPath, this.journalPath])
+      total += await fsp.stat(path).then(
+        (s) => s.size,
+        () => 0,
+      );
     return total;
   }
 }

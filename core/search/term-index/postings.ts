@@ -68,7 +68,8 @@ export class Postings {
   /** Encoded size of the words' postings (a tail posting counted as one byte): what decoding them costs. */
   encodedBytes(words: readonly number[]): number {
     let bytes = 0;
-    for (const w of words) bytes += (this.base && w < this.base.len.length ? this.base.len[w]! : 0) + this.tail[w]!.length;
+    for (const w of words)
+      bytes += (this.base && w < this.base.len.length ? this.base.len[w]! : 0) + this.tail[w]!.length;
     return bytes;
   }
 

@@ -21,7 +21,9 @@ export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListI
     }
     const sessions = await index.refresh({ maxAgeMs });
     const hot = new Map<string, SessionListItem>();
-    for (const item of hotItems?.() ?? []) if (!item.archived && inScope(options, item.agentId, item.sessionId, false)) hot.set(keyOf(item.agentId, item.sessionId), item);
+    for (const item of hotItems?.() ?? [])
+      if (!item.archived && inScope(options, item.agentId, item.sessionId, false))
+        hot.set(keyOf(item.agentId, item.sessionId), item);
     return merged(index, sessions, hot, options, matcher);
   };
 }
@@ -31,7 +33,13 @@ export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListI
  * a live session is always read (its Active from memory), with the segments the index
  * says may match.
  */
-function* merged(index: SearchIndex, sessions: readonly IndexedSession[], hot: Map<string, SessionListItem>, options: SearchOptions, matcher: Matcher): Generator<PlannedSession> {
+function* merged(
+  index: SearchIndex,
+  sessions: readonly IndexedSession[],
+  hot: Map<string, SessionListItem>,
+  options: SearchOptions,
+  matcher: Matcher,
+): Generator<PlannedSession> {
   const segmentsOf = new Map<string, ReadonlySet<string>>();
   const candidates = index.candidates(matcher);
   const { may } = candidates;
@@ -40,19 +48,41 @@ function* merged(index: SearchIndex, sessions: readonly IndexedSession[], hot: M
   const liveUntil = function* (updatedAt: number): Generator<PlannedSession> {
     while (next < live.length && live[next]!.updatedAt >= updatedAt) {
       const item = live[next++]!;
-      yield { item: { agentId: item.agentId, sessionId: item.sessionId, archived: false, title: item.title, updatedAt: item.updatedAt }, active: true, segments: segmentsOf.get(keyOf(item.agentId, item.sessionId)) ?? new Set() };
+      yield {
+        item: {
+          agentId: item.agentId,
+          sessionId: item.sessionId,
+          archived: false,
+          title: item.title,
+          updatedAt: item.updatedAt,
+        },
+        active: true,
+        segments: segmentsOf.get(keyOf(item.agentId, item.sessionId)) ?? new Set(),
+      };
     }
   };
   // A live session's segments are those of its indexed folder that may match.
-  if (hot.size > 0) for (const s of sessions) {
-    const key = keyOf(s.agentId, s.sessionId);
-    if (hot.has(key)) segmentsOf.set(key, new Set(s.segments.filter((g) => may(g.unit)).map((g) => g.file)));
-  }
-  const keep = (s: IndexedSession) => !hot.has(keyOf(s.agentId, s.sessionId)) && inScope(options, s.agentId, s.sessionId, s.area === "archived");
+  if (hot.size > 0)
+    for (const s of sessions) {
+      const key = keyOf(s.agentId, s.sessionId);
+      if (hot.has(key)) segmentsOf.set(key, new Set(s.segments.filter((g) => may(g.unit)).map((g) => g.file)));
+    }
+  const keep = (s: IndexedSession) =>
+    !hot.has(keyOf(s.agentId, s.sessionId)) && inScope(options, s.agentId, s.sessionId, s.area === "archived");
   for (const plan of index.plan(sessions, candidates, keep)) {
     const { session } = plan;
     yield* liveUntil(session.updatedAt);
-    yield { item: { agentId: session.agentId, sessionId: session.sessionId, archived: session.area === "archived", title: session.title, updatedAt: session.updatedAt }, active: plan.active, segments: plan.segments };
+    yield {
+      item: {
+        agentId: session.agentId,
+        sessionId: session.sessionId,
+        archived: session.area === "archived",
+        title: session.title,
+        updatedAt: session.updatedAt,
+      },
+      active: plan.active,
+      segments: plan.segments,
+    };
   }
   yield* liveUntil(-Infinity);
 }

@@ -64,7 +64,17 @@ const stampOf = (st: Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtim
 const lstatOrUndefined = lstatQuiet;
 
 /** The index's order: newest first, then by agent and session id (a total order, so a plan from a few owners sorts as the whole list does). */
-const newestFirst = (a: IndexedSession, b: IndexedSession) => b.updatedAt - a.updatedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0);
+const newestFirst = (a: IndexedSession, b: IndexedSession) =>
+  b.updatedAt - a.updatedAt ||
+  (a.sessionId < b.sessionId
+    ? -1
+    : a.sessionId > b.sessionId
+      ? 1
+      : a.agentId < b.agentId
+        ? -1
+        : a.agentId > b.agentId
+          ? 1
+          : 0);
 const unitsOf = (s: IndexedSession) => [...s.activeUnits, ...s.segments.map((g) => g.unit)];
 
 function wordsOfEvents(events: Iterable<SessionEvent>): Set<string> {
@@ -230,8 +240,15 @@ export class SearchIndex {
   /** Every unit a session names exists; ids are below nextUnit. */
   private check(): void {
     for (const s of this.sessions.values()) {
-      if (typeof s.agentId !== "string" || typeof s.sessionId !== "string" || !Array.isArray(s.segments) || !Array.isArray(s.activeUnits)) throw new Error("bad session record");
-      for (const u of [...s.activeUnits, ...s.segments.map((g) => g.unit)]) if (!this.units.has(u) || u >= this.nextUnit) throw new Error("unknown unit");
+      if (
+        typeof s.agentId !== "string" ||
+        typeof s.sessionId !== "string" ||
+        !Array.isArray(s.segments) ||
+        !Array.isArray(s.activeUnits)
+      )
+        throw new Error("bad session record");
+      for (const u of [...s.activeUnits, ...s.segments.map((g) => g.unit)])
+        if (!this.units.has(u) || u >= this.nextUnit) throw new Error("unknown unit");
     }
   }
 
@@ -302,7 +319,9 @@ export class SearchIndex {
 
   private async dirNames(dir: string): Promise<string[]> {
     try {
-      return (await this.ctx.fs.readdir(dir)).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+      return (await this.ctx.fs.readdir(dir))
+        .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+        .map((e) => e.name);
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
       throw error;
@@ -323,7 +342,13 @@ export class SearchIndex {
     }
     const active = lstatOrUndefined(dir + ACTIVE);
     const activeFile = active?.isFile() ? active : undefined;
-    if (prev && prev.area === area && prev.messagesMtime === messages.mtimeMs && prev.activeStamp === stampOf(activeFile)) return;
+    if (
+      prev &&
+      prev.area === area &&
+      prev.messagesMtime === messages.mtimeMs &&
+      prev.activeStamp === stampOf(activeFile)
+    )
+      return;
     const paths = sessionPaths(this.ctx.root, agentId, sessionId, area);
 
     const meta = (() => {
@@ -348,7 +373,12 @@ export class SearchIndex {
     };
     if (meta?.title !== undefined) next.title = meta.title;
 
-    if (!prev || prev.messagesMtime !== messages.mtimeMs || prev.activeIno !== (activeFile?.ino ?? 0) || prev.area !== area) {
+    if (
+      !prev ||
+      prev.messagesMtime !== messages.mtimeMs ||
+      prev.activeIno !== (activeFile?.ino ?? 0) ||
+      prev.area !== area
+    ) {
       const segments: { file: string; unit: number }[] = [];
       for (const name of segmentNamesSync(paths)) {
         const st = lstatOrUndefined(join(paths.segments, name.file));
@@ -371,7 +401,8 @@ export class SearchIndex {
     }
 
     if (activeFile) {
-      const from = prev && prev.activeIno === activeFile.ino && activeFile.size >= prev.activeSize ? prev.activeSize : 0;
+      const from =
+        prev && prev.activeIno === activeFile.ino && activeFile.size >= prev.activeSize ? prev.activeSize : 0;
       next.activeUnits = from > 0 ? [...prev!.activeUnits] : [];
       next.activeSize = from;
       if (activeFile.size > from) {
@@ -418,7 +449,11 @@ export class SearchIndex {
     const live = this.liveUnits();
     const { words, at, len, blob } = this.postings.serialize((u) => !live.has(u));
     const units = [...this.units].filter(([id]) => live.has(id));
-    await this.files.writeSnapshot(this.ctx.root, { nextUnit: this.nextUnit, units, sessions: [...this.sessions.values()], words, at, len }, blob);
+    await this.files.writeSnapshot(
+      this.ctx.root,
+      { nextUnit: this.nextUnit, units, sessions: [...this.sessions.values()], words, at, len },
+      blob,
+    );
     this.postings = Postings.load(words, at, len, blob);
     this.units = new Map();
     this.segmentUnits = new Map();
@@ -483,7 +518,11 @@ export class SearchIndex {
    * rest. A selective query starts from its few candidate units' owners (and the
    * sessions with a draft) instead of walking every session.
    */
-  *plan(sessions: readonly IndexedSession[], candidates: Candidates, keep: (s: IndexedSession) => boolean = () => true): Generator<SessionPlan> {
+  *plan(
+    sessions: readonly IndexedSession[],
+    candidates: Candidates,
+    keep: (s: IndexedSession) => boolean = () => true,
+  ): Generator<SessionPlan> {
     const { may } = candidates;
     let order: Iterable<IndexedSession> = sessions;
     if (candidates.units && sessions === this.sorted && this.sortedVersion === this.version) {

@@ -31,7 +31,8 @@ async function planFor(args: EditFileParams, ctx: ToolContext): Promise<{ file: 
     bytes = await readFile(file);
   } catch (err) {
     const e = fsError(err, shown);
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new ToolError(`${e.message}; use write_file to create a new file`);
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      throw new ToolError(`${e.message}; use write_file to create a new file`);
     throw e;
   }
   if (looksBinary(bytes)) throw new ToolError(`${shown} is a binary file; edit_file changes text files only`);

@@ -66,7 +66,9 @@ export function createGlobTool(): Tool<GlobParams> {
         found.push(entry.rel);
       }
       if (found.length === 0) return textOutput(`no files match ${args.pattern} in ${shown}/`);
-      const note = more ? `\n[more than ${MAX_RESULTS} files match; showing the first ${MAX_RESULTS}. Narrow the pattern or the path]` : "";
+      const note = more
+        ? `\n[more than ${MAX_RESULTS} files match; showing the first ${MAX_RESULTS}. Narrow the pattern or the path]`
+        : "";
       found.sort();
       return textOutput(found.join("\n") + note, { truncated: more });
     },

@@ -17,7 +17,11 @@ export const GREP_JS_TIME_LIMIT_MS = 10_000;
  * .gitignore (nested files included), skips binary and huge files, and matches line by
  * line on a worker thread with a time limit (the pattern is the model's).
  */
-export async function grepJs(query: GrepQuery, signal: AbortSignal, timeLimitMs = GREP_JS_TIME_LIMIT_MS): Promise<GrepResult> {
+export async function grepJs(
+  query: GrepQuery,
+  signal: AbortSignal,
+  timeLimitMs = GREP_JS_TIME_LIMIT_MS,
+): Promise<GrepResult> {
   const { source, flags } = compile(query);
   const include = query.include ? picomatch(query.include, { dot: true, basename: true }) : undefined;
   const lines: string[] = [];
@@ -38,7 +42,13 @@ export async function grepJs(query: GrepQuery, signal: AbortSignal, timeLimitMs 
   const excluded = query.exclude?.length ? picomatch([...query.exclude], { dot: true }) : undefined;
   const files: AsyncIterable<{ abs: string; rel: string; kind: string }> = query.isFile
     ? single(query.start, query.startRel)
-    : walkWorkspace({ root: query.root, start: query.start, signal, gitignore: !query.noIgnore, ...(excluded ? { skipDir: excluded } : {}) });
+    : walkWorkspace({
+        root: query.root,
+        start: query.start,
+        signal,
+        gitignore: !query.noIgnore,
+        ...(excluded ? { skipDir: excluded } : {}),
+      });
   try {
     for await (const file of files) {
       if (file.kind !== "file") continue; // never follow links out of the tree

@@ -29,7 +29,8 @@ export async function grepRipgrep(rg: string, query: GrepQuery, signal: AbortSig
   if (query.include && !query.isFile) args.push(`--glob=${query.include}`);
   if (query.noIgnore) args.push("--no-ignore");
   // Anchored at the root as VS Code's search anchors them (`src/gen` is the root's, `**/out` any).
-  for (const glob of query.exclude ?? []) args.push(`--glob=!${glob.startsWith("**") || glob.startsWith("/") ? glob : `/${glob}`}`);
+  for (const glob of query.exclude ?? [])
+    args.push(`--glob=!${glob.startsWith("**") || glob.startsWith("/") ? glob : `/${glob}`}`);
   args.push("--regexp", query.pattern);
   // Searching from the root with a relative path makes rg print workspace-relative paths.
   if (query.startRel !== ".") args.push("--", query.startRel);

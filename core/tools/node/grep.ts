@@ -21,7 +21,9 @@ export interface GrepToolOptions {
 export type GrepScope = Pick<GrepQuery, "exclude" | "noIgnore">;
 
 /** grep for Node: ripgrep when available, else the JS scan; same output either way. */
-export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> & { search(args: GrepParams, ctx: ToolContext, scope: GrepScope): Promise<ToolOutput> } {
+export function createGrepTool(
+  options: GrepToolOptions = {},
+): Tool<GrepParams> & { search(args: GrepParams, ctx: ToolContext, scope: GrepScope): Promise<ToolOutput> } {
   let rg: string | false | undefined = options.ripgrep;
   const ripgrep = () => (rg ??= findOnPath("rg") ?? false);
   const tool = {
@@ -47,7 +49,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepParams> 
       if (scope.exclude?.length) query.exclude = scope.exclude;
       if (scope.noIgnore) query.noIgnore = true;
       const binary = ripgrep();
-      const result = binary ? await grepRipgrep(binary, query, ctx.signal) : await grepJs(query, ctx.signal, options.jsTimeLimitMs);
+      const result = binary
+        ? await grepRipgrep(binary, query, ctx.signal)
+        : await grepJs(query, ctx.signal, options.jsTimeLimitMs);
       if (result.lines.length === 0) return textOutput(`no matches for /${args.pattern}/ in ${startRel}`);
       const note = result.limited
         ? `\n[stopped after ${query.maxResults} matching lines; there are more. Narrow the pattern, path or include]`

@@ -33,6 +33,14 @@ export function createNodeTools(options: NodeToolsOptions = {}): Tool[] {
   ];
 }
 
-export { createEditFileTool, createGlobTool, createGrepTool, createListDirTool, createReadFileTool, createRunCommandTool, createWriteFileTool };
+export {
+  createEditFileTool,
+  createGlobTool,
+  createGrepTool,
+  createListDirTool,
+  createReadFileTool,
+  createRunCommandTool,
+  createWriteFileTool,
+};
 export type { RunCommandOptions };
 export { findOnPath } from "./which";

@@ -43,7 +43,9 @@ export function createReadFileTool(): Tool<ReadFileParams> {
           if (first) {
             first = false;
             if (looksBinary(buffer.subarray(0, bytesRead))) {
-              throw new ToolError(`${shown} is a binary file (${plural(stat.size, "byte")}); read_file shows text only`);
+              throw new ToolError(
+                `${shown} is a binary file (${plural(stat.size, "byte")}); read_file shows text only`,
+              );
             }
           }
           if (bytesRead === 0) {

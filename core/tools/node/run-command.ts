@@ -73,7 +73,8 @@ export function createRunCommandTool(options: RunCommandOptions = {}): Tool<RunC
       const out = capText(stdout.toString(), half);
       const err = capText(stderr.toString(), half);
       const parts = [`$ ${args.command}${shownCwd === "." ? "" : `   (in ${shownCwd})`}`, status];
-      if (outcome.pipesHeld) parts.push("[background processes still hold the output; output after the shell exited is not shown]");
+      if (outcome.pipesHeld)
+        parts.push("[background processes still hold the output; output after the shell exited is not shown]");
       const section = (name: string, body: string) => `--- ${name} ---\n${body.replace(/\n$/, "") || "(empty)"}`;
       parts.push(section("stdout", out.text), section("stderr", err.text));
       const failed = outcome.stoppedBy !== undefined || outcome.signal !== null || outcome.code !== 0;
@@ -106,7 +107,10 @@ async function workingDir(args: RunCommandParams, ctx: ToolContext): Promise<{ c
 }
 
 /** Streams a pipe's text to the host's live view, never splitting a UTF-8 character. */
-function live(stream: "stdout" | "stderr", onUpdate: ((update: ToolUpdate) => void) | undefined): ((d: Buffer) => void) | undefined {
+function live(
+  stream: "stdout" | "stderr",
+  onUpdate: ((update: ToolUpdate) => void) | undefined,
+): ((d: Buffer) => void) | undefined {
   if (!onUpdate) return undefined;
   const decoder = new StringDecoder("utf8");
   return (d) => {
@@ -119,7 +123,15 @@ function runInGroup(
   command: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
-  o: { timeoutMs: number; grace: number; drain: number; signal: AbortSignal; stdout: HeadTailBuffer; stderr: HeadTailBuffer; onUpdate?: (update: ToolUpdate) => void },
+  o: {
+    timeoutMs: number;
+    grace: number;
+    drain: number;
+    signal: AbortSignal;
+    stdout: HeadTailBuffer;
+    stderr: HeadTailBuffer;
+    onUpdate?: (update: ToolUpdate) => void;
+  },
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const windows = process.platform === "win32";

@@ -22,7 +22,9 @@ export function createWriteFileTool(): Tool<WriteFileParams> {
       }
       const lines = args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
       return {
-        ...textOutput(`${result.created ? "created" : "overwrote"} ${shown} (${plural(result.bytes, "byte")}, ${plural(lines, "line")})`),
+        ...textOutput(
+          `${result.created ? "created" : "overwrote"} ${shown} (${plural(result.bytes, "byte")}, ${plural(lines, "line")})`,
+        ),
         details: writeDetails(shown, before, args.content),
       };
     },
@@ -34,7 +36,10 @@ export function createWriteFileTool(): Tool<WriteFileParams> {
 }
 
 /** The file's text now (undefined when it does not exist; binary files diff as empty). */
-async function current(args: WriteFileParams, ctx: ToolContext): Promise<{ file: string; shown: string; before: string | undefined }> {
+async function current(
+  args: WriteFileParams,
+  ctx: ToolContext,
+): Promise<{ file: string; shown: string; before: string | undefined }> {
   const file = await resolveInsideRoot(ctx.root, args.path, { forWrite: true });
   const shown = displayPath(ctx.root, file);
   const bytes = await readFile(file).catch(() => undefined);

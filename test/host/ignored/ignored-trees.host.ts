@@ -17,7 +17,11 @@ function counted() {
   const calls: { include: string; exclude: string; returned: string[] }[] = [];
   const find: FindFiles = async (include, exclude, max, token) => {
     const uris = await vscode.workspace.findFiles(include, exclude, max, token);
-    calls.push({ include: (include as vscode.RelativePattern).pattern, exclude: String(exclude), returned: uris.map((u) => vscode.workspace.asRelativePath(u, false)) });
+    calls.push({
+      include: (include as vscode.RelativePattern).pattern,
+      exclude: String(exclude),
+      returned: uris.map((u) => vscode.workspace.asRelativePath(u, false)),
+    });
     return uris;
   };
   return { find, calls };
@@ -35,13 +39,18 @@ suite("ignored trees (issue 26)", function () {
   });
 
   test("the tree is there: findFiles with only the settings' excludes (today's glob) returns all of it", async () => {
-    const all = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(root), "**/*"), (await editorExcludes(folder, root, { nested: false })).settingsGlob);
+    const all = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(vscode.Uri.file(root), "**/*"),
+      (await editorExcludes(folder, root, { nested: false })).settingsGlob,
+    );
     assert.ok(all.filter((u) => u.fsPath.includes("/build/")).length >= IGNORED_FILES, `${all.length} files`);
   });
 
   test("glob: no findFiles call returns a file of the ignored tree; the nested .gitignore, its `!` and a file named like the folder", async () => {
     const c = counted();
-    const out = text(await createEditorGlobTool(folder, { findFiles: c.find }).execute({ pattern: "**/*", path: "." }, ctx()));
+    const out = text(
+      await createEditorGlobTool(folder, { findFiles: c.find }).execute({ pattern: "**/*", path: "." }, ctx()),
+    );
     assert.deepEqual(out.split("\n"), [
       ".gitignore",
       "pkg/.gitignore",
@@ -51,17 +60,33 @@ suite("ignored trees (issue 26)", function () {
       "[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it); 1 ignored file left out]",
     ]);
     const returned = c.calls.flatMap((call) => call.returned);
-    assert.deepEqual(returned.filter((p) => p.startsWith("build/") || p.startsWith("pkg/gen/")), []);
+    assert.deepEqual(
+      returned.filter((p) => p.startsWith("build/") || p.startsWith("pkg/gen/")),
+      [],
+    );
     // Finding the nested .gitignore files (twice: pkg/'s `!keep.log` un-prunes the root's `*.log`), then the listing.
-    assert.deepEqual(c.calls.map((call) => call.include), ["**/.gitignore", "**/.gitignore", "**/*"]);
-    assert.deepEqual(c.calls[2]!.returned.sort(), [".gitignore", "pkg/.gitignore", "pkg/keep.log", "src/a.ts", "src/build", "src/x.log"]);
+    assert.deepEqual(
+      c.calls.map((call) => call.include),
+      ["**/.gitignore", "**/.gitignore", "**/*"],
+    );
+    assert.deepEqual(c.calls[2]!.returned.sort(), [
+      ".gitignore",
+      "pkg/.gitignore",
+      "pkg/keep.log",
+      "src/a.ts",
+      "src/build",
+      "src/x.log",
+    ]);
   });
 
   test("glob: a pattern naming the ignored tree searches it, and says so", async () => {
     const c = counted();
     const glob = createEditorGlobTool(folder, { findFiles: c.find });
     const out = text(await glob.execute({ pattern: "build/pkg7/**/needle*", path: "." }, ctx()));
-    assert.equal(out, "build/pkg7/lib/needle.ts\n[searched build/, which .gitignore ignores, because the pattern names it]");
+    assert.equal(
+      out,
+      "build/pkg7/lib/needle.ts\n[searched build/, which .gitignore ignores, because the pattern names it]",
+    );
     const nested = text(await glob.execute({ pattern: "**/*.ts", path: "pkg/gen" }, ctx()));
     assert.equal(nested, "pkg/gen/g.ts\n[searched pkg/gen/, which .gitignore ignores, because the pattern names it]");
   });
@@ -69,8 +94,12 @@ suite("ignored trees (issue 26)", function () {
   test("grep: VS Code's ripgrep skips the ignored tree; a path or include naming it searches it", async () => {
     const grep = createEditorGrepTool(vscode.env.appRoot, folder);
     assert.match(grep.engine, /ripgrep/);
-    assert.equal(text(await grep.execute({ pattern: "needle", path: "." }, ctx())), "src/a.ts:1:export const needle = 1;\n[ignored, not searched: build/ (name one in the path or include to search it)]");
-    const named = "build/pkg7/lib/needle.ts:1:export const needle = 7;\n[searched build/, which .gitignore ignores, because it was named]";
+    assert.equal(
+      text(await grep.execute({ pattern: "needle", path: "." }, ctx())),
+      "src/a.ts:1:export const needle = 1;\n[ignored, not searched: build/ (name one in the path or include to search it)]",
+    );
+    const named =
+      "build/pkg7/lib/needle.ts:1:export const needle = 7;\n[searched build/, which .gitignore ignores, because it was named]";
     assert.equal(text(await grep.execute({ pattern: "needle", path: "build/pkg7" }, ctx())), named);
     assert.equal(text(await grep.execute({ pattern: "needle", path: ".", include: "build/pkg7/**" }, ctx())), named);
   });
@@ -81,11 +110,22 @@ suite("ignored trees (issue 26)", function () {
     await search.update("exclude", { src: true }, vscode.ConfigurationTarget.WorkspaceFolder);
     try {
       const c = counted();
-      const out = text(await createEditorGlobTool(folder, { findFiles: c.find }).execute({ pattern: "**/*.ts", path: "." }, ctx()));
-      assert.equal(out, "no files match **/*.ts in ./\n[ignored, not searched: build/, pkg/gen/, src/ (name one in the pattern to search it)]");
-      assert.deepEqual(c.calls.flatMap((call) => call.returned).filter((p) => p.startsWith("src/")), []);
+      const out = text(
+        await createEditorGlobTool(folder, { findFiles: c.find }).execute({ pattern: "**/*.ts", path: "." }, ctx()),
+      );
+      assert.equal(
+        out,
+        "no files match **/*.ts in ./\n[ignored, not searched: build/, pkg/gen/, src/ (name one in the pattern to search it)]",
+      );
+      assert.deepEqual(
+        c.calls.flatMap((call) => call.returned).filter((p) => p.startsWith("src/")),
+        [],
+      );
       const grep = createEditorGrepTool(vscode.env.appRoot, folder);
-      assert.match(text(await grep.execute({ pattern: "needle", path: "." }, ctx())), /^no matches for \/needle\/ in \.\n\[ignored, not searched: build\/, src\//);
+      assert.match(
+        text(await grep.execute({ pattern: "needle", path: "." }, ctx())),
+        /^no matches for \/needle\/ in \.\n\[ignored, not searched: build\/, src\//,
+      );
     } finally {
       await search.update("exclude", before, vscode.ConfigurationTarget.WorkspaceFolder);
     }

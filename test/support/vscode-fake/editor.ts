@@ -12,7 +12,10 @@ import picomatch from "picomatch";
 import { Disposable, EventEmitter, RelativePattern, Uri, commands, window, workspace } from "./index";
 
 export class Position {
-  constructor(readonly line: number, readonly character: number) {}
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
   isEqual(o: Position): boolean {
     return o.line === this.line && o.character === this.character;
   }
@@ -27,7 +30,10 @@ export class Range {
 }
 export class Location {
   readonly range: Range;
-  constructor(readonly uri: Uri, at: Range | Position) {
+  constructor(
+    readonly uri: Uri,
+    at: Range | Position,
+  ) {
     this.range = at instanceof Range ? at : new Range(at, at);
   }
 }
@@ -40,7 +46,11 @@ export enum DiagnosticSeverity {
 export class Diagnostic {
   source?: string;
   code?: string | number;
-  constructor(readonly range: Range, readonly message: string, readonly severity: DiagnosticSeverity = DiagnosticSeverity.Error) {}
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: DiagnosticSeverity = DiagnosticSeverity.Error,
+  ) {}
 }
 export enum FileType {
   Unknown = 0,
@@ -53,24 +63,53 @@ export enum EndOfLine {
   CRLF = 2,
 }
 export enum SymbolKind {
-  File = 0, Module = 1, Namespace = 2, Package = 3, Class = 4, Method = 5, Property = 6, Field = 7, Constructor = 8,
-  Enum = 9, Interface = 10, Function = 11, Variable = 12, Constant = 13,
+  File = 0,
+  Module = 1,
+  Namespace = 2,
+  Package = 3,
+  Class = 4,
+  Method = 5,
+  Property = 6,
+  Field = 7,
+  Constructor = 8,
+  Enum = 9,
+  Interface = 10,
+  Function = 11,
+  Variable = 12,
+  Constant = 13,
 }
 export class SymbolInformation {
-  constructor(readonly name: string, readonly kind: SymbolKind, readonly containerName: string, readonly location: Location) {}
+  constructor(
+    readonly name: string,
+    readonly kind: SymbolKind,
+    readonly containerName: string,
+    readonly location: Location,
+  ) {}
 }
 export class DocumentSymbol {
   children: DocumentSymbol[] = [];
-  constructor(readonly name: string, readonly detail: string, readonly kind: SymbolKind, readonly range: Range, readonly selectionRange: Range) {}
+  constructor(
+    readonly name: string,
+    readonly detail: string,
+    readonly kind: SymbolKind,
+    readonly range: Range,
+    readonly selectionRange: Range,
+  ) {}
 }
 export class Hover {
   constructor(readonly contents: ({ value: string } | string)[]) {}
 }
 export class TabInputTextDiff {
-  constructor(readonly original: Uri, readonly modified: Uri) {}
+  constructor(
+    readonly original: Uri,
+    readonly modified: Uri,
+  ) {}
 }
 export class FileSystemError extends Error {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
   }
 }
@@ -107,7 +146,11 @@ export class FakeDocument {
   isClosed = false;
   /** Texts before each applied WorkspaceEdit: one entry is one undo step. */
   readonly undoStack: string[] = [];
-  constructor(readonly uri: Uri, private text: string, readonly languageId = "plaintext") {}
+  constructor(
+    readonly uri: Uri,
+    private text: string,
+    readonly languageId = "plaintext",
+  ) {}
   get isUntitled(): boolean {
     return this.uri.scheme === "untitled";
   }
@@ -164,7 +207,12 @@ interface FakeTerminal {
 
 function fsError(err: unknown): never {
   const code = (err as NodeJS.ErrnoException).code;
-  const map: Record<string, string> = { ENOENT: "FileNotFound", ENOTDIR: "FileNotFound", EISDIR: "FileIsADirectory", EEXIST: "FileExists" };
+  const map: Record<string, string> = {
+    ENOENT: "FileNotFound",
+    ENOTDIR: "FileNotFound",
+    EISDIR: "FileIsADirectory",
+    EEXIST: "FileExists",
+  };
   throw new FileSystemError((err as Error).message, map[code ?? ""] ?? "Unknown");
 }
 
@@ -216,7 +264,9 @@ export class FakeEditor {
    * (dismissed), or a function of the prompt (to act, e.g. change the file, then answer).
    * A prompt with no answer queued stays open until the call is cancelled.
    */
-  readonly answers: (string | undefined | ((p: { message: string; items: string[] }) => string | undefined | Promise<string | undefined>))[] = [];
+  readonly answers: (
+    string | undefined | ((p: { message: string; items: string[] }) => string | undefined | Promise<string | undefined>)
+  )[] = [];
   private readonly providers = new Map<string, { provideTextDocumentContent(uri: Uri): string }>();
   private readonly disposables: Disposable[] = [];
   private untitled = 0;
@@ -228,11 +278,19 @@ export class FakeEditor {
     Object.assign(this.saved, { workspace: { ...workspace }, window: { ...window } });
     window.showInformationMessage = async (message: string, ...items: string[]) => this.answer("info", message, items);
     window.showWarningMessage = async (message: string, ...items: string[]) => this.answer("warning", message, items);
-    window.showInputBox = async (options: { prompt?: string }, token?: { isCancellationRequested: boolean; onCancellationRequested(l: () => void): unknown }) => {
+    window.showInputBox = async (
+      options: { prompt?: string },
+      token?: { isCancellationRequested: boolean; onCancellationRequested(l: () => void): unknown },
+    ) => {
       const answer = this.answer("input", options.prompt ?? "", []);
       if (!token) return answer;
       // A cancelled token closes the input box, as VS Code does.
-      return Promise.race([answer, new Promise<undefined>((resolve) => (token.isCancellationRequested ? resolve(undefined) : token.onCancellationRequested(() => resolve(undefined))))]);
+      return Promise.race([
+        answer,
+        new Promise<undefined>((resolve) =>
+          token.isCancellationRequested ? resolve(undefined) : token.onCancellationRequested(() => resolve(undefined)),
+        ),
+      ]);
     };
     Object.assign(workspace, {
       workspaceFolders: [{ uri: Uri.file(root), name: nodePath.basename(root), index: 0 }],
@@ -265,8 +323,12 @@ export class FakeEditor {
       },
       openTextDocument: async (arg: Uri | { content?: string; language?: string }) => this.openTextDocument(arg),
       applyEdit: async (edit: WorkspaceEdit) => this.applyEdit(edit),
-      findFiles: async (include: RelativePattern, exclude?: string | null, max?: number) => this.findFiles(include, exclude ?? undefined, max),
-      registerTextDocumentContentProvider: (scheme: string, provider: { provideTextDocumentContent(uri: Uri): string }) => {
+      findFiles: async (include: RelativePattern, exclude?: string | null, max?: number) =>
+        this.findFiles(include, exclude ?? undefined, max),
+      registerTextDocumentContentProvider: (
+        scheme: string,
+        provider: { provideTextDocumentContent(uri: Uri): string },
+      ) => {
         this.providers.set(scheme, provider);
         return new Disposable(() => this.providers.delete(scheme));
       },
@@ -305,7 +367,8 @@ export class FakeEditor {
       commands.registerCommand("vscode.diff", (left: Uri, right: Uri, title: string) => {
         this.diffs.push({ left, right, title });
         const input = new TabInputTextDiff(left, right);
-        if (!this.tabs.some((t) => t.input.modified.toString() === right.toString())) this.tabs.push({ input, label: title });
+        if (!this.tabs.some((t) => t.input.modified.toString() === right.toString()))
+          this.tabs.push({ input, label: title });
       }),
     );
   }
@@ -390,7 +453,8 @@ export class FakeEditor {
 
   private async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     for (const op of edit.ops) {
-      if (op.kind === "create" && existsSync(op.uri.fsPath) && !op.options.overwrite && !op.options.ignoreIfExists) return false;
+      if (op.kind === "create" && existsSync(op.uri.fsPath) && !op.options.overwrite && !op.options.ignoreIfExists)
+        return false;
       if (op.kind === "delete" && !existsSync(op.uri.fsPath) && !op.options.ignoreIfNotExists) return false;
     }
     this.applied.push(edit);
@@ -428,8 +492,18 @@ export class FakeEditor {
   private async findFiles(include: RelativePattern, exclude: string | undefined, max = Infinity): Promise<Uri[]> {
     const match = picomatch(include.pattern, { dot: true });
     // VS Code globs take `{a,b}` of whole patterns; picomatch wants them as a list.
-    const alternatives = exclude?.startsWith("{") && exclude.endsWith("}") ? exclude.slice(1, -1).split(/(?<!\\),/) : exclude ? [exclude] : [];
-    const excluded = alternatives.length ? picomatch(alternatives.map((a) => a.replace(/\\([{},])/g, "$1")), { dot: true }) : () => false;
+    const alternatives =
+      exclude?.startsWith("{") && exclude.endsWith("}")
+        ? exclude.slice(1, -1).split(/(?<!\\),/)
+        : exclude
+          ? [exclude]
+          : [];
+    const excluded = alternatives.length
+      ? picomatch(
+          alternatives.map((a) => a.replace(/\\([{},])/g, "$1")),
+          { dot: true },
+        )
+      : () => false;
     const base = include.baseUri.fsPath;
     const out: Uri[] = [];
     const walk = (dir: string) => {

@@ -50,7 +50,13 @@ export class Uri {
   }
   static parse(value: string): Uri {
     const url = new URL(value);
-    return new Uri(url.protocol.slice(0, -1), url.host, decodeURIComponent(url.pathname), url.search.slice(1), url.hash.slice(1));
+    return new Uri(
+      url.protocol.slice(0, -1),
+      url.host,
+      decodeURIComponent(url.pathname),
+      url.search.slice(1),
+      url.hash.slice(1),
+    );
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {
     return new Uri(base.scheme, base.authority, posix.join(base.path, ...segments), base.query, base.fragment);
@@ -62,7 +68,13 @@ export class Uri {
     return this.scheme === "file" ? fileURLToPath(`file://${this.path}`) : this.path;
   }
   with(change: { scheme?: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
-    return new Uri(change.scheme ?? this.scheme, change.authority ?? this.authority, change.path ?? this.path, change.query ?? this.query, change.fragment ?? this.fragment);
+    return new Uri(
+      change.scheme ?? this.scheme,
+      change.authority ?? this.authority,
+      change.path ?? this.path,
+      change.query ?? this.query,
+      change.fragment ?? this.fragment,
+    );
   }
   toString(): string {
     return `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ""}${this.fragment ? `#${this.fragment}` : ""}`;
@@ -70,7 +82,10 @@ export class Uri {
 }
 
 export class ThemeIcon {
-  constructor(readonly id: string, readonly color?: ThemeColor) {}
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
 }
 export class ThemeColor {
   constructor(readonly id: string) {}
@@ -135,9 +150,11 @@ export class CancellationTokenSource {
 }
 
 type Fn = (...args: any[]) => any;
-const unset = (name: string): Fn => () => {
-  throw new Error(`vscode fake: ${name} is not set by this test`);
-};
+const unset =
+  (name: string): Fn =>
+  () => {
+    throw new Error(`vscode fake: ${name} is not set by this test`);
+  };
 
 /** Registered commands, callable from tests through `commands.executeCommand`. */
 const registered = new Map<string, Fn>();
@@ -243,7 +260,13 @@ export const window: Record<string, Fn> = {
     return view;
   },
   createStatusBarItem: () => {
-    const item = { text: "", visible: false, show: () => void (item.visible = true), hide: () => void (item.visible = false), dispose: () => void (item.visible = false) } as any;
+    const item = {
+      text: "",
+      visible: false,
+      show: () => void (item.visible = true),
+      hide: () => void (item.visible = false),
+      dispose: () => void (item.visible = false),
+    } as any;
     created.statusBarItems.push(item);
     return item;
   },
@@ -259,7 +282,8 @@ export const workspace: Record<string, any> = {
       get: (key: string, fallback?: unknown) => settings[full(key)] ?? fallback,
       has: (key: string) => full(key) in settings,
       // One scope: every value is the user's (global) one.
-      inspect: (key: string) => (full(key) in settings ? { key: full(key), globalValue: settings[full(key)] } : { key: full(key) }),
+      inspect: (key: string) =>
+        full(key) in settings ? { key: full(key), globalValue: settings[full(key)] } : { key: full(key) },
       update: async (key: string, value: unknown) => {
         const name = full(key);
         if (value === undefined) delete settings[name];

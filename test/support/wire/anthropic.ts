@@ -31,13 +31,17 @@ export function anthropic(script: WireScript): string[] {
     emit("content_block_start", { index: i, content_block: { type: "thinking", thinking: "", signature: "" } });
     for (const thinking of pieces(script.reasoning, size))
       emit("content_block_delta", { index: i, delta: { type: "thinking_delta", thinking } });
-    emit("content_block_delta", { index: i, delta: { type: "signature_delta", signature: script.signature ?? "sig_test" } });
+    emit("content_block_delta", {
+      index: i,
+      delta: { type: "signature_delta", signature: script.signature ?? "sig_test" },
+    });
     emit("content_block_stop", { index: i });
   }
   if (script.text !== undefined) {
     const i = index++;
     emit("content_block_start", { index: i, content_block: { type: "text", text: "" } });
-    for (const text of pieces(script.text, size)) emit("content_block_delta", { index: i, delta: { type: "text_delta", text } });
+    for (const text of pieces(script.text, size))
+      emit("content_block_delta", { index: i, delta: { type: "text_delta", text } });
     emit("content_block_stop", { index: i });
   }
   const calls = script.toolCalls ?? [];
@@ -49,8 +53,15 @@ export function anthropic(script: WireScript): string[] {
     if (i === -1) {
       // Sequential mode closes the previous call before the next one starts, as Anthropic does.
       if (!interleave && c > 0) emit("content_block_stop", { index: first + c - 1 });
-      emit("content_block_start", { index: first + c, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } });
-    } else emit("content_block_delta", { index: first + c, delta: { type: "input_json_delta", partial_json: argPieces[c]![i] } });
+      emit("content_block_start", {
+        index: first + c,
+        content_block: { type: "tool_use", id: call.id, name: call.name, input: {} },
+      });
+    } else
+      emit("content_block_delta", {
+        index: first + c,
+        delta: { type: "input_json_delta", partial_json: argPieces[c]![i] },
+      });
   }
   if (interleave) calls.forEach((_, c) => emit("content_block_stop", { index: first + c }));
   else if (calls.length) emit("content_block_stop", { index: first + calls.length - 1 });

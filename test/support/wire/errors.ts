@@ -46,11 +46,21 @@ export function error(
       },
     };
   }
-  const known = OPENAI_BY_STATUS[status] ?? { type: status >= 500 ? "server_error" : "invalid_request_error", code: null };
+  const known = OPENAI_BY_STATUS[status] ?? {
+    type: status >= 500 ? "server_error" : "invalid_request_error",
+    code: null,
+  };
   return {
     status,
     ...(headers ? { headers } : {}),
-    json: { error: { message, type: known.type, param: code === "context_length_exceeded" ? "messages" : null, code: code ?? known.code } },
+    json: {
+      error: {
+        message,
+        type: known.type,
+        param: code === "context_length_exceeded" ? "messages" : null,
+        code: code ?? known.code,
+      },
+    },
   };
 }
 

@@ -5,7 +5,15 @@ export function openaiChat(script: WireScript): string[] {
   const id = script.id ?? "chatcmpl-test";
   const model = script.model ?? "gpt-4o";
   const size = script.chunkSize ?? 4;
-  const envelope = (rest: object) => sseData({ id, object: "chat.completion.chunk", created: 1_700_000_000, model, system_fingerprint: "fp_test", ...rest });
+  const envelope = (rest: object) =>
+    sseData({
+      id,
+      object: "chat.completion.chunk",
+      created: 1_700_000_000,
+      model,
+      system_fingerprint: "fp_test",
+      ...rest,
+    });
   const chunk = (delta: object, finish: string | null = null) =>
     envelope({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
   const frames = [chunk({ role: "assistant", content: "" })];

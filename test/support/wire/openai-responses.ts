@@ -7,7 +7,8 @@ export function openaiResponses(script: WireScript): string[] {
   const size = script.chunkSize ?? 4;
   let seq = 0;
   const frames: string[] = [];
-  const emit = (type: string, fields: object) => frames.push(sseEvent(type, { type, sequence_number: seq++, ...fields }));
+  const emit = (type: string, fields: object) =>
+    frames.push(sseEvent(type, { type, sequence_number: seq++, ...fields }));
   const response = (status: string, output: unknown[], extra: object = {}) => ({
     id,
     object: "response",
@@ -34,10 +35,21 @@ export function openaiResponses(script: WireScript): string[] {
     emit("response.output_item.added", { output_index, item: { id: item_id, type: "reasoning", summary: [] } });
     const parts = script.reasoning === "" ? [] : script.reasoning.split("\n\n");
     parts.forEach((part, summary_index) => {
-      emit("response.reasoning_summary_part.added", { item_id, output_index, summary_index, part: { type: "summary_text", text: "" } });
-      for (const delta of pieces(part, size)) emit("response.reasoning_summary_text.delta", { item_id, output_index, summary_index, delta });
+      emit("response.reasoning_summary_part.added", {
+        item_id,
+        output_index,
+        summary_index,
+        part: { type: "summary_text", text: "" },
+      });
+      for (const delta of pieces(part, size))
+        emit("response.reasoning_summary_text.delta", { item_id, output_index, summary_index, delta });
       emit("response.reasoning_summary_text.done", { item_id, output_index, summary_index, text: part });
-      emit("response.reasoning_summary_part.done", { item_id, output_index, summary_index, part: { type: "summary_text", text: part } });
+      emit("response.reasoning_summary_part.done", {
+        item_id,
+        output_index,
+        summary_index,
+        part: { type: "summary_text", text: part },
+      });
     });
     const item = {
       id: item_id,
@@ -54,7 +66,12 @@ export function openaiResponses(script: WireScript): string[] {
     const output_index = index++;
     const base = { id: item_id, type: "message", role: "assistant" };
     emit("response.output_item.added", { output_index, item: { ...base, status: "in_progress", content: [] } });
-    emit("response.content_part.added", { item_id, output_index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    emit("response.content_part.added", {
+      item_id,
+      output_index,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [] },
+    });
     for (const delta of pieces(script.text, size))
       emit("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });
     emit("response.output_text.done", { item_id, output_index, content_index: 0, text: script.text, logprobs: [] });
@@ -71,8 +88,10 @@ export function openaiResponses(script: WireScript): string[] {
   const items = calls.map((c, i) => ({ id: `fc_test_${i}`, type: "function_call", call_id: c.id, name: c.name }));
   for (const [c, i] of toolSchedule(argPieces, script.interleave ?? true)) {
     const output_index = first + c;
-    if (i === -1) emit("response.output_item.added", { output_index, item: { ...items[c], status: "in_progress", arguments: "" } });
-    else emit("response.function_call_arguments.delta", { item_id: items[c]!.id, output_index, delta: argPieces[c]![i] });
+    if (i === -1)
+      emit("response.output_item.added", { output_index, item: { ...items[c], status: "in_progress", arguments: "" } });
+    else
+      emit("response.function_call_arguments.delta", { item_id: items[c]!.id, output_index, delta: argPieces[c]![i] });
   }
   calls.forEach((c, i) => {
     const output_index = first + i;

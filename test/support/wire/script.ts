@@ -48,4 +48,5 @@ export function toolSchedule(calls: string[][], interleave: boolean): Array<[num
 }
 
 export const sseData = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;
-export const sseEvent = (event: string, value: unknown): string => `event: ${event}\ndata: ${JSON.stringify(value)}\n\n`;
+export const sseEvent = (event: string, value: unknown): string =>
+  `event: ${event}\ndata: ${JSON.stringify(value)}\n\n`;

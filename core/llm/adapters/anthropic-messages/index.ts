@@ -16,7 +16,11 @@ export class AnthropicMessagesAdapter implements LlmAdapter {
 
   constructor(private readonly fetchImpl?: typeof fetch) {}
 
-  defaults(options: GenerateOptions, _profile: ProviderProfile, capabilities: ModelCapabilities): Partial<GenerateOptions> {
+  defaults(
+    options: GenerateOptions,
+    _profile: ProviderProfile,
+    capabilities: ModelCapabilities,
+  ): Partial<GenerateOptions> {
     return options.maxTokens === undefined ? { maxTokens: defaultMaxTokens(capabilities) } : {};
   }
 
@@ -24,10 +28,18 @@ export class AnthropicMessagesAdapter implements LlmAdapter {
     return buildAnthropicRequest(options, { adapterId: replayAdapterId(profile), capabilities });
   }
 
-  async *stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk> {
+  async *stream(
+    options: GenerateOptions,
+    profile: ProviderProfile,
+    capabilities: ModelCapabilities,
+  ): AsyncIterable<StreamChunk> {
     const client = await anthropicClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.messages.create(body, options.signal ? { signal: options.signal } : {});
-    yield* translateStream(wire as AsyncIterable<RawMessageStreamEvent>, new AnthropicTranslator(replayAdapterId(profile), options.model), options.signal);
+    yield* translateStream(
+      wire as AsyncIterable<RawMessageStreamEvent>,
+      new AnthropicTranslator(replayAdapterId(profile), options.model),
+      options.signal,
+    );
   }
 }

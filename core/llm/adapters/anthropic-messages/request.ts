@@ -27,7 +27,10 @@ export function defaultMaxTokens(capabilities: ModelCapabilities): number {
 
 type ImageMedia = Base64ImageSource["media_type"]; // jpeg/png/gif/webp
 
-export function buildAnthropicRequest(options: GenerateOptions, ctx: AnthropicRequestContext): MessageCreateParamsStreaming {
+export function buildAnthropicRequest(
+  options: GenerateOptions,
+  ctx: AnthropicRequestContext,
+): MessageCreateParamsStreaming {
   const { system, messages } = splitSystem(options);
   const wire: MessageParam[] = [];
   for (const message of messages) appendMessage(wire, message, options.model, ctx);
@@ -35,7 +38,12 @@ export function buildAnthropicRequest(options: GenerateOptions, ctx: AnthropicRe
   markCacheBreakpoint(wire);
 
   const maxTokens = options.maxTokens ?? defaultMaxTokens(ctx.capabilities);
-  const body: MessageCreateParamsStreaming = { model: options.model, max_tokens: maxTokens, messages: wire, stream: true };
+  const body: MessageCreateParamsStreaming = {
+    model: options.model,
+    max_tokens: maxTokens,
+    messages: wire,
+    stream: true,
+  };
   // Cache breakpoints on the system prompt and the newest message: the prefix is reused across steps.
   if (system) body.system = [{ type: "text", text: system, cache_control: { type: "ephemeral" } }];
   if (options.tools?.length) {

@@ -1,4 +1,8 @@
-import type { MessageDeltaUsage, RawMessageStreamEvent, Usage as WireUsage } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  MessageDeltaUsage,
+  RawMessageStreamEvent,
+  Usage as WireUsage,
+} from "@anthropic-ai/sdk/resources/messages";
 import type { FinishReason, StreamChunk, Usage } from "../../../protocol";
 import { textHash } from "../../replay";
 import { finalToolCall } from "../../tool-arguments";
@@ -54,9 +58,14 @@ export class AnthropicTranslator {
             if (block.text) this.text(this.blocks.get(event.index)!, block.text, out);
             return;
           case "thinking":
-            this.open(event.index, { kind: "thinking", index, text: "", signature: block.signature || undefined }, out, {
-              type: "reasoning",
-            });
+            this.open(
+              event.index,
+              { kind: "thinking", index, text: "", signature: block.signature || undefined },
+              out,
+              {
+                type: "reasoning",
+              },
+            );
             if (block.thinking) this.text(this.blocks.get(event.index)!, block.thinking, out);
             return;
           case "redacted_thinking":

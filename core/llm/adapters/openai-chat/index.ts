@@ -23,7 +23,11 @@ export class OpenAIChatAdapter implements LlmAdapter {
     });
   }
 
-  async *stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk> {
+  async *stream(
+    options: GenerateOptions,
+    profile: ProviderProfile,
+    capabilities: ModelCapabilities,
+  ): AsyncIterable<StreamChunk> {
     const client = await openaiClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.chat.completions.create(body, options.signal ? { signal: options.signal } : {});

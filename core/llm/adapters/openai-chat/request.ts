@@ -127,7 +127,11 @@ function appendAssistant(wire: ChatCompletionMessageParam[], message: Message, c
     if (block.type === "text") text += block.text;
     else if (block.type === "reasoning" && !block.redacted) reasoning += block.text;
     else if (block.type === "tool-call")
-      toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: argumentsJson(block) } });
+      toolCalls.push({
+        id: block.id,
+        type: "function",
+        function: { name: block.name, arguments: argumentsJson(block) },
+      });
   }
   if (!text && toolCalls.length === 0) return; // nothing the API would accept
   const out: ChatCompletionMessageParam & Record<string, unknown> = { role: "assistant", content: text || null };

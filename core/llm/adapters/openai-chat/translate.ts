@@ -107,7 +107,8 @@ export class ChatTranslator {
     if (this.closed) return;
     this.closed = true;
     this.closeOpen(out);
-    for (const state of this.tools.values()) if (state.index === undefined) this.announce({ ...state, name: "unknown" }, out);
+    for (const state of this.tools.values())
+      if (state.index === undefined) this.announce({ ...state, name: "unknown" }, out);
     for (const state of this.announced) {
       out.push({ type: "block-end", index: state.index!, block: finalToolCall(state.id!, state.name, state.args) });
     }

@@ -20,10 +20,18 @@ export class OpenAIResponsesAdapter implements LlmAdapter {
     return buildResponsesRequest(options, { adapterId: replayAdapterId(profile), capabilities });
   }
 
-  async *stream(options: GenerateOptions, profile: ProviderProfile, capabilities: ModelCapabilities): AsyncIterable<StreamChunk> {
+  async *stream(
+    options: GenerateOptions,
+    profile: ProviderProfile,
+    capabilities: ModelCapabilities,
+  ): AsyncIterable<StreamChunk> {
     const client = await openaiClient(profile, this.fetchImpl);
     const body = this.request(options, profile, capabilities);
     const wire = await client.responses.create(body, options.signal ? { signal: options.signal } : {});
-    yield* translateStream(wire as AsyncIterable<ResponseStreamEvent>, new ResponsesTranslator(replayAdapterId(profile), options.model), options.signal);
+    yield* translateStream(
+      wire as AsyncIterable<ResponseStreamEvent>,
+      new ResponsesTranslator(replayAdapterId(profile), options.model),
+      options.signal,
+    );
   }
 }

@@ -21,7 +21,10 @@ export interface ResponsesRequestContext {
  * reasoning items are echoed with their `encrypted_content` from replayState. `stop` has
  * no Responses equivalent and is not sent.
  */
-export function buildResponsesRequest(options: GenerateOptions, ctx: ResponsesRequestContext): ResponseCreateParamsStreaming {
+export function buildResponsesRequest(
+  options: GenerateOptions,
+  ctx: ResponsesRequestContext,
+): ResponseCreateParamsStreaming {
   const { system, messages } = splitSystem(options);
   const input: ResponseInputItem[] = [];
   for (const message of messages) appendMessage(input, message, options.model, ctx);
@@ -47,7 +50,12 @@ export function buildResponsesRequest(options: GenerateOptions, ctx: ResponsesRe
   return body;
 }
 
-function appendMessage(input: ResponseInputItem[], message: Message, model: string, ctx: ResponsesRequestContext): void {
+function appendMessage(
+  input: ResponseInputItem[],
+  message: Message,
+  model: string,
+  ctx: ResponsesRequestContext,
+): void {
   switch (message.role) {
     case "system": {
       const text = plainText(message.content);
@@ -73,7 +81,9 @@ function appendUser(input: ResponseInputItem[], message: Message, ctx: Responses
         const hasImage = block.content.some((p) => p.type === "image");
         let output: string | ResponseFunctionCallOutputItemList = toolResultText(block);
         if (hasImage) {
-          output = block.content.map((p) => (p.type === "text" ? { type: "input_text" as const, text: p.text } : image(p)));
+          output = block.content.map((p) =>
+            p.type === "text" ? { type: "input_text" as const, text: p.text } : image(p),
+          );
         }
         input.push({ type: "function_call_output", call_id: block.toolCallId, output });
         break;
@@ -99,7 +109,12 @@ function appendUser(input: ResponseInputItem[], message: Message, ctx: Responses
  * encrypted content) from this adapter's replayState for the same model and unchanged
  * text; otherwise it is left out — the API cannot take foreign reasoning.
  */
-function appendAssistant(input: ResponseInputItem[], message: Message, model: string, ctx: ResponsesRequestContext): void {
+function appendAssistant(
+  input: ResponseInputItem[],
+  message: Message,
+  model: string,
+  ctx: ResponsesRequestContext,
+): void {
   const replay = replayData<ResponsesReplayV1>(message, ctx.adapterId, RESPONSES_REPLAY_VERSION);
   const usable = replay && replay.model === model ? replay.reasoning : [];
   let reasoningOrdinal = 0;

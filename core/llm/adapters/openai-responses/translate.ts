@@ -78,7 +78,10 @@ export class ResponsesTranslator {
       }
       case "response.failed": {
         const error = event.response.error;
-        throw fromFacts({ providerMessage: error?.message ?? "response failed", ...(error?.code ? { code: error.code } : {}) });
+        throw fromFacts({
+          providerMessage: error?.message ?? "response failed",
+          ...(error?.code ? { code: error.code } : {}),
+        });
       }
       case "error":
         throw fromFacts({ providerMessage: event.message, ...(event.code ? { code: event.code } : {}) });
@@ -111,7 +114,11 @@ export class ResponsesTranslator {
     const index = this.nextIndex++;
     const state: ItemState = { kind, index, text: "", ended: false };
     this.items.set(outputIndex, state);
-    out.push({ type: "block-start", index, block: call ? { type: "tool-call", id: call.id, name: call.name } : { type: kind as "text" } });
+    out.push({
+      type: "block-start",
+      index,
+      block: call ? { type: "tool-call", id: call.id, name: call.name } : { type: kind as "text" },
+    });
     return state;
   }
 
@@ -130,7 +137,11 @@ export class ResponsesTranslator {
     else out.push({ type: "tool-call-delta", index, argumentsDelta: text });
   }
 
-  private itemDone(outputIndex: number, item: Extract<ResponseStreamEvent, { type: "response.output_item.done" }>["item"], out: StreamChunk[]): void {
+  private itemDone(
+    outputIndex: number,
+    item: Extract<ResponseStreamEvent, { type: "response.output_item.done" }>["item"],
+    out: StreamChunk[],
+  ): void {
     switch (item.type) {
       case "message": {
         let state = this.items.get(outputIndex);
@@ -160,7 +171,11 @@ export class ResponsesTranslator {
         const state = this.items.get(outputIndex);
         if (!state) return;
         state.ended = true;
-        out.push({ type: "block-end", index: state.index!, block: finalToolCall(item.call_id, item.name, item.arguments ?? state.text) });
+        out.push({
+          type: "block-end",
+          index: state.index!,
+          block: finalToolCall(item.call_id, item.name, item.arguments ?? state.text),
+        });
         return;
       }
       default:
