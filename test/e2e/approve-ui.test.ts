@@ -10,10 +10,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame } from "../../scripts/vscode/workbench";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import { fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
@@ -67,15 +66,7 @@ test(
     ]);
     const provider = await startProviderServer(model.handler);
     t.after(() => provider.close());
-    const workbench = await openWorkbench(out, {
-      env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
-    });
-    t.after(() => workbench.close());
-    const { page } = workbench;
-    // tsx compiles with keepNames: functions shipped to a frame call its `__name` helper.
-    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-    const chat = () => chatFrame(page);
-    const step = chainedSteps(t, workbench);
+    const { workbench, page, chat, step } = await openChatWorkbench(t, out, provider.baseURL);
 
     await step(
       "01 an edit waits on the card and in the diff editor, with Accept / Reject in its title bar",

@@ -11,11 +11,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame } from "../../scripts/vscode/workbench";
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { missingVsCode, openChatWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const RULE = "Rule from AGENTS.md: name every SKU in upper case.";
@@ -55,14 +54,7 @@ test(
     ]);
     const provider = await startProviderServer(model.handler);
     t.after(() => provider.close());
-    const workbench = await openWorkbench(out, {
-      env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
-    });
-    t.after(() => workbench.close());
-    const { page } = workbench;
-    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-    const chat = () => chatFrame(page);
-    const step = chainedSteps(t, workbench);
+    const { workbench, page, chat, step } = await openChatWorkbench(t, out, provider.baseURL);
     const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
 
     await step("01 a new session lists the folder's AGENTS.md as a rules chip", async () => {

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../scripts/vscode/chromium";
+import { chatFrame } from "../../scripts/vscode/workbench";
 import {
   CODE_SERVER_BIN,
   PROJECT_ROOT,
@@ -145,4 +146,19 @@ export function chainedSteps(t: TestContext, workbench: Workbench) {
         await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
       }
     });
+}
+
+/**
+ * The UI tests' chat workbench: code-server with the loopback provider as its DOWNCITY_*
+ * model, closed after `t`, with the `__name` shim (tsx compiles with keepNames: functions
+ * shipped to a frame call it), the chat frame and chained steps.
+ */
+export async function openChatWorkbench(t: TestContext, out: string, baseURL: string) {
+  const workbench = await openWorkbench(out, {
+    env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "gpt-4o" },
+  });
+  t.after(() => workbench.close());
+  const { page } = workbench;
+  await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+  return { workbench, page, chat: () => chatFrame(page), step: chainedSteps(t, workbench) };
 }

@@ -11,11 +11,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame } from "../../scripts/vscode/workbench";
 import { wire, startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { withTimeout } from "../support/with-timeout";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { fileMatches, missingVsCode, openChatWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const sse = (script: Parameters<typeof wire.openaiChat>[0]) => () => ({
@@ -56,14 +55,7 @@ test(
     ]);
     const provider = await startProviderServer(model.handler);
     t.after(() => provider.close());
-    const workbench = await openWorkbench(out, {
-      env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
-    });
-    t.after(() => workbench.close());
-    const { page } = workbench;
-    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-    const chat = () => chatFrame(page);
-    const step = chainedSteps(t, workbench);
+    const { workbench, page, chat, step } = await openChatWorkbench(t, out, provider.baseURL);
 
     await step("01 three turns edit notes.txt and plan.txt", async () => {
       await page.goto(workbenchUrl(workbench.server, workspace));
