@@ -41,6 +41,8 @@ export interface McpHostOptions {
   restricted?: () => string | undefined;
   /** Tools (or whole servers) the user allowed always for this folder. */
   alwaysAllowed?: (server: string, tool: string) => boolean;
+  /** Persists the approval card's "always allow" for a tool or its server, in this folder. */
+  allowAlways?: (server: string, tool: string, what: "tool" | "server") => Promise<void>;
   startTimeoutMs?: number;
   /**
    * How long a run waits for servers still connecting (after consent and inputs) before
@@ -215,6 +217,7 @@ export class McpManager {
       now: host.now ?? Date.now,
       onChange: () => this.changed(),
       alwaysAllowed: (server, tool) => host.alwaysAllowed?.(server, tool) ?? false,
+      ...(host.allowAlways ? { allowAlways: host.allowAlways } : {}),
     });
   }
 
