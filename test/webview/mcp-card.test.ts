@@ -126,3 +126,30 @@ test(
     }
   },
 );
+
+test(
+  "rules-changed from the host (a rules file changed on disk) refreshes the chips with no turn; another folder's is ignored",
+  { skip: skipReason },
+  async () => {
+    let files = [{ path: "AGENTS.md", scope: "", chars: 120, state: "whole" as const }];
+    const chat = await openChat(browserOf(), (host) =>
+      helloWith(snapshot([userEv(1, "hi")]))(host).on("sessionRules", () => ({ files, budgetTokens: 8000 })),
+    );
+    const { page, host } = chat;
+    try {
+      const group = page.getByRole("group", { name: "Rules files" });
+      await group.getByRole("button", { name: "Open rules file AGENTS.md" }).waitFor();
+      await host.waitFor("sessionRules");
+      const asked = () => host.sent.filter((s) => s.method === "sessionRules").length;
+      const before = asked();
+      await host.event({ type: "rules-changed", folderKey: "file:///elsewhere" });
+      files = [...files, { path: "CLAUDE.md", scope: "", chars: 40, state: "whole" as const }];
+      await host.event({ type: "rules-changed", folderKey: REF.folderKey });
+      await group.getByRole("button", { name: "Open rules file CLAUDE.md" }).waitFor();
+      assert.equal(await group.getByRole("button").count(), 2);
+      assert.equal(asked(), before + 1, "one request, for the shown session's folder only");
+    } finally {
+      await chat.close();
+    }
+  },
+);
