@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { EMPTY_TITLE, foldTitle, SessionEventError, type Session, type PrefixSummary } from "../session";
+import { EMPTY_TITLE, foldTitle, SessionEventError, type Session, type PrefixSummary } from "../../session";
 import type { ActiveLogWriter } from "./active-writer";
-import { fsyncDir, publishNew, writeAtomic } from "./atomic";
-import type { StorageContext } from "./context";
-import type { FileHandleSeam } from "./fs-seam";
-import type { SessionPaths } from "./layout";
-import { encodeRecord, type SummaryFooter } from "./records";
-import { encodeSegment, segmentFileName } from "./segment-codec";
+import { fsyncDir, publishNew, writeAtomic } from "../fs/atomic";
+import type { StorageContext } from "../context";
+import type { FileHandleSeam } from "../fs/fs-seam";
+import type { SessionPaths } from "../layout";
+import { encodeRecord, type SummaryFooter } from "../records";
+import { encodeSegment, segmentFileName } from "../segment-codec";
 
 /**
  * Compaction's durable half, run on the writer's serial chain: the prefix through

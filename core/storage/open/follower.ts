@@ -1,10 +1,10 @@
-import type { Session } from "../session";
+import type { Session } from "../../session";
 import { footerSummary } from "./load-log";
-import type { StorageContext } from "./context";
-import { isErrno } from "./fs-seam";
-import type { SessionPaths } from "./layout";
-import { parseEventLog } from "./records";
-import { listSegments, readSegment } from "./segments-dir";
+import type { StorageContext } from "../context";
+import { isErrno } from "../fs/fs-seam";
+import type { SessionPaths } from "../layout";
+import { parseEventLog } from "../records";
+import { listSegments, readSegment } from "../segments-dir";
 
 /**
  * Keeps a read-only session in step with the writer in another process by polling

@@ -1,9 +1,9 @@
 import { join, sep } from "node:path";
-import type { StorageContext } from "./context";
+import type { StorageContext } from "../context";
 import { namedError } from "./atomic";
 import { isErrno } from "./fs-seam";
-import { DOWNCITY_DIR, type SessionPaths } from "./layout";
-import { SessionRefusedError } from "./errors";
+import { DOWNCITY_DIR, type SessionPaths } from "../layout";
+import { SessionRefusedError } from "../errors";
 
 /**
  * A `.downcity/` folder may arrive inside a cloned repository, so a symbolic link in it

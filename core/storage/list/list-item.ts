@@ -1,5 +1,5 @@
-import type { SessionListItem } from "../session";
-import type { SessionMeta } from "./meta";
+import type { SessionListItem } from "../../session";
+import type { SessionMeta } from "../meta";
 
 export function itemFromMeta(meta: SessionMeta, archived: boolean): SessionListItem {
   const item: SessionListItem = {

@@ -1,12 +1,12 @@
 import { dirname, join, sep } from "node:path";
-import type { ListFilter, SessionListItem } from "../session";
-import type { StorageContext } from "./context";
-import { isErrno } from "./fs-seam";
-import { decodeId, encodeId } from "./id-codec";
-import { ACTIVE_FILE, agentsDir, areaDir, DOWNCITY_DIR, META_FILE, type Area } from "./layout";
+import type { ListFilter, SessionListItem } from "../../session";
+import type { StorageContext } from "../context";
+import { isErrno } from "../fs/fs-seam";
+import { decodeId, encodeId } from "../id-codec";
+import { ACTIVE_FILE, agentsDir, areaDir, DOWNCITY_DIR, META_FILE, type Area } from "../layout";
 import { itemFromMeta } from "./list-item";
 import type { SessionDir } from "./list-rebuild";
-import { parseMeta, type SessionMeta } from "./meta";
+import { parseMeta, type SessionMeta } from "../meta";
 
 const ACTIVE_SUFFIX = `${sep}messages${sep}${ACTIVE_FILE}`;
 const META_SUFFIX = sep + META_FILE;

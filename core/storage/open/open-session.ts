@@ -1,16 +1,16 @@
 import { join } from "node:path";
-import type { SessionEvent } from "../protocol";
-import { Session, type SessionInit } from "../session";
-import { namedError, publishNew, readIfExists, writeAtomic, writeFully } from "./atomic";
-import type { StorageContext } from "./context";
+import type { SessionEvent } from "../../protocol";
+import { Session, type SessionInit } from "../../session";
+import { namedError, publishNew, readIfExists, writeAtomic, writeFully } from "../fs/atomic";
+import type { StorageContext } from "../context";
 import { parseDraft } from "./draft";
-import { SessionNotFoundError } from "./errors";
-import { isErrno, type FileHandleSeam } from "./fs-seam";
-import type { SessionPaths } from "./layout";
+import { SessionNotFoundError } from "../errors";
+import { isErrno, type FileHandleSeam } from "../fs/fs-seam";
+import type { SessionPaths } from "../layout";
 import { footerSummary, loadLog, type LoadedLog } from "./load-log";
-import { metaFromLog } from "./log-summary";
-import { encodeMeta, localTimeZone, parseMeta, type SessionMeta } from "./meta";
-import { encodeRecord } from "./records";
+import { metaFromLog } from "../log-summary";
+import { encodeMeta, localTimeZone, parseMeta, type SessionMeta } from "../meta";
+import { encodeRecord } from "../records";
 import { closeOpenTransactions, closeToolCalls, draftCommitted, recoverDraft } from "./recover";
 
 /** An auxiliary file that is not a readable file of its kind: moved aside, then rebuilt. */

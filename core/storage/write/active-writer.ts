@@ -1,7 +1,7 @@
-import type { SessionEvent } from "../protocol";
-import { writeFully } from "./atomic";
-import type { FileHandleSeam } from "./fs-seam";
-import { encodeRecord } from "./records";
+import type { SessionEvent } from "../../protocol";
+import { writeFully } from "../fs/atomic";
+import type { FileHandleSeam } from "../fs/fs-seam";
+import { encodeRecord } from "../records";
 
 export interface BatchTarget {
   /** Publishes the first batch (creates the file); returns an open handle positioned after it. */

@@ -1,11 +1,11 @@
 import { relative, sep } from "node:path";
-import type { SessionListItem } from "../session";
-import { readIfExists } from "./atomic";
-import { nodeFs, type FsSeam } from "./fs-seam";
-import { decodeId, isHashedName } from "./id-codec";
-import { agentsDir, areaDir, ID_FILE, META_FILE } from "./layout";
+import type { SessionListItem } from "../../session";
+import { readIfExists } from "../fs/atomic";
+import { nodeFs, type FsSeam } from "../fs/fs-seam";
+import { decodeId, isHashedName } from "../id-codec";
+import { agentsDir, areaDir, ID_FILE, META_FILE } from "../layout";
 import { itemFromMeta } from "./list-item";
-import { parseMeta } from "./meta";
+import { parseMeta } from "../meta";
 
 export interface StoredItemAt {
   agentId: string;

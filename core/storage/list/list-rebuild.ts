@@ -1,16 +1,16 @@
 import { join } from "node:path";
-import type { SessionListItem } from "../session";
-import { readIfExists } from "./atomic";
-import type { StorageContext } from "./context";
-import { decodeId, encodeId, isHashedName } from "./id-codec";
-import { ID_FILE, sessionPaths, type Area, type SessionPaths } from "./layout";
+import type { SessionListItem } from "../../session";
+import { readIfExists } from "../fs/atomic";
+import type { StorageContext } from "../context";
+import { decodeId, encodeId, isHashedName } from "../id-codec";
+import { ID_FILE, sessionPaths, type Area, type SessionPaths } from "../layout";
 import { itemFromMeta } from "./list-item";
-import { loadLog } from "./load-log";
-import { metaFromLog } from "./log-summary";
-import { mapLimit } from "./map-limit";
-import { localTimeZone, type SessionMeta } from "./meta";
-import { assertNoLinks } from "./no-links";
-import { listSegments } from "./segments-dir";
+import { loadLog } from "../open/load-log";
+import { metaFromLog } from "../log-summary";
+import { mapLimit } from "../fs/map-limit";
+import { localTimeZone, type SessionMeta } from "../meta";
+import { assertNoLinks } from "../fs/no-links";
+import { listSegments } from "../segments-dir";
 
 // The rare side of a list: sessions whose meta.json cannot be used as it is. Apart from
 // `list.ts` because it parses event logs (records, protocol schemas, zod): a list of

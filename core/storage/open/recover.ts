@@ -1,5 +1,5 @@
-import type { AssistantMessageData, SessionEvent, ToolResultData } from "../protocol";
-import type { Session } from "../session";
+import type { AssistantMessageData, SessionEvent, ToolResultData } from "../../protocol";
+import type { Session } from "../../session";
 import type { StoredDraft } from "./draft";
 
 /** Whether the log already holds the final message of this draft (so the draft is a leftover). */

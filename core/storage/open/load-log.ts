@@ -1,11 +1,11 @@
-import type { SessionEvent } from "../protocol";
-import type { PrefixSummary } from "../session";
-import { readIfExists } from "./atomic";
-import type { StorageContext } from "./context";
-import type { SessionPaths } from "./layout";
-import { encodeRecord, parseEventLog, type ParsedLog, type SummaryFooter } from "./records";
-import { findSegmentGap, type DecodedSegment, type SegmentName } from "./segment-codec";
-import { listSegments, readSegment } from "./segments-dir";
+import type { SessionEvent } from "../../protocol";
+import type { PrefixSummary } from "../../session";
+import { readIfExists } from "../fs/atomic";
+import type { StorageContext } from "../context";
+import type { SessionPaths } from "../layout";
+import { encodeRecord, parseEventLog, type ParsedLog, type SummaryFooter } from "../records";
+import { findSegmentGap, type DecodedSegment, type SegmentName } from "../segment-codec";
+import { listSegments, readSegment } from "../segments-dir";
 
 export interface LoadedLog {
   segments: SegmentName[];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ContentBlock } from "../protocol";
+import { ContentBlock } from "../../protocol";
 
 /** assistant_message.json: the complete draft of the assistant message being streamed. */
 export const StoredDraft = z.looseObject({

@@ -1,7 +1,7 @@
-import type { SessionPaths } from "./layout";
-import type { StorageContext } from "./context";
-import { writeAtomic } from "./atomic";
-import { encodeMeta, type SessionMeta } from "./meta";
+import type { SessionPaths } from "../layout";
+import type { StorageContext } from "../context";
+import { writeAtomic } from "../fs/atomic";
+import { encodeMeta, type SessionMeta } from "../meta";
 
 /**
  * meta.json of one hot session: written at most once per `metaIntervalMs` after

@@ -1,20 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
-import type { SessionEvent } from "../protocol";
-import { normaliseTitle, Session, type PrefixSummary } from "../session";
-import { fsyncDir, writeAtomic, writeFully } from "./atomic";
-import type { StorageContext } from "./context";
-import { isErrno } from "./fs-seam";
-import { isHashedName } from "./id-codec";
-import { areaDir, sessionPaths, type SessionPaths } from "./layout";
-import { footerSummary, loadLog } from "./load-log";
-import { eventModel } from "./log-summary";
-import { encodeMeta, localTimeZone, parseMeta, type SessionMeta } from "./meta";
-import { encodeRecord } from "./records";
-import { listSegments, readSegment } from "./segments-dir";
-import { readIfExists } from "./atomic";
-import { SessionRefusedError } from "./errors";
-import { CHECKPOINTS_DIR } from "./layout";
+import type { SessionEvent } from "../../protocol";
+import { normaliseTitle, Session, type PrefixSummary } from "../../session";
+import { fsyncDir, writeAtomic, writeFully } from "../fs/atomic";
+import type { StorageContext } from "../context";
+import { isErrno } from "../fs/fs-seam";
+import { isHashedName } from "../id-codec";
+import { areaDir, sessionPaths, type SessionPaths } from "../layout";
+import { footerSummary, loadLog } from "../open/load-log";
+import { eventModel } from "../log-summary";
+import { encodeMeta, localTimeZone, parseMeta, type SessionMeta } from "../meta";
+import { encodeRecord } from "../records";
+import { listSegments, readSegment } from "../segments-dir";
+import { readIfExists } from "../fs/atomic";
+import { SessionRefusedError } from "../errors";
+import { CHECKPOINTS_DIR } from "../layout";
 
 /**
  * Copies a session's history through `atSeq` into a new session id. Whole segments are

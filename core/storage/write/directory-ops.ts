@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
-import { ReadOnlySessionError } from "../session";
-import { fsyncDir, readIfExists } from "./atomic";
-import type { StorageContext } from "./context";
-import { areaDir, sessionPaths, type Area, type SessionPaths } from "./layout";
-import { rebuildMeta } from "./list-rebuild";
-import { describeOwner, WriterLock } from "./lock";
-import { parseMeta, type SessionMeta } from "./meta";
-import { SessionNotFoundError } from "./errors";
-import { assertNoLinks } from "./no-links";
+import { ReadOnlySessionError } from "../../session";
+import { fsyncDir, readIfExists } from "../fs/atomic";
+import type { StorageContext } from "../context";
+import { areaDir, sessionPaths, type Area, type SessionPaths } from "../layout";
+import { rebuildMeta } from "../list/list-rebuild";
+import { describeOwner, WriterLock } from "../fs/lock";
+import { parseMeta, type SessionMeta } from "../meta";
+import { SessionNotFoundError } from "../errors";
+import { assertNoLinks } from "../fs/no-links";
 
 /**
  * Whole-directory operations on cold sessions (archive, unarchive, delete). Each takes
