@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ProviderConfig } from "../../extension/config/providers";
-import { chatRuntimes } from "../../extension/runtime/chat-runtimes";
-import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
-import * as fake from "../support/vscode-fake";
-import { tempDir } from "../support/temp";
-import { configure, fakeContext, folder, setFolders } from "../extension/helpers";
+import { ProviderConfig } from "../../../extension/config/providers";
+import { chatRuntimes } from "../../../extension/runtime/chat-runtimes";
+import { createWorkspaceRuntime } from "../../../core/runtime";
+import { FolderRegistry } from "../../../extension/runtime/runtimes";
+import * as fake from "../../support/vscode-fake";
+import { tempDir } from "../../support/temp";
+import { configure, fakeContext, folder, setFolders } from "../helpers";
 import { ChatController, recordingActions, view } from "./helpers";
 
 /** The extension's real settings, folder runtimes and chat wiring over the vscode fake (the window's folders set first). */

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { createEditorGrepTool } from "../../extension/tools/search-tools";
-import { GLOB_MAX_RESULTS, createGlobTool } from "../../core/tools/node/glob";
-import { findOnPath } from "../../core/tools/node/which";
-import { tempDir } from "../support/temp";
+import { createEditorGrepTool } from "../../../extension/tools/search-tools";
+import { GLOB_MAX_RESULTS, createGlobTool } from "../../../core/tools/node/glob";
+import { findOnPath } from "../../../core/tools/node/which";
+import { tempDir } from "../../support/temp";
 import { editorWorkspace, text } from "./helpers";
 
 /** The listed paths of a glob answer, without its bracketed notes (what was skipped). */

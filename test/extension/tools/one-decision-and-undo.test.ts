@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import type { SessionApprovalRequest } from "../../core/runtime/types";
-import { createApprover, PendingDecisions } from "../../extension/tools";
-import { commands } from "../support/vscode-fake/index";
+import type { SessionApprovalRequest } from "../../../core/runtime/types";
+import { createApprover, PendingDecisions } from "../../../extension/tools";
+import { commands } from "../../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
 
 const edit = (oldText: string, newText: string) => ({ path: "src/a.ts", edits: [{ oldText, newText }] });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { SessionApprovalRequest } from "../../core/runtime/types";
-import type { SessionRef } from "../../core/protocol";
-import { approvalSummary, createApprover, PendingDecisions } from "../../extension/tools";
-import { workspace } from "../support/vscode-fake/index";
+import type { SessionApprovalRequest } from "../../../core/runtime/types";
+import type { SessionRef } from "../../../core/protocol";
+import { approvalSummary, createApprover, PendingDecisions } from "../../../extension/tools";
+import { workspace } from "../../support/vscode-fake/index";
 import { editorWorkspace } from "./helpers";
 
 const command = (cmd: string, cwd = "."): SessionApprovalRequest => ({

@@ -11,8 +11,8 @@ import {
   Range,
   SymbolInformation,
   SymbolKind,
-} from "../support/vscode-fake/editor";
-import { Uri, commands } from "../support/vscode-fake/index";
+} from "../../support/vscode-fake/editor";
+import { Uri, commands } from "../../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
 
 const SOURCE = "export function area(r: number) {\n  return Math.PI * r * r;\n}\nconst a = area(2);\n";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadedSdks } from "../../core/llm/adapters/sdks";
-import { startHarness } from "../agent/harness";
-import { wire } from "../support/provider-server";
+import { loadedSdks } from "../../../core/llm/adapters/sdks";
+import { startHarness } from "../../agent/harness";
+import { wire } from "../../support/provider-server";
 import { ChatController, recordingActions, runtimesOf, view } from "./helpers";
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fallbackTitle } from "../../core/agent";
+import { fallbackTitle } from "../../../core/agent";
 import {
   fileAttachment,
   folderAttachment,
@@ -9,10 +9,10 @@ import {
   selectionAttachment,
   terminalAttachment,
   withAttachments,
-} from "../../core/mentions";
-import type { ResolvedAttachment, UserMessageData } from "../../core/protocol";
-import { wire } from "../support/provider-server";
-import { startHarness } from "../agent/harness";
+} from "../../../core/mentions";
+import type { ResolvedAttachment, UserMessageData } from "../../../core/protocol";
+import { wire } from "../../support/provider-server";
+import { startHarness } from "../../agent/harness";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";
 
 const FILE = ["line one", "line two", "line three ```", "line four"].join("\n");

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { Diagnostic, DiagnosticSeverity, Range } from "../support/vscode-fake/editor";
-import { commands, Uri } from "../support/vscode-fake/index";
+import { Diagnostic, DiagnosticSeverity, Range } from "../../support/vscode-fake/editor";
+import { commands, Uri } from "../../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
 
 const edit = (oldText: string, newText: string) => ({ path: "src/a.ts", edits: [{ oldText, newText }] });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { AgentEvent } from "../../core/protocol";
-import { PendingDecisions } from "../../extension/approval/decisions";
-import { LiveState } from "../../extension/chat/live-state";
+import type { AgentEvent } from "../../../core/protocol";
+import { PendingDecisions } from "../../../extension/approval/decisions";
+import { LiveState } from "../../../extension/chat/live-state";
 
 // DESIGN allows two agents to hold the same session id (and a cloned `.downcity/` can do it on purpose):
 // nothing one of them does may show in, or answer for, the other.

@@ -83,8 +83,8 @@ describe("every editor-backed tool keeps the core sandbox", () => {
   it("code-intelligence results outside the folder name the file but show none of it", async (t) => {
     const ws = editorWorkspace(t);
     ws.write("a.ts", "use(x)\n");
-    const { Location, Position } = await import("../support/vscode-fake/editor");
-    const { Uri, commands } = await import("../support/vscode-fake/index");
+    const { Location, Position } = await import("../../support/vscode-fake/editor");
+    const { Uri, commands } = await import("../../support/vscode-fake/index");
     const reg = commands.registerCommand("vscode.executeDefinitionProvider", () => [
       new Location(Uri.file(path.join(ws.outside, "secret.txt")), new Position(0, 0)),
     ]);

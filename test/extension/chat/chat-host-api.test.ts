@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { ApprovalDecision } from "../../core/protocol";
-import type { SessionApprovalRequest } from "../../core/runtime/types";
-import { startHarness } from "../agent/harness";
-import { wire } from "../support/provider-server";
+import type { ApprovalDecision } from "../../../core/protocol";
+import type { SessionApprovalRequest } from "../../../core/runtime/types";
+import { startHarness } from "../../agent/harness";
+import { wire } from "../../support/provider-server";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";
 
 test("a malformed webview message gets an error reply and changes nothing", async (t) => {

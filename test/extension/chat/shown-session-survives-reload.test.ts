@@ -3,10 +3,10 @@
 // shown session in the workspace's state too, so a reload restores it either way.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SHOWN_SESSION_KEY, workspaceShownMemory } from "../../extension/chat/shown-memory";
-import { startHarness } from "../agent/harness";
-import { MemoryMemento } from "../extension/helpers";
-import { wire } from "../support/provider-server";
+import { SHOWN_SESSION_KEY, workspaceShownMemory } from "../../../extension/chat/shown-memory";
+import { startHarness } from "../../agent/harness";
+import { MemoryMemento } from "../helpers";
+import { wire } from "../../support/provider-server";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";
 
 test("after a window reload whose webview saved nothing, the sidebar shows the session it showed; a deleted one is forgotten", async (t) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, it } from "node:test";
-import type { ToolUpdate } from "../../core/protocol/tool-details";
+import type { ToolUpdate } from "../../../core/protocol/tool-details";
 import { editorWorkspace, text, type EditorWorkspace } from "./helpers";
 
 /** Live processes (zombies awaiting their reaper excluded) whose process group is `pgid`. */

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import type { ToolResultData } from "../../core/protocol";
-import { createApprover } from "../../extension/tools";
-import { startHarness } from "../agent/harness";
-import { wire } from "../support/provider-server";
-import { commands } from "../support/vscode-fake/index";
+import type { ToolResultData } from "../../../core/protocol";
+import { createApprover } from "../../../extension/tools";
+import { startHarness } from "../../agent/harness";
+import { wire } from "../../support/provider-server";
+import { commands } from "../../support/vscode-fake/index";
 import { editorWorkspace } from "./helpers";
 
 const resultText = (d: ToolResultData) => d.content.map((p) => (p.type === "text" ? p.text : "")).join("");

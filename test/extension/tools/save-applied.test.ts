@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { it } from "node:test";
-import { FakeDocument } from "../support/vscode-fake/editor";
+import { FakeDocument } from "../../support/vscode-fake/editor";
 import { editorWorkspace, text } from "./helpers";
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { startHarness } from "../agent/harness";
-import { wire } from "../support/provider-server";
+import { startHarness } from "../../agent/harness";
+import { wire } from "../../support/provider-server";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";
 
 /**

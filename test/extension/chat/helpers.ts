@@ -1,10 +1,10 @@
-import type { ChatHostMessage } from "../../core/protocol";
-import type { WorkspaceRuntimeApi } from "../../core/runtime";
-import { ChatController } from "../../extension/chat/controller";
-import type { HostActions } from "../../extension/chat/host-actions";
-import { ChatRpcServer } from "../../extension/chat/rpc-server";
-import type { ChatFolders } from "../../extension/chat/runtimes";
-import type { ShownMemory } from "../../extension/chat/shown-memory";
+import type { ChatHostMessage } from "../../../core/protocol";
+import type { WorkspaceRuntimeApi } from "../../../core/runtime";
+import { ChatController } from "../../../extension/chat/controller";
+import type { HostActions } from "../../../extension/chat/host-actions";
+import { ChatRpcServer } from "../../../extension/chat/rpc-server";
+import type { ChatFolders } from "../../../extension/chat/runtimes";
+import type { ShownMemory } from "../../../extension/chat/shown-memory";
 
 export const FOLDER = "file:///ws";
 

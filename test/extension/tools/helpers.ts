@@ -1,9 +1,9 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { ToolRegistry } from "../../core/tools/registry";
-import type { ToolContext, ToolOutput } from "../../core/tools/types";
-import type { ApprovalDecision } from "../../core/protocol";
+import { ToolRegistry } from "../../../core/tools/registry";
+import type { ToolContext, ToolOutput } from "../../../core/tools/types";
+import type { ApprovalDecision } from "../../../core/protocol";
 import {
   createApprover,
   createEditorTools,
@@ -13,9 +13,9 @@ import {
   type DecisionKey,
   type EditorTools,
   type EditorToolsOptions,
-} from "../../extension/tools";
-import { tempDir } from "../support/temp";
-import { installEditor, type FakeEditor } from "../support/vscode-fake/editor";
+} from "../../../extension/tools";
+import { tempDir } from "../../support/temp";
+import { installEditor, type FakeEditor } from "../../support/vscode-fake/editor";
 
 export interface EditorWorkspace {
   root: string;

@@ -4,10 +4,10 @@
 // test/host/code-intel-fresh-window.host.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ToolRegistry } from "../../core/tools/registry";
-import { createCodeIntelTools } from "../../extension/tools/code-intel";
-import { DocumentSymbol, Location, Range, SymbolKind } from "../support/vscode-fake/editor";
-import { Uri, commands, extensions } from "../support/vscode-fake/index";
+import { ToolRegistry } from "../../../core/tools/registry";
+import { createCodeIntelTools } from "../../../extension/tools/code-intel";
+import { DocumentSymbol, Location, Range, SymbolKind } from "../../support/vscode-fake/editor";
+import { Uri, commands, extensions } from "../../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
 
 /** A language extension that is not active yet: activating it (once) lets its providers answer after `warmAsks` more asks. */

@@ -3,17 +3,17 @@
 // 127.0.0.1 speaking each provider kind's wire format.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Protocol } from "../../core/llm/types";
-import { Connector } from "../../extension/config/connect";
-import { ProviderConfig, secretKey } from "../../extension/config/providers";
-import { chatRuntimes } from "../../extension/runtime/chat-runtimes";
-import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
-import { freePort } from "../../scripts/vscode/code-server";
-import * as fake from "../support/vscode-fake";
-import { startProviderServer, wire } from "../support/provider-server";
-import { tempDir } from "../support/temp";
-import { fakeContext, folder, setFolders } from "../extension/helpers";
+import type { Protocol } from "../../../core/llm/types";
+import { Connector } from "../../../extension/config/connect";
+import { ProviderConfig, secretKey } from "../../../extension/config/providers";
+import { chatRuntimes } from "../../../extension/runtime/chat-runtimes";
+import { createWorkspaceRuntime } from "../../../core/runtime";
+import { FolderRegistry } from "../../../extension/runtime/runtimes";
+import { freePort } from "../../../scripts/vscode/code-server";
+import * as fake from "../../support/vscode-fake";
+import { startProviderServer, wire } from "../../support/provider-server";
+import { tempDir } from "../../support/temp";
+import { fakeContext, folder, setFolders } from "../helpers";
 import { ChatController, recordingActions, view } from "./helpers";
 
 const KEY = "sk-connect-host-4e8a1f";

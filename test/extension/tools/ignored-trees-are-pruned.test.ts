@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as vscode from "vscode";
-import { createEditorGlobTool, createEditorGrepTool } from "../../extension/tools/search-tools";
-import type { FindFiles } from "../../extension/tools/excludes";
+import { createEditorGlobTool, createEditorGrepTool } from "../../../extension/tools/search-tools";
+import type { FindFiles } from "../../../extension/tools/excludes";
 import { editorWorkspace, text, type EditorWorkspace } from "./helpers";
 
 const folderOf = () => vscode.workspace.workspaceFolders![0]!;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ContentBlock, GenerateOptions, Message, SessionEvent, StreamChunk, contextTokens } from "../core/protocol";
-import { Session, SessionEventError } from "../core/session";
+import { ContentBlock, GenerateOptions, Message, SessionEvent, StreamChunk, contextTokens } from "../../core/protocol";
+import { Session, SessionEventError } from "../../core/session";
 
 test("content blocks: every kind parses and a wrong shape is refused", () => {
   const blocks = [
