@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStorageContext } from "../core/storage/context";
-import { listStored } from "../core/storage/list";
+import { listStored } from "../core/storage/list/list";
 import { nodeFs, Sessions, type FsSeam } from "../core/storage";
 import { fmt, median, table, timeMsAsync } from "./stats";
 

@@ -5,7 +5,7 @@ export {
   SessionRefusedError,
   type JsonlPersistenceOptions,
 } from "./jsonl-persistence";
-export { nodeFs, type FsSeam, type FileHandleSeam, type OpenFlags } from "./fs-seam";
+export { nodeFs, type FsSeam, type FileHandleSeam, type OpenFlags } from "./fs/fs-seam";
 export { encodeId, decodeId } from "./id-codec";
 export { sessionPaths, DOWNCITY_DIR, type SessionPaths } from "./layout";
 export { decodeSegment, encodeSegment, parseSegmentName, segmentFileName, SegmentError } from "./segment-codec";
@@ -19,4 +19,4 @@ export type {
   SessionPersistence,
   LocalSessionRef,
 } from "../session";
-export { readStoredItemAt, type StoredItemAt } from "./stored-item";
+export { readStoredItemAt, type StoredItemAt } from "./list/stored-item";

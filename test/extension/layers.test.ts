@@ -80,7 +80,7 @@ function target(file: string, spec: string): string | undefined {
 const HOST_DOORS = ["core/runtime", "core/protocol", "core/tools"];
 const HOST_EXCEPTIONS: Record<string, { imports: string[]; why: string }> = {
   "cli/commands/sessions.ts": {
-    imports: ["core/storage/layout", "core/storage/list", "core/storage/context"],
+    imports: ["core/storage/layout", "core/storage/list/list", "core/storage/context"],
     why: "`sessions list` is the fast list path: it runs from cli-sessions.js alone, meta.json checked by hand without zod or the store (test/cli/list-loads-no-zod.test.ts, bench/cli-startup.ts)",
   },
   "cli/workspace.ts": {
