@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionListItem } from "../../core/session";
-import { byUpdated, sortByUpdated } from "../../core/storage/list";
+import { byUpdated, sortByUpdated } from "../../core/storage/list/list";
 
 const item = (sessionId: string, agentId: string, updatedAt: number): SessionListItem => ({
   sessionId,
