@@ -21,6 +21,7 @@ export type {
   TranscriptFormat,
 } from "../session";
 export { SessionNotFoundError } from "../storage/errors";
+export { byUpdated } from "../storage/list/list";
 export type { Unsubscribe } from "../util/emitter";
 export { DEFAULT_RULES_BUDGET } from "../rules";
 export * from "./env-provider";
