@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { ruleNames } from "../../core/rules/names";
+import { ruleNames } from "../../core/runtime/host";
 
 /**
  * Tells a chat view when a project rules file (AGENTS.md, or one `downcity.rules.files`
