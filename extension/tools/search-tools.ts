@@ -7,6 +7,7 @@ import { ToolError } from "../../core/tools/errors";
 import { GLOB_MAX_RESULTS, checkGlobPattern } from "../../core/tools/node/glob";
 import { createGrepTool } from "../../core/tools/node/grep";
 import { isProtectedName } from "../../core/tools/sandbox";
+import { refuseProtectedSearch, searchedIgnoredNote } from "../../core/tools/search-scope";
 import { textOutput, type Tool, type ToolOutput } from "../../core/tools/types";
 import { tokenFor } from "./cancellation";
 import { editorExcludes, workspaceFindFiles, type FindFiles } from "./excludes";
@@ -30,6 +31,7 @@ export function createEditorGlobTool(
       const pattern = checkGlobPattern(args.pattern);
       refuseUri(pattern);
       const base = await resolveToolPath(ctx.root, args.path, false);
+      refuseProtectedSearch("glob", base.shown);
       const stat = await Promise.resolve(vscode.workspace.fs.stat(base.uri)).catch(() => undefined);
       if (!stat) throw new ToolError(`${base.shown}: no such file or directory`);
       if (!(stat.type & vscode.FileType.Directory)) throw new ToolError(`${base.shown} is not a directory`);
@@ -40,6 +42,7 @@ export function createEditorGlobTool(
       const named = globInPath
         ? base.shown
         : joinRel(base.shown, scan.isGlob ? scan.base : path.posix.dirname(pattern));
+      refuseProtectedSearch("glob", named);
       const explicit = globInPath ? undefined : excludes.ignoredDir(named);
       // findFiles matches the exclude against paths relative to the include's base: make the
       // base the folder, so settings globs (`src/gen`, `**/out`) mean what they mean in the editor.
@@ -70,8 +73,7 @@ export function createEditorGlobTool(
         found = kept(uris);
       }
       const notes: string[] = [];
-      if (explicit)
-        notes.push(`[searched ${explicit.dir}/, which ${explicit.by} ignores, because the pattern names it]`);
+      if (explicit) notes.push(searchedIgnoredNote(explicit.dir, explicit.by, "the pattern names it"));
       else {
         const skipped = excludes.skippedBelow(named);
         const what: string[] = [];

@@ -81,9 +81,13 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
     );
     const nested = text(await glob.execute({ pattern: "gen/**", path: "pkg" }, ws.ctx()));
     assert.equal(nested, "pkg/gen/g.js\n[searched pkg/gen/, which .gitignore ignores, because the pattern names it]");
-    // .git/ is in files.exclude but is never searched, named or not.
+    // .git/ is in files.exclude but is never searched, named or not: naming it is an error.
     ws.write(".git/config", "x\n");
-    assert.equal(text(await glob.execute({ pattern: ".git/**", path: "." }, ws.ctx())), "no files match .git/** in ./");
+    for (const args of [
+      { pattern: ".git/**", path: "." },
+      { pattern: "**/*", path: ".git" },
+    ])
+      await assert.rejects(glob.execute(args, ws.ctx()), /^ToolError: glob does not search inside \.git\/: /);
     // A settings exclude named explicitly: the same.
     ws.editor.config.files = { exclude: { "**/src": true } };
     assert.match(
@@ -114,7 +118,13 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
       assert.equal(
         text(await grep.execute({ pattern: "needle", path: "pkg/gen" }, ws.ctx())),
         "pkg/gen/h.js:1:const needle = 3;\n[searched pkg/gen/, which search.exclude ignores, because it was named]",
-      );
+      ); // .git/ named as the path or include is refused, not searched.
+      ws.write(".git/config", "const needle = 4;\n");
+      for (const args of [
+        { pattern: "needle", path: ".git" },
+        { pattern: "needle", path: ".", include: ".git/*" },
+      ])
+        await assert.rejects(grep.execute(args, ws.ctx()), /^ToolError: grep does not search inside \.git\/: /);
     }
   });
 });
