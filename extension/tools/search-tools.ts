@@ -165,6 +165,7 @@ export function createEditorGrepTool(
       refuseUri(args.path);
       if (args.include) refuseUri(args.include);
       const scope = folder ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === ctx.root);
+      const start = await resolveToolPath(ctx.root, args.path, false);
       const excludes = await editorExcludes(
         scope,
         ctx.root,
@@ -172,7 +173,6 @@ export function createEditorGrepTool(
           ? { discovery: seams.discovery, findFiles: seams.findFiles ?? workspaceFindFiles, signal: ctx.signal }
           : { nested: false },
       );
-      const start = await resolveToolPath(ctx.root, args.path, false);
       // An include with a folder in it (`node_modules/foo/**`) names that folder, relative to the root.
       const includeBase = args.include?.includes("/") ? picomatch.scan(args.include.replace(/^\.\//, "")).base : "";
       const narrowed =
