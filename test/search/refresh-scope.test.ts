@@ -13,14 +13,15 @@ import { bruteForce, collect, keyOf, makeCorpus } from "./corpus";
 async function lstatsDuring(fn: () => Promise<unknown>): Promise<string[]> {
   const paths: string[] = [];
   const real = fs.lstatSync;
-  fs.lstatSync = ((path: fs.PathLike, options?: fs.StatSyncOptions) => {
+  const writable = fs as { lstatSync: typeof fs.lstatSync };
+  writable.lstatSync = ((path: fs.PathLike, options?: fs.StatSyncOptions) => {
     paths.push(String(path));
     return real(path, options);
   }) as typeof fs.lstatSync;
   try {
     await fn();
   } finally {
-    fs.lstatSync = real;
+    writable.lstatSync = real;
   }
   return paths;
 }
