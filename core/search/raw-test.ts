@@ -1,4 +1,3 @@
-import { fold } from "./fold";
 import type { Matcher } from "./matcher";
 
 /**
@@ -22,24 +21,18 @@ const EXACT_RUN = /[A-Za-z_\u{a0}-\u{d7ff}\u{e000}-\u{10ffff}]+/gu;
 const FOLDED_RUN = /[a-z_]+/g;
 const ESCAPE = Buffer.from("\\u", "latin1");
 
-/** Per ASCII letter, the UTF-8 bytes of the non-ASCII characters that fold to it. */
-let foldsToAscii: Map<string, Buffer[]> | undefined;
+/**
+ * The non-ASCII characters that fold to an ASCII letter (ı→i, ſ→s, the Kelvin sign→k): all
+ * of them in the BMP (test/search/raw-test.test.ts recomputes the list from `fold`).
+ */
+export const FOLDS_TO_ASCII: Readonly<Record<string, string>> = { i: "\u0131", s: "\u017f", k: "\u212a" };
+
 function exoticFor(letters: string): Buffer[] {
-  if (!foldsToAscii) {
-    foldsToAscii = new Map();
-    for (let c = 0x80; c < 0x10000; c++) {
-      if (c >= 0xd800 && c <= 0xdfff) continue;
-      const ch = String.fromCharCode(c);
-      const f = fold(ch);
-      if (f.length === 1 && f.charCodeAt(0) < 0x80) {
-        const list = foldsToAscii.get(f) ?? [];
-        list.push(Buffer.from(ch, "utf8"));
-        foldsToAscii.set(f, list);
-      }
-    }
-  }
   const out: Buffer[] = [];
-  for (const letter of new Set(letters)) out.push(...(foldsToAscii.get(letter) ?? []));
+  for (const letter of new Set(letters)) {
+    const odd = FOLDS_TO_ASCII[letter];
+    if (odd !== undefined) out.push(Buffer.from(odd, "utf8"));
+  }
   return out;
 }
 
@@ -52,8 +45,12 @@ function escapesText(plain: Buffer): boolean {
   return false;
 }
 
+/** Benchmarks compare the scan with and without the test in one run; always on otherwise. */
+export const rawTests = { enabled: true };
+
 /** The query's test on stored bytes; undefined when its literals hold no run to look for. */
 export function rawTest(matcher: Pick<Matcher, "caseSensitive" | "required">): RawTest | undefined {
+  if (!rawTests.enabled) return undefined;
   const runs = new Set<string>();
   for (const literal of matcher.required)
     for (const run of literal.match(matcher.caseSensitive ? EXACT_RUN : FOLDED_RUN) ?? []) runs.add(run);

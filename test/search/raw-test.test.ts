@@ -3,7 +3,8 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { searchWorkspace } from "../../core/runtime";
 import { createMatcher } from "../../core/search";
-import { rawTest } from "../../core/search/raw-test";
+import { fold } from "../../core/search/fold";
+import { FOLDS_TO_ASCII, rawTest } from "../../core/search/raw-test";
 import { unitCache } from "../../core/search/unit-cache";
 import { Sessions, sessionPaths } from "../../core/storage";
 import { tempDir } from "../support/temp";
@@ -36,6 +37,17 @@ test("the stored-bytes test rules a unit out only when no field can hold the que
   assert.equal(re(bytes("quasar only")), false);
   assert.equal(re(bytes("QUASAR and ZETA")), true);
   assert.equal(testOf("a|b", { regex: true }), undefined, "an alternation requires nothing");
+});
+
+test("the characters that fold to an ASCII letter are exactly the ones the test falls back for", () => {
+  const found: Record<string, string> = {};
+  for (let c = 0x80; c < 0x10000; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const f = fold(String.fromCharCode(c));
+    if (f.charCodeAt(0) < 0x80) found[f] = (found[f] ?? "") + String.fromCharCode(c);
+  }
+  assert.deepEqual(found, FOLDS_TO_ASCII);
+  assert.equal(testOf("ix")!(bytes("\u0131x")), true, "dotless i folds to i: decoded");
 });
 
 /** Appends a hand-written record (as a forged or foreign writer would spell it) to a session's Active. */
