@@ -51,7 +51,6 @@ export interface FolderCounters {
 
 interface DirState {
   abs: string;
-  ino: number;
   /** The ignore rules in force for its entries (its own .gitignore included). */
   frames: IgnoreFrame[];
   files: Set<string>;
@@ -222,7 +221,7 @@ export class WatchedFolder {
         continue;
       }
       if (st.dev !== this.rootDev && this.watching) this.stopWatching(); // another filesystem inside: not vouched for
-      const dir: DirState = { abs: at.abs, ino: st.ino, frames: at.frames, files: new Set(), subdirs: new Set() };
+      const dir: DirState = { abs: at.abs, frames: at.frames, files: new Set(), subdirs: new Set() };
       this.dirs.set(at.rel, dir);
       this.watchDir(at.rel, dir);
       let names: import("node:fs").Dirent[];
@@ -311,10 +310,9 @@ export class WatchedFolder {
     }
     if (st?.isDirectory()) {
       if (dir.files.has(name)) this.removeFile(dir, name, rel, changes);
-      if (dir.subdirs.has(name)) {
-        if (this.dirs.get(rel)?.ino === st.ino) return; // the same directory: its own watch covers what is inside
-        this.removeTree(dir, name, rel, changes);
-      }
+      // An event on the directory's own name (made, removed, moved, its mode changed): read it
+      // again whole; it may be another directory under the same name, even the same inode number.
+      if (dir.subdirs.has(name)) this.removeTree(dir, name, rel, changes);
       if (!this.dirAllowed(rel, name, dir.frames, exclude)) return;
       dir.subdirs.add(name);
       this.addTree(rel, abs, dir.frames, exclude, changes);
