@@ -65,7 +65,7 @@ const LOCAL_FS = new Set([
 ]);
 const MAX_WATCHED_DIRS = 20_000;
 
-/** Events queued at once beyond which inotify drops some silently (libuv does not report the overflow). */
+/** Events read at once beyond which inotify may have dropped some silently (a quarter of its queue). */
 function overflowGuard(): number {
   try {
     return Math.max(
@@ -109,7 +109,9 @@ export class WatchedFolder {
   private dirs = new Map<string, DirState>();
   private linked = new Set<string>();
   private dirty = new Map<string, Set<string> | "all">();
-  private events = 0;
+  /** Events delivered in the current read of the inotify queue (reset on the next turn of the loop). */
+  private burst = 0;
+  private burstReset: NodeJS.Immediate | undefined;
   private watching: boolean;
   private trusted = false;
   private lastExclude: ((rel: string) => boolean) | undefined;
@@ -143,10 +145,10 @@ export class WatchedFolder {
     const exclude = this.options.exclude?.();
     let full = !this.watching || !this.trusted || exclude !== this.lastExclude;
     if (!full) full = !(await this.fence());
-    if (!full) full = this.events > this.overflowAt || this.rootChanged() || this.infoExcludeChanged();
+    // The marker's wait delivered every earlier event: a watch error or a burst among them distrusts too.
+    if (!full) full = !this.trusted || this.rootChanged() || this.infoExcludeChanged();
     const dirty = this.dirty;
     this.dirty = new Map();
-    this.events = 0;
     if (!full) for (const names of dirty.values()) if (names !== "all" && names.has(".gitignore")) full = true;
     const changes = new Map<string, FolderChange>();
     if (full) this.walkAll(exclude, changes);
@@ -164,6 +166,7 @@ export class WatchedFolder {
   /** Stops every watch and removes the marker folder. */
   close(): void {
     this.closed = true;
+    if (this.burstReset) clearImmediate(this.burstReset);
     this.unwatchAll(this.dirs);
     this.fenceWatcher?.close();
     this.fenceWatcher = undefined;
@@ -393,7 +396,7 @@ export class WatchedFolder {
     }
     try {
       const watcher = watch(dir.abs, { persistent: false }, (_event, name) => {
-        this.events++;
+        this.countEvent();
         if (this.dirs.get(rel) !== dir) return; // a stale watch of a directory since removed
         if (typeof name !== "string" || name === "") this.dirty.set(rel, "all");
         else {
@@ -408,6 +411,19 @@ export class WatchedFolder {
     } catch {
       this.stopWatching(); // out of inotify watches, or no watching here: full walks from now on
     }
+  }
+
+  /**
+   * libuv reads the whole inotify queue in one go and drops its overflow marker, so a
+   * queue that overflowed shows as one read of at least its capacity: a read of a
+   * quarter of that distrusts the watcher (the next sync walks the folder).
+   */
+  private countEvent(): void {
+    if (++this.burst > this.overflowAt) this.trusted = false;
+    this.burstReset ??= setImmediate(() => {
+      this.burst = 0;
+      this.burstReset = undefined;
+    });
   }
 
   private stopWatching(): void {
