@@ -14,7 +14,7 @@ import { fold } from "../core/search/fold";
 import { indexPrefilter, searchSessions } from "../core/search";
 import { createStorageContext } from "../core/storage/context";
 import { Sessions, sessionPaths } from "../core/storage";
-import { listStored } from "../core/storage/list";
+import { listStored } from "../core/storage/list/list";
 import { parseEventLog } from "../core/storage/records";
 import { listSegments, readSegment } from "../core/storage/segments-dir";
 import { decodeSegment } from "../core/storage/segment-codec";

@@ -21,7 +21,8 @@ export type {
   TranscriptFormat,
 } from "../session";
 export { SessionNotFoundError } from "../storage/errors";
+export { byUpdated } from "../storage/list/list";
 export type { Unsubscribe } from "../util/emitter";
-export { DEFAULT_RULES_BUDGET } from "../rules";
+export { DEFAULT_RULES_BUDGET, ruleNames } from "../rules";
 export * from "./env-provider";
 export * from "./transcript";

@@ -6,7 +6,7 @@ import { sortSegments, type SegmentName } from "../storage/segment-codec";
 /**
  * Search's reads of small files and lstat checks, on the calling thread: a search
  * visits thousands of session folders, and on small machines each thread-pool round
- * trip of an async call costs more than the read (see core/storage/fs-seam.ts). The
+ * trip of an async call costs more than the read (see core/storage/fs/fs-seam.ts). The
  * search loop yields to the event loop between sessions.
  */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;

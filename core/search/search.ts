@@ -2,7 +2,7 @@ import { SearchHit, SearchOptions } from "../protocol/search";
 import type { Session, SessionListItem } from "../session";
 import type { StorageContext } from "../storage/context";
 import { sessionPaths } from "../storage/layout";
-import { sortByUpdated } from "../storage/list";
+import { sortByUpdated } from "../storage/list/list";
 import { linkFree } from "./read-sync";
 import { SearchQueryError } from "./errors";
 import { createMatcher, type Matcher } from "./matcher";

@@ -4,7 +4,7 @@ import type { SearchLocation } from "../protocol/search";
 import type { Session } from "../session";
 import { SurfaceManager } from "../session/surface";
 import type { StorageContext } from "../storage/context";
-import { parseDraft } from "../storage/draft";
+import { parseDraft } from "../storage/open/draft";
 import type { SessionPaths } from "../storage/layout";
 import { parseEventLog } from "../storage/records";
 import type { SegmentName } from "../storage/segment-codec";

@@ -16,7 +16,8 @@ import {
 import { join } from "node:path";
 import { test } from "node:test";
 import type { DamagedFolder } from "../../core/session";
-import { encodeId, nodeFs, Sessions, sessionPaths, type FsSeam, type SessionPaths } from "../../core/storage";
+import { encodeId, Sessions, sessionPaths, type SessionPaths } from "../../core/storage";
+import { nodeFs, type FsSeam } from "../../core/storage/fs/fs-seam";
 import { tempRoot, user } from "./helpers";
 
 async function closedSession(t: { after(fn: () => void): void }, id = "s") {

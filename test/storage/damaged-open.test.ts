@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { encodeSegment, Sessions, sessionPaths, type FsSeam } from "../../core/storage";
+import { Sessions, sessionPaths } from "../../core/storage";
+import { encodeSegment } from "../../core/storage/segment-codec";
+import { type FsSeam } from "../../core/storage/fs/fs-seam";
 import { countingFs, tempRoot, user } from "./helpers";
 
 const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean);

@@ -1,5 +1,5 @@
 import type { Session } from "../../core/session";
-import { nodeFs, type FsSeam, type OpenFlags } from "../../core/storage";
+import { nodeFs, type FsSeam, type OpenFlags } from "../../core/storage/fs/fs-seam";
 import { tempDir } from "../support/temp";
 
 export function tempRoot(t: { after(fn: () => void): void }): string {

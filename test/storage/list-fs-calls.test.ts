@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nodeFs, Sessions, type FsSeam } from "../../core/storage";
+import { Sessions } from "../../core/storage";
+import { nodeFs, type FsSeam } from "../../core/storage/fs/fs-seam";
 import { tempRoot, user } from "./helpers";
 
 /** The real seam, every call counted by method name. */

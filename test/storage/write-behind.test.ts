@@ -3,8 +3,8 @@ import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import type { SessionEvent } from "../../core/protocol";
-import { ActiveLogWriter } from "../../core/storage/active-writer";
-import type { FileHandleSeam } from "../../core/storage/fs-seam";
+import { ActiveLogWriter } from "../../core/storage/write/active-writer";
+import type { FileHandleSeam } from "../../core/storage/fs/fs-seam";
 import { tempRoot } from "./helpers";
 
 const event = (seq: number): SessionEvent =>

@@ -3,7 +3,7 @@ import type { Stats } from "node:fs";
 import { join, sep } from "node:path";
 import type { SessionEvent } from "../../protocol";
 import type { StorageContext } from "../../storage/context";
-import { isErrno } from "../../storage/fs-seam";
+import { isErrno } from "../../storage/fs/fs-seam";
 import { decodeId } from "../../storage/id-codec";
 import { agentsDir, areaDir, DOWNCITY_DIR, sessionPaths, type Area } from "../../storage/layout";
 import { parseMeta } from "../../storage/meta";
