@@ -23,7 +23,7 @@ import { addWords } from "../core/search/term-index/words";
 import { unitCache } from "../core/search/unit-cache";
 import { readFileQuiet } from "../core/search/read-sync";
 import type { SessionEvent } from "../core/protocol";
-import { generateSession } from "../test/storage/generate";
+import { generateSession } from "../test/support/storage/generate";
 
 const scale = Number(process.argv[2] ?? 0.1);
 const count = Number(process.argv[3] ?? 10_000);
