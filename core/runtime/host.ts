@@ -23,6 +23,6 @@ export type {
 export { SessionNotFoundError } from "../storage/errors";
 export { byUpdated } from "../storage/list/list";
 export type { Unsubscribe } from "../util/emitter";
-export { DEFAULT_RULES_BUDGET } from "../rules";
+export { DEFAULT_RULES_BUDGET, ruleNames } from "../rules";
 export * from "./env-provider";
 export * from "./transcript";
