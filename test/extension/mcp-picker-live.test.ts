@@ -12,7 +12,7 @@ import { EventEmitter } from "../support/vscode-fake";
 import { fixtureServer } from "../mcp/helpers";
 import { withTimeout } from "../support/with-timeout";
 import { tempDir } from "../support/temp";
-import { fakeContext, folder, setFolders } from "./helpers";
+import { fakeContext, folder, setFolders } from "../support/extension/helpers";
 
 type Item = vscode.QuickPickItem & { status: { name: string; state: string } };
 
