@@ -33,6 +33,8 @@ export class McpServers implements vscode.Disposable {
   constructor(
     context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">,
     readonly output: vscode.OutputChannel,
+    /** Tests on a loaded machine raise the first run's wait for a server (default 3 s). */
+    private readonly options: { firstRunWaitMs?: number } = {},
   ) {
     this.trust = new McpTrust(context.workspaceState);
     this.inputs = new McpInputs(context.secrets);
@@ -91,6 +93,7 @@ export class McpServers implements vscode.Disposable {
       input: (input, server, source) => this.inputs.value(root, source, server, input),
       restricted: () => (vscode.workspace.isTrusted ? undefined : MCP_RESTRICTED),
       alwaysAllowed: (server, tool) => this.trust.alwaysAllowed(root, server, tool),
+      ...(this.options.firstRunWaitMs !== undefined ? { firstRunWaitMs: this.options.firstRunWaitMs } : {}),
       allowAlways: async (server, tool, what) => {
         await this.trust.allowAlways(root, what === "server" ? server : `${server}/${tool}`);
         this.output.appendLine(

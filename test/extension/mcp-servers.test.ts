@@ -33,11 +33,16 @@ function workspace(t: { after(fn: () => unknown): void }, servers: Record<string
 
 function servers(t: { after(fn: () => unknown): void }, context = fakeContext()) {
   const output: string[] = [];
-  const s = new McpServers(context, {
-    appendLine: (l: string) => output.push(l),
-    show() {},
-    dispose() {},
-  } as unknown as vscode.OutputChannel);
+  const s = new McpServers(
+    context,
+    {
+      appendLine: (l: string) => output.push(l),
+      show() {},
+      dispose() {},
+    } as unknown as vscode.OutputChannel,
+    // The fixture server may take seconds to boot here: these tests are not about the first-run wait.
+    { firstRunWaitMs: 60_000 },
+  );
   t.after(() => s.dispose());
   return { s, output, context };
 }
