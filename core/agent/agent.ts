@@ -41,6 +41,7 @@ import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
 import type { CheckpointRecorder } from "../checkpoints/recorder";
 import { ToolCallIds } from "./tool-call-ids";
+import { hop } from "../util/hop-trace";
 
 export interface CallSettings {
   provider: string;
@@ -260,12 +261,14 @@ export class Agent {
     const { session, maxSteps = 50 } = this.options;
     const abort = (this.abort = new AbortController());
     const compactor = await this.getCompactor();
+    hop("agent compactor");
     let titleTask: Promise<void> | undefined;
     let steps = 0;
     let answer: AssistantMessageData | undefined;
     let outcome: TurnOutcome | undefined;
     const retryOf = this.inbox.peek()?.retryOf;
     session.append("turn/start", retryOf ? { retryOf } : {});
+    hop("turn/start");
     this.emit({ type: "turn-started" });
     try {
       while (!outcome) {
@@ -301,8 +304,11 @@ export class Agent {
           }
         }
         // After the claim: a deep compaction keeps the newest user message.
+        hop("user/message");
         await this.compactOrWarn(compactor, abort.signal, "step");
+        hop("agent compacted");
         await this.loadRules();
+        hop("agent rules");
         const result = await this.callModel(abort.signal, compactor);
         if (result.kind === "error") {
           outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };
@@ -415,6 +421,7 @@ export class Agent {
         ...(reservationLowered && maxTokens ? { maxTokens } : {}),
       });
       this.lastSystem = system;
+      hop("request/header");
       const request: GenerateOptions = {
         provider: model.provider,
         model: model.model,
@@ -439,8 +446,10 @@ export class Agent {
         (blocks) => this.emit({ type: "draft", draftId, blocks: [...blocks] }),
       );
       let failure: unknown;
+      let chunks = 0;
       try {
         for await (const chunk of llm.stream(request)) {
+          if (chunks++ === 0) hop("agent chunk");
           assembler.push(chunk);
           if (chunk.type !== "usage" && chunk.type !== "finish") drafts.update(() => assembler.blocks());
         }

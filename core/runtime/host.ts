@@ -22,6 +22,7 @@ export type {
 } from "../session";
 export { SessionNotFoundError } from "../storage/errors";
 export type { Unsubscribe } from "../util/emitter";
+export { hop } from "../util/hop-trace";
 export { DEFAULT_RULES_BUDGET } from "../rules";
 export * from "./env-provider";
 export * from "./transcript";

@@ -21,7 +21,7 @@ import {
   type RevealTarget,
 } from "../../core/protocol";
 import { fileAttachment, withAttachments } from "../../core/runtime/mentions";
-import type { SessionChange } from "../../core/runtime";
+import { hop, type SessionChange } from "../../core/runtime";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
@@ -215,11 +215,13 @@ export class ChatRpcServer implements Disposable {
       return;
     }
     const { id } = parsed.request;
+    hop(`rpc ${parsed.request.method} in`);
     // The view is alive and talking: a reveal posted with the last switch has reached it.
     if (parsed.request.method !== "hello") this.pendingReveal = undefined;
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
+      hop(`rpc ${parsed.request.method} out`);
       if (parsed.request.method === "hello") {
         this.greeted = true;
         if (this.toAttach.length) this.event({ type: "attach", attachments: this.toAttach.splice(0, 50) });
@@ -407,6 +409,7 @@ export class ChatRpcServer implements Disposable {
     if (event.type === "session-event" && event.event.type === "session/title")
       this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
+    hop(`post ${event.type === "session-event" ? event.event.type : event.type}`);
   }
 
   /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */
