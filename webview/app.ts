@@ -427,6 +427,9 @@ export class ChatApp {
     this.refresh();
     let ref = this.ref();
     const agentId = this.chosenAgent;
+    const prompt = (to: SessionRef) =>
+      this.call("prompt", { ref: to, text, ...(attachments.length ? { attachments } : {}) });
+    let sending: ReturnType<typeof prompt> | undefined;
     if (!ref || (agentId && agentId !== ref.agentId)) {
       this.starting = true;
       try {
@@ -435,15 +438,18 @@ export class ChatApp {
           ...(agentId ? { agentId } : {}),
         });
         if (!snapshot) return this.giveBack(text, attachments);
-        this.show(snapshot);
         ref = snapshot.ref;
+        // Posted before the new session's first render (same task: no event can come between), so the
+        // host starts the turn while the view draws (issue 19, first message → first token).
+        sending = prompt(ref);
+        this.show(snapshot);
         this.chosenAgent = undefined;
       } finally {
         this.starting = false;
       }
     }
     this.list?.follow();
-    const sent = await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
+    const sent = await (sending ?? prompt(ref));
     if (!sent) this.giveBack(text, attachments);
   }
 
