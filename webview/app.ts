@@ -260,6 +260,11 @@ export class ChatApp {
         return;
       case "session-moved":
         if (this.snapshot && sameRef(event.moved.ref, this.snapshot.ref)) this.close(undefined, event.moved);
+        // The placeholder's session was renamed (from the tree, the tab, another window): it names the new title.
+        else if (!this.snapshot && this.moved && sameRef(event.moved.ref, this.moved.ref)) {
+          this.moved = event.moved;
+          this.refresh();
+        }
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;

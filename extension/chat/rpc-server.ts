@@ -80,6 +80,8 @@ export class ChatRpcServer implements Disposable {
     private readonly memory?: ShownMemory,
   ) {
     const c = controller;
+    // The sidebar's placeholder outlives a window reload, as the editor tab it names does.
+    this.movedAway = memory?.moved();
     this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
     this.sessionChange = controller.onSessionChange((folderKey, change) => void this.sessionChanged(folderKey, change));
     this.handlers = {
@@ -267,6 +269,7 @@ export class ChatRpcServer implements Disposable {
     const ref = this.shown;
     if (!ref) return undefined;
     this.movedAway = { ref, ...(this.title ? { title: this.title.slice(0, 500) } : {}) };
+    this.memory?.setMoved(this.movedAway);
     this.watching?.dispose();
     this.watching = undefined;
     this.shown = this.shownFromOutside = undefined;
@@ -316,6 +319,7 @@ export class ChatRpcServer implements Disposable {
     this.follow(snapshot.ref);
     this.told.model = snapshot.model;
     this.shownArchived = /archived/i.test(snapshot.readOnly ?? "");
+    if (this.movedAway) this.memory?.setMoved(undefined);
     this.movedAway = undefined;
     this.setTitle(snapshot.title);
     return snapshot;
@@ -329,6 +333,7 @@ export class ChatRpcServer implements Disposable {
    * removal then a creation: the reopen finds it archived.)
    */
   private async sessionChanged(folderKey: string, change: SessionChange): Promise<void> {
+    this.movedChanged(folderKey, change);
     const shown = this.shown;
     if (
       !shown ||
@@ -365,6 +370,19 @@ export class ChatRpcServer implements Disposable {
     this.edits.clear();
     this.setTitle(undefined);
     this.event({ type: "session-closed", ref: shown, message: SESSION_GONE });
+  }
+
+  /** A rename of the conversation the placeholder names: it names the new title (and remembers it). */
+  private movedChanged(folderKey: string, change: SessionChange): void {
+    const moved = this.movedAway;
+    if (!moved || change.kind !== "updated" || change.item?.title === undefined) return;
+    const { ref } = moved;
+    if (ref.folderKey !== folderKey || ref.agentId !== change.agentId || ref.sessionId !== change.sessionId) return;
+    const title = change.item.title.slice(0, 500);
+    if (title === moved.title) return;
+    this.movedAway = { ref, title };
+    this.memory?.setMoved(this.movedAway);
+    this.event({ type: "session-moved", moved: this.movedAway });
   }
 
   /** Tells the webview only what changed: the config fields that differ, and the shown session's model if it did. */
