@@ -35,9 +35,9 @@ const CLI_SPLITS = [
   },
   // Only out of the list's bundle: the others hold the log parser already.
   {
-    importer: "core/storage/list.ts",
+    importer: "core/storage/list/list.ts",
     path: "./list-rebuild",
-    entry: "core/storage/list-rebuild.ts",
+    entry: "core/storage/list/list-rebuild.ts",
     out: "cli-list-rebuild.js",
     within: "cli-sessions.js",
   },

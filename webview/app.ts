@@ -258,6 +258,9 @@ export class ChatApp {
         this.attach(event.attachments);
         this.root.querySelector<HTMLTextAreaElement>(".composer textarea")?.focus();
         return;
+      case "rules-changed":
+        if (this.snapshot?.ref.folderKey === event.folderKey) void this.loadRules();
+        return;
       case "session-moved":
         if (this.snapshot && sameRef(event.moved.ref, this.snapshot.ref)) this.close(undefined, event.moved);
         // The placeholder's session was renamed (from the tree, the tab, another window): it names the new title.

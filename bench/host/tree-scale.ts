@@ -13,15 +13,19 @@
  * over it: per streamed event, which must not grow with the number of sessions.
  *   npm run build && node --import tsx bench/host/tree-scale.ts [runs=3] [sessions=10000] [longEvents=50000]
  * BENCH_TREE_DIR: where the big store is written once and reused (default: a temp folder, removed).
+ * BENCH_TREE_PROFILE=dir: also CPU-profile the extension host from the click to the first row
+ *   (its inspector through the payload's inspect-extensions; node needs --experimental-websocket),
+ *   writing dir/<case>-<run>.cpuprofile and printing its top functions.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
-import { extensionHostPid, missingVsCode, openWorkbench } from "../../test/e2e/helpers";
+import { freePort, PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
+import { extensionHostPid, missingVsCode, openWorkbench } from "../../test/support/workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
+import { startProfiler, type Profiler } from "./cdp-profile";
 import { cachedStore, writeStore } from "./tree-scale-store";
 
 const runs = Number(process.argv[2] ?? 3);
@@ -91,7 +95,9 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
   return page.evaluate(() => (window as unknown as { __treeScale: Promise<number> }).__treeScale);
 }
 
-async function sample(c: Case, out: string, providerURL: string): Promise<Sample> {
+const PROFILE_DIR = process.env.BENCH_TREE_PROFILE;
+
+async function sample(c: Case, out: string, providerURL: string, profileName?: string): Promise<Sample> {
   const env = {
     DOWNCITY_PROTOCOL: "openai-chat",
     DOWNCITY_BASE_URL: providerURL,
@@ -104,11 +110,17 @@ async function sample(c: Case, out: string, providerURL: string): Promise<Sample
   try {
     const { page, server } = workbench;
     await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-    await page.goto(workbenchUrl(server, c.workspace, [["extensionDevelopmentPath", remoteUri(server, c.extension)]]));
+    const payload: [string, string][] = [["extensionDevelopmentPath", remoteUri(server, c.extension)]];
+    const inspect = PROFILE_DIR && profileName ? await freePort() : undefined;
+    if (inspect) payload.push(["inspect-extensions", String(inspect)]);
+    await page.goto(workbenchUrl(server, c.workspace, payload));
     await page
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
       .waitFor({ timeout: 120_000 });
+    const profiler: Profiler | undefined = inspect ? await startProfiler(inspect) : undefined;
     const firstRowMs = await clickToFirstRow(page, c.icon);
+    if (profiler)
+      console.error(`${profileName}: ${await profiler.stop(join(PROFILE_DIR!, `${profileName}.cpuprofile`))}`);
     const pid = extensionHostPid(server.process.pid!);
     const result: Sample = {
       firstRowMs,
@@ -176,7 +188,12 @@ async function main() {
           if (only && !only.includes(i)) continue;
           // The big store is shared by the samples: a sample's own session goes, so each starts from the same store.
           const workspace = c.stream ? copyOf(c.workspace, join(base, `ws-${r}-${i}`)) : c.workspace;
-          const s = await sample({ ...c, workspace }, join(base, `out-${r}-${i}`), provider.baseURL);
+          const s = await sample(
+            { ...c, workspace },
+            join(base, `out-${r}-${i}`),
+            provider.baseURL,
+            `case${i}-run${r}`,
+          );
           if (workspace !== c.workspace) rmSync(workspace, { recursive: true, force: true });
           samples.get(c)!.push(s);
           console.error(`run ${r + 1}/${runs} ${c.name}: ${JSON.stringify(s)}`);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { DamagedFolder } from "../../core/runtime";
 import { areaDir } from "../../core/storage/layout";
-import { listStored, sortByUpdated } from "../../core/storage/list";
+import { listStored, sortByUpdated } from "../../core/storage/list/list";
 import { createStorageContext } from "../../core/storage/context";
 import { SESSIONS_HELP } from "../help";
 import type { Output } from "../output";

@@ -21,8 +21,9 @@ export type {
   TranscriptFormat,
 } from "../session";
 export { SessionNotFoundError } from "../storage/errors";
+export { byUpdated } from "../storage/list/list";
 export type { Unsubscribe } from "../util/emitter";
 export { hop } from "../util/hop-trace";
-export { DEFAULT_RULES_BUDGET } from "../rules";
+export { DEFAULT_RULES_BUDGET, ruleNames } from "../rules";
 export * from "./env-provider";
 export * from "./transcript";

@@ -1,7 +1,7 @@
 import type { SearchHit, SearchOptions } from "../protocol/search";
 import { IndexFiles, indexPrefilter, SearchIndex, searchSessions } from "../search";
 import { createStorageContext, type StorageContext } from "../storage/context";
-import { listStored } from "../storage/list";
+import { listStored } from "../storage/list/list";
 
 export { SearchQueryError } from "../search/errors";
 export { inert, inertJson } from "../search/snippet";

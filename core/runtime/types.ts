@@ -11,7 +11,7 @@ import type {
   LocalSessionRef,
   TranscriptFormat,
 } from "../session";
-import type { StoredItemAt } from "../storage/stored-item";
+import type { StoredItemAt } from "../storage/list/stored-item";
 import type { ProviderProfile } from "../llm/types";
 import type { Tool, ToolKind } from "../tools/types";
 import type { CompactionSettings } from "../compaction/config";

@@ -20,7 +20,7 @@ import {
 } from "../session";
 import { encodeId } from "../storage/id-codec";
 import { folderPaths, sessionPaths } from "../storage/layout";
-import { readStoredItemAt } from "../storage/stored-item";
+import { readStoredItemAt } from "../storage/list/stored-item";
 import { Sessions } from "../storage/sessions";
 import { serverOf } from "../llm/endpoint";
 import type { SearchHit, SearchOptions } from "../protocol/search";
@@ -639,6 +639,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     await op();
     if (entry) {
       for (const off of entry.detach) off();
+      await entry.checkpoints?.dispose();
       this.entries.delete(key);
     }
   }

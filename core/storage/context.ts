@@ -1,6 +1,6 @@
-import { nodeFs, type FsSeam } from "./fs-seam";
-import type { LockOptions } from "./lock";
-import type { WriterOptions } from "./active-writer";
+import { nodeFs, type FsSeam } from "./fs/fs-seam";
+import type { LockOptions } from "./fs/lock";
+import type { WriterOptions } from "./write/active-writer";
 
 /** Everything the storage modules share: where, how, and when. */
 export interface StorageContext {

@@ -1,6 +1,6 @@
 import type { AssistantMessageData, RequestHeaderData, SessionEvent } from "../protocol";
 import { EMPTY_TITLE, foldTitle, type TitleState } from "../session";
-import type { LoadedLog } from "./load-log";
+import type { LoadedLog } from "./open/load-log";
 import type { SessionMeta } from "./meta";
 
 /** The model an event names, if any (the latest one wins in lists). */

@@ -1,5 +1,5 @@
 import type { StorageContext } from "./context";
-import { isErrno } from "./fs-seam";
+import { isErrno } from "./fs/fs-seam";
 import type { SessionPaths } from "./layout";
 import { decodeSegment, sortSegments, type DecodedSegment, type SegmentName } from "./segment-codec";
 import { join } from "node:path";

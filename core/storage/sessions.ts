@@ -16,7 +16,7 @@ import { sessionKey } from "../protocol";
 import type { Unsubscribe } from "../util/emitter";
 import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
 import { encodeId } from "./id-codec";
-import { sortByUpdated } from "./list";
+import { sortByUpdated } from "./list/list";
 
 export interface SessionsOptions<
   P extends SessionPersistence = JsonlSessionPersistence,

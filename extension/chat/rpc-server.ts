@@ -63,6 +63,7 @@ export class ChatRpcServer implements Disposable {
   private connectAsked = false;
   /** A hello was answered: events now reach a live document. */
   private greeted = false;
+  private readonly owned: Disposable[] = [];
   private readonly toAttach: ResolvedAttachment[] = [];
   /** The conversation this view handed to an editor tab; its placeholder stays until another session is shown. */
   private movedAway: MovedChat | undefined;
@@ -302,7 +303,18 @@ export class ChatRpcServer implements Disposable {
     this.post({ kind: "event", event });
   }
 
+  /** A rules file of `folderKey` changed on disk: a loaded view refreshes its rules chips. */
+  rulesChanged(folderKey: string): void {
+    if (this.greeted && this.shown?.folderKey === folderKey) this.event({ type: "rules-changed", folderKey });
+  }
+
+  /** Disposed with this server (its webview's watchers). */
+  own(disposable: Disposable): void {
+    this.owned.push(disposable);
+  }
+
   dispose(): void {
+    this.owned.splice(0).forEach((d) => d.dispose());
     this.configChange.dispose();
     this.sessionChange.dispose();
     this.watching?.dispose();

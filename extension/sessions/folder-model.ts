@@ -1,5 +1,5 @@
 import { sessionKey } from "../../core/protocol";
-import type { SessionChange, SessionListItem } from "../../core/runtime";
+import { byUpdated, type SessionChange, type SessionListItem } from "../../core/runtime";
 import type { OpenFolder } from "../runtime/runtimes";
 import { dateBucket, dateRanges } from "./date-groups";
 import {
@@ -20,8 +20,7 @@ export type Stale =
   { type: "session"; node: SessionNode } | { type: "group"; agentId: string; archived: boolean } | { type: "folder" };
 
 const groupKey = (agentId: string, archived: boolean) => `${archived ? "a" : "l"}${agentId}`;
-const newest = (a: SessionNode, b: SessionNode) =>
-  b.item.updatedAt - a.item.updatedAt || (a.item.sessionId < b.item.sessionId ? -1 : 1);
+const newest = (a: SessionNode, b: SessionNode) => byUpdated(a.item, b.item);
 
 /**
  * The sessions of one folder as the tree shows them, kept up to date item by item.

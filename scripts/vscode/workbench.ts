@@ -39,15 +39,34 @@ export const sessionRows = (page: Page, title: string | RegExp) =>
 export const sessionRow = (page: Page, title: string | RegExp) => sessionRows(page, title).first();
 
 /**
- * The Sessions row with `title`, scrolled to: the tree is virtualised, so a row below the
- * view's fold is not in the DOM until the tree is scrolled that far (the Sessions view
- * starts small). Wheels down over the tree a bounded number of times until the row exists.
+ * The Sessions row with `title`, wheeled to: the tree is virtualised, so a row outside the
+ * view is not in the DOM until the tree is scrolled that far (the Sessions view starts
+ * small). The wheel turns over the middle of the Sessions pane's body, never over a row
+ * (the last row in the DOM may be under the status bar, and hovering it times out), a
+ * bounded number of times until the row is in the DOM and wholly inside the pane.
  */
-export async function scrolledSessionRow(page: Page, title: string | RegExp, steps = 40): Promise<Locator> {
+export async function scrolledSessionRow(
+  page: Page,
+  title: string | RegExp,
+  direction: 1 | -1 = 1,
+  steps = 40,
+): Promise<Locator> {
   const row = sessionRow(page, title);
-  for (let i = 0; i < steps && (await row.count()) === 0; i++) {
-    await sessionRows(page, /./).last().hover({ timeout: 5_000 });
-    await page.mouse.wheel(0, 110);
+  const body = page
+    .locator(".pane", { has: page.locator(".pane-header", { hasText: /^sessions/i }) })
+    .locator(".pane-body")
+    .first();
+  // A row at the pane's edge is in the DOM but covered by its neighbour: wholly inside, or keep wheeling.
+  const inside = async () => {
+    if ((await row.count()) === 0) return false;
+    const [r, b] = [await row.boundingBox(), await body.boundingBox()];
+    return !!r && !!b && r.y >= b.y && r.y + r.height <= b.y + b.height;
+  };
+  for (let i = 0; i < steps && !(await inside()); i++) {
+    const box = await body.boundingBox();
+    if (!box) throw new Error("the Sessions pane is not open");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 110 * direction);
     await row.waitFor({ state: "attached", timeout: 250 }).catch(() => undefined);
   }
   return row;

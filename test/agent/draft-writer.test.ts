@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DraftWriter } from "../../core/agent";
+import { DraftWriter } from "../../core/agent/draft-writer";
 import { Session, type Draft } from "../../core/session";
 
 function recorder() {

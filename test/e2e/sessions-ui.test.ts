@@ -11,7 +11,14 @@ import { mock, test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { seedSessions } from "../../scripts/vscode/seed";
-import { openDowncityView, quickPickRow, runCommand, sessionRow, sessionRows } from "../../scripts/vscode/workbench";
+import {
+  openDowncityView,
+  quickPickRow,
+  runCommand,
+  scrolledSessionRow,
+  sessionRow,
+  sessionRows,
+} from "../../scripts/vscode/workbench";
 import { Sessions, sessionPaths } from "../../core/storage";
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
@@ -179,18 +186,18 @@ test(
       await treeGroup(page, new RegExp(`^${monthLabel(monthAgo)}`)).click({ timeout: 15_000 });
       await sessionRow(page, oldWork(0)).waitFor({ timeout: 15_000 });
       // The tree is virtualised: scroll down to the group's last shown row and its Show more.
-      const last = await scrolledRow(page, oldWork(49));
+      const last = await scrolledSessionRow(page, oldWork(49));
       await last.waitFor({ timeout: 15_000 });
-      const more = await scrolledRow(page, /^Show more/);
+      const more = await scrolledSessionRow(page, /^Show more/);
       await more.waitFor({ timeout: 15_000 });
       assert.equal(await sessionRows(page, oldWork(50)).count(), 0, "the 51st row is not shown yet");
       await more.click({ timeout: 15_000 });
-      const rest = await scrolledRow(page, oldWork(59));
+      const rest = await scrolledSessionRow(page, oldWork(59));
       await rest.waitFor({ timeout: 15_000 });
       await workbench.screenshot("02a-after-show-more");
       assert.equal(await sessionRows(page, /^Show more/).count(), 0, "every row of the group is shown");
       // Collapse it again, out of the way of the next steps.
-      const group = await scrolledRow(page, new RegExp(`^${monthLabel(monthAgo)}`), -1);
+      const group = await scrolledSessionRow(page, new RegExp(`^${monthLabel(monthAgo)}`), -1);
       await group.click({ timeout: 15_000 });
       await withTimeout(
         waitUntil(async () => (await sessionRows(page, /^Old work \d/).count()) === 0),
@@ -356,30 +363,4 @@ async function growSessionsPane(page: Page): Promise<void> {
 /** Polls `check` on each animation frame's worth of work (a DOM read), never a fixed sleep; bounded by the caller. */
 async function waitUntil(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * The Sessions row with `title`, wheeled to (the tree is virtualised: a row outside the
- * view is not in the DOM). The wheel turns over the middle of the Sessions pane, never
- * over a row that may be hidden under the status bar.
- */
-async function scrolledRow(page: Page, title: string | RegExp, direction: 1 | -1 = 1, steps = 40) {
-  const row = sessionRow(page, title);
-  const body = page
-    .locator(".pane", { has: page.locator(".pane-header", { hasText: /^sessions/i }) })
-    .locator(".pane-body")
-    .first();
-  // Until the row is in the DOM and wholly inside the pane (a row at the edge is covered by its neighbour).
-  const inside = async () => {
-    if ((await row.count()) === 0) return false;
-    const [r, b] = [await row.boundingBox(), (await body.boundingBox())!];
-    return !!r && r.y >= b.y && r.y + r.height <= b.y + b.height;
-  };
-  for (let i = 0; i < steps && !(await inside()); i++) {
-    const box = (await body.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.wheel(0, 110 * direction);
-    await row.waitFor({ state: "attached", timeout: 250 }).catch(() => undefined);
-  }
-  return row;
 }

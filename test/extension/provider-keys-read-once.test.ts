@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ProviderConfig, secretKey } from "../../extension/config/providers";
 import * as fake from "../support/vscode-fake";
-import { fakeContext, MemorySecrets } from "./helpers";
+import { fakeContext, MemorySecrets } from "../support/extension/helpers";
 
 /** MemorySecrets counting reads, with a write that another window makes (the store changes, the event follows). */
 class CountingSecrets extends MemorySecrets {

@@ -11,7 +11,7 @@ import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import { createNodeTools } from "../../core/tools/node";
 import { ChatController } from "../../extension/chat/controller";
 import { ChatRpcServer } from "../../extension/chat/rpc-server";
-import { FOLDER, recordingActions, runtimesOf } from "../extension-chat/helpers";
+import { FOLDER, recordingActions, runtimesOf } from "../extension/chat/helpers";
 
 const [root, baseURL] = process.argv.slice(2) as [string, string];
 const window = Number(process.env.REPLAY_CONTEXT_WINDOW ?? 200_000);

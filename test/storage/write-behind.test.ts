@@ -3,9 +3,9 @@ import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import type { SessionEvent } from "../../core/protocol";
-import { ActiveLogWriter } from "../../core/storage/active-writer";
-import type { FileHandleSeam } from "../../core/storage/fs-seam";
-import { tempRoot } from "./helpers";
+import { ActiveLogWriter } from "../../core/storage/write/active-writer";
+import type { FileHandleSeam } from "../../core/storage/fs/fs-seam";
+import { tempRoot } from "../support/storage/helpers";
 
 const event = (seq: number): SessionEvent =>
   ({ seq, time: seq, type: "user/message", data: { content: [{ type: "text", text: `m${seq}` }] } }) as SessionEvent;
