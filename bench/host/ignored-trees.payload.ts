@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import type { Tool, ToolContext, ToolOutput } from "../../core/tools/types";
 import { createGrepTool } from "../../core/tools/node/grep";
 import { editorExcludes } from "../../extension/tools/excludes";
+import { GitignoreDiscovery } from "../../extension/tools/gitignore-discovery";
 import { createEditorGlobTool, createEditorGrepTool, findBundledRipgrep } from "../../extension/tools/search-tools";
 
 export interface IgnoredTreesSample {
@@ -47,8 +48,11 @@ export async function run(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders![0]!;
   const root = realpathSync(folder.uri.fsPath);
   const ctx: ToolContext = { root, signal: new AbortController().signal };
-  const glob = createEditorGlobTool(folder);
-  const grep = createEditorGrepTool(vscode.env.appRoot);
+  // As createEditorTools makes them: one kept discovery of the nested .gitignore files for both.
+  const discovery = new GitignoreDiscovery(folder);
+  const glob = createEditorGlobTool(folder, { discovery });
+  const grep = createEditorGrepTool(vscode.env.appRoot, folder, { discovery });
+  const uncached = createEditorGlobTool(folder);
   const core = createGrepTool({ ripgrep: findBundledRipgrep(vscode.env.appRoot) ?? false });
   const step = (name: string, fn: () => Promise<unknown> | unknown): Tool => ({
     ...grep,
@@ -58,17 +62,15 @@ export async function run(): Promise<void> {
   const cases: [string, Tool, unknown][] = [
     ["glob **/*.ts", glob, { pattern: "**/*.ts", path: "." }],
     ["glob **/f49*.ts (a full traversal)", glob, { pattern: "**/f49*.ts", path: "." }],
+    // Last round's glob: the nested .gitignore files looked for on every call (one more findFiles).
+    ["glob **/f49*.ts, discovery not kept", uncached, { pattern: "**/f49*.ts", path: "." }],
     ["grep needle", grep, { pattern: "needle", path: "." }],
     // The parts of that grep, to see where its time goes.
-    [
-      "grep's parts: editorExcludes",
-      step("x", () => editorExcludes(folder, root, { nested: false }).then(() => "")),
-      {},
-    ],
+    ["grep's parts: editorExcludes", step("x", () => editorExcludes(folder, root, { discovery }).then(() => "")), {}],
     ["grep's parts: ripgrep", step("r", () => core.search({ pattern: "needle", path: "." }, ctx, {}).then(text)), {}],
     [
       "grep's parts: the note (skippedBelow)",
-      step("n", async () => (await editorExcludes(folder, root, { nested: false })).skippedBelow(".").join()),
+      step("n", async () => (await editorExcludes(folder, root, { discovery })).skippedBelow(".").join()),
       {},
     ],
   ];
@@ -113,6 +115,7 @@ export async function run(): Promise<void> {
     }
   }
   moveTo(undefined);
+  discovery.dispose();
   results.rssMiB = Math.round(process.memoryUsage().rss / 1024 / 1024);
   writeFileSync(process.env.DOWNCITY_BENCH_RESULTS!, JSON.stringify(results));
 }
