@@ -36,7 +36,7 @@ import { unitCache } from "../core/search/unit-cache";
 import { rawTests } from "../core/search/raw-test";
 import { readFileQuiet } from "../core/search/read-sync";
 import type { SessionEvent } from "../core/protocol";
-import { generateSession } from "../test/storage/generate";
+import { generateSession } from "../test/support/storage/generate";
 
 const scale = Number(process.argv[2] ?? 0.1);
 const count = Number(process.argv[3] ?? 10_000);

@@ -634,6 +634,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     await op();
     if (entry) {
       for (const off of entry.detach) off();
+      await entry.checkpoints?.dispose();
       this.entries.delete(key);
     }
   }

@@ -144,12 +144,13 @@ test("extension/approval and extension/tools import only the floors below them",
 
 /**
  * Shared test helpers have one home, test/support/ (the loopback provider, fakes, temp folders, the CLI runner, the
- * host tests' workspace): scripts/ (which npm start and the packaging run) take only from there, and test/ folders
- * share only through it, so no two folders import each other.
+ * host tests' workspace, the storage generators and harnesses, the webview harness, the workbench launcher): scripts/
+ * (which npm start and the packaging run) and bench/ take only from there. (Inside test/, a suite may still use
+ * another suite's helpers, e.g. test/agent/harness.ts, without a cycle between folders.)
  */
-test("scripts/ import of test/ only test/support", () => {
+test("scripts/ and bench/ import of test/ only test/support", () => {
   const bad: string[] = [];
-  for (const file of sources(join(ROOT, "scripts"))) {
+  for (const file of [...sources(join(ROOT, "scripts")), ...sources(join(ROOT, "bench"))]) {
     for (const spec of specifiers(file)) {
       const to = target(file, spec);
       if (to?.startsWith("test/") && !to.startsWith("test/support/"))

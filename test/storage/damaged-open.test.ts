@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { Sessions, sessionPaths } from "../../core/storage";
 import { encodeSegment } from "../../core/storage/segment-codec";
 import { type FsSeam } from "../../core/storage/fs/fs-seam";
-import { countingFs, tempRoot, user } from "./helpers";
+import { countingFs, tempRoot, user } from "../support/storage/helpers";
 
 const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean);
 

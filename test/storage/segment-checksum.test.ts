@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { compress, decompress } from "@mongodb-js/zstd";
 import { Sessions, sessionPaths } from "../../core/storage";
 import { decodeSegment, parseSegmentName } from "../../core/storage/segment-codec";
-import { assistant, tempRoot } from "./helpers";
+import { assistant, tempRoot } from "../support/storage/helpers";
 
 async function compacted(t: { after(fn: () => void): void }) {
   const root = tempRoot(t);

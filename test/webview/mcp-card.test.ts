@@ -5,7 +5,17 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ev, helloWith, openChat, REF, skipReason, snapshot, userEv, violations, useBrowser } from "./harness";
+import {
+  ev,
+  helloWith,
+  openChat,
+  REF,
+  skipReason,
+  snapshot,
+  userEv,
+  violations,
+  useBrowser,
+} from "../support/webview/harness";
 
 const ROOT = join(__dirname, "..", "..");
 const browserOf = useBrowser();

@@ -13,7 +13,7 @@ import { freePort } from "../../../scripts/vscode/code-server";
 import * as fake from "../../support/vscode-fake";
 import { startProviderServer, wire } from "../../support/provider-server";
 import { tempDir } from "../../support/temp";
-import { fakeContext, folder, setFolders } from "../helpers";
+import { fakeContext, folder, setFolders } from "../../support/extension/helpers";
 import { ChatController, recordingActions, view } from "./helpers";
 
 const KEY = "sk-connect-host-4e8a1f";
