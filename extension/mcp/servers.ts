@@ -33,8 +33,8 @@ export class McpServers implements vscode.Disposable {
   constructor(
     context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">,
     readonly output: vscode.OutputChannel,
-    /** Tests on a loaded machine raise the first run's wait for a server (default 3 s). */
-    private readonly options: { firstRunWaitMs?: number } = {},
+    /** How long a run waits for a starting server (the manager's default when unset); tests on a loaded machine wait longer. */
+    private readonly firstRunWaitMs?: number,
   ) {
     this.trust = new McpTrust(context.workspaceState);
     this.inputs = new McpInputs(context.secrets);
@@ -85,6 +85,7 @@ export class McpServers implements vscode.Disposable {
     }
     const manager = new McpManager({
       root,
+      firstRunWaitMs: this.firstRunWaitMs,
       log: {
         stderr: (server, line) => this.output.appendLine(`[${server}] ${line}`),
         info: (server, message) => this.output.appendLine(`[${server}] ${message}`),
@@ -93,7 +94,6 @@ export class McpServers implements vscode.Disposable {
       input: (input, server, source) => this.inputs.value(root, source, server, input),
       restricted: () => (vscode.workspace.isTrusted ? undefined : MCP_RESTRICTED),
       alwaysAllowed: (server, tool) => this.trust.alwaysAllowed(root, server, tool),
-      ...(this.options.firstRunWaitMs !== undefined ? { firstRunWaitMs: this.options.firstRunWaitMs } : {}),
       allowAlways: async (server, tool, what) => {
         await this.trust.allowAlways(root, what === "server" ? server : `${server}/${tool}`);
         this.output.appendLine(
