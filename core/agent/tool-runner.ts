@@ -200,6 +200,8 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     ...(preview.value ? { preview: preview.value } : {}),
     ...(tool.mcp?.allowAlways ? { mcp: { server: tool.mcp.server, tool: tool.mcp.tool } } : {}),
   });
+  // While the user decides, a command's recording pays its one full walk (not once approved).
+  if (tool.kind && !tool.readOnly) void options.checkpoints?.warm(tool.kind);
   try {
     const decision = await options.approve(
       {

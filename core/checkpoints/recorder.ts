@@ -54,6 +54,8 @@ export class CheckpointRecorder {
   /** In git: the private-index tree of the folder, and the content of each file changed since (overriding it). */
   private base: { tree: string } | undefined;
   private readonly since = new Map<string, ContentRef | Promise<ContentRef>>();
+  /** The first sync (a full walk; in git, the private tree) taken early, while a command waits for approval. */
+  private warming: Promise<void> | undefined;
   /** Blob writes started before a command and finished while it runs (awaited before they are referenced). */
   private readonly writing = new Set<Promise<ContentRef>>();
 
@@ -65,10 +67,30 @@ export class CheckpointRecorder {
 
   /** Removes the private index (the runtime closing the session). */
   async dispose(): Promise<void> {
+    await this.warming;
     this.folder?.close();
     this.folder = undefined;
     await Promise.all(this.writing);
     await unlink(this.privateIndex).catch(() => undefined);
+  }
+
+  /**
+   * Called while a call waits for the user's approval: for a command, the session's first
+   * sync (the one full walk, and in git the private tree) is paid then, not when the command
+   * starts. Exact all the same: the command's own sync still sees what changed in between.
+   * Never fails; a failed warm-up leaves the command's sync to walk.
+   */
+  warm(kind: ToolKind): Promise<void> {
+    if (kind !== "command") return Promise.resolve();
+    return (this.warming ??= this.syncAndSnapshot().then(
+      () => undefined,
+      () => undefined,
+    ));
+  }
+
+  /** The folder's watched manifest: its counters show what syncs cost (tests assert them). */
+  get watched(): WatchedFolder | undefined {
+    return this.folder;
   }
 
   /** Starts recording a call; undefined for tools that change no file. */
@@ -129,19 +151,30 @@ export class CheckpointRecorder {
   }
 
   private async beforeCommand(): Promise<PendingCheckpoint> {
-    const { root } = this.options;
-    const folder = (this.folder ??= new WatchedFolder({
-      root,
-      ...(this.options.exclude ? { exclude: this.options.exclude } : {}),
-      ...(this.options.watch !== undefined ? { watch: this.options.watch } : {}),
-    }));
-    let synced: FolderSync;
+    // A warm-up still running finishes first: one sync at a time.
+    await this.warming;
+    const folder = this.watchedFolder();
+    let synced: { repo: GitRepo | undefined; treeNote: string | undefined };
     try {
-      synced = await folder.sync();
+      synced = await this.syncAndSnapshot();
     } catch (error) {
       const note = `the folder could not be listed before the command: ${message(error)}`;
       return { finish: async () => ({ files: [], note }) };
     }
+    return { finish: () => this.afterCommand(folder, synced.repo, synced.treeNote) };
+  }
+
+  private watchedFolder(): WatchedFolder {
+    return (this.folder ??= new WatchedFolder({
+      root: this.options.root,
+      ...(this.options.exclude ? { exclude: this.options.exclude } : {}),
+      ...(this.options.watch !== undefined ? { watch: this.options.watch } : {}),
+    }));
+  }
+
+  /** Brings the manifest and (in git) the private snapshot up to the folder as it is now; throws if it cannot be listed. */
+  private async syncAndSnapshot(): Promise<{ repo: GitRepo | undefined; treeNote: string | undefined }> {
+    const synced: FolderSync = await this.watchedFolder().sync();
     const repo = await this.gitRepo();
     let treeNote: string | undefined;
     if (repo) {
@@ -154,7 +187,7 @@ export class CheckpointRecorder {
         treeNote = `no git snapshot before the command: ${message(error)}`;
       }
     }
-    return { finish: () => this.afterCommand(folder, repo, treeNote) };
+    return { repo, treeNote };
   }
 
   /**

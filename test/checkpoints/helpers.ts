@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import type { ToolCheckpoint, ToolResultData } from "../../core/protocol";
 import type { Session } from "../../core/session";
 import { wire } from "../support/provider-server";
-import { startHarness, type Harness } from "../agent/harness";
+import { startHarness, type Harness, type HarnessAgentOptions } from "../agent/harness";
 
 export type Step = { toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] } | { text: string };
 
@@ -14,6 +14,7 @@ export async function scriptedTurns(
   t: { after(fn: () => unknown): void },
   root: string,
   turns: Step[][],
+  agent?: HarnessAgentOptions,
 ): Promise<Harness & { ref: { agentId: string; sessionId: string }; turn(text: string): Promise<void> }> {
   const replies = turns.flat();
   let n = 0;
@@ -25,7 +26,7 @@ export async function scriptedTurns(
         usage: { input: 100, output: 10 },
       }),
     }),
-    { root },
+    { root, ...(agent ? { agent } : {}) },
   );
   const ref = { agentId: h.agent.session.agentId, sessionId: h.agent.session.id };
   return {

@@ -119,3 +119,44 @@ test("a command that writes a file through a hard link outside the folder (no ev
   if (before.kind === "blob")
     assert.equal((await watched.blobs.get(before.sha256)).toString("utf8"), "other committed\nbetween\n");
 });
+
+test("while a command waits for approval its recording takes the session's one full walk; the command's own sync is partial and still sees an edit made in between", async (t) => {
+  const root = tempWorkspace(t);
+  gitFolder(root, ".downcity/\n");
+  // A spy on the real recorder: which recorder warmed, and whether it had by the time the user was asked.
+  const warm = CheckpointRecorder.prototype.warm;
+  let recorder: CheckpointRecorder | undefined;
+  CheckpointRecorder.prototype.warm = function (this: CheckpointRecorder, kind) {
+    recorder = this;
+    return warm.call(this, kind);
+  };
+  t.after(() => (CheckpointRecorder.prototype.warm = warm));
+  let walksWhileAsked: number | undefined;
+  const h = await scriptedTurns(t, root, [[run("c1", "cp tracked.txt copy.txt && rm tracked.txt"), say("done")]], {
+    policy: "reads",
+    approve: async (request) => {
+      assert.equal(request.kind, "command");
+      assert.ok(recorder?.watched, "the warm-up started before the user was asked");
+      await recorder.warm("command"); // the same warm-up: here only to wait for it deterministically
+      walksWhileAsked = recorder.watched.counters.fullWalks;
+      writeFileSync(join(root, "tracked.txt"), "edited while the card was shown\n");
+      return { approved: true };
+    },
+  });
+  await h.turn("change");
+  assert.equal(walksWhileAsked, 1);
+  assert.equal(recorder!.watched!.counters.fullWalks, 1, "the command's own sync did not walk again");
+  assert.ok(recorder!.watched!.counters.partialSyncs >= 1);
+  const [cp] = checkpoints(h.agent.session);
+  assert.deepEqual(
+    cp!.files.map((f) => [f.path, f.before.kind, f.after.kind]),
+    [
+      ["copy.txt", "absent", "blob"],
+      ["tracked.txt", "blob", "absent"],
+    ],
+  );
+  const point = await h.runtime.restorePoint(h.ref, userMessageSeqs(h.agent.session)[0]!);
+  await h.runtime.applyRestore(h.ref, await h.runtime.previewRestore(h.ref, point), { scope: "files" });
+  assert.equal(read(root, "tracked.txt"), "edited while the card was shown\n");
+  assert.equal(read(root, "copy.txt"), null);
+});
