@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import type { DamagedFolder, SessionChange } from "../../core/runtime";
@@ -10,6 +11,11 @@ import type { SessionNode, SessionTreeNode } from "./nodes";
 
 /** Other windows' and the CLI's writes: every session's meta.json, live or archived. */
 export const META_GLOB = ".downcity/agents/*/{sessions,archived}/*/meta.json";
+/**
+ * Their archive, unarchive and delete: a session folder renamed between areas (or aside
+ * to be removed) is one event for the folder, none for the meta.json inside it.
+ */
+export const SESSION_DIR_GLOB = ".downcity/agents/*/{sessions,archived}/*";
 /** Changes within this window become one refresh. */
 export const COALESCE_MS = 100;
 /** The first page read before the full list: Today's and Yesterday's pages (open at first), and one to tell "Show more". */
@@ -199,6 +205,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     const { runtime, folder } = entry;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, META_GLOB));
     const onPath = (uri: vscode.Uri) => this.queuePath(entry, uri.fsPath);
+    // A folder that came or went: its meta.json is read (or found gone) like a changed one.
+    const dirs = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(folder, SESSION_DIR_GLOB),
+      false,
+      true,
+      false,
+    );
+    const onDir = (uri: vscode.Uri) => this.queuePath(entry, join(uri.fsPath, "meta.json"));
     const offChange = runtime.onChange((change) => this.onChange(model, change));
     const offEvent = runtime.onEvent((event) => this.onAgentEvent(model, event));
     this.perFolder.set(entry, [
@@ -206,6 +220,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       watcher.onDidCreate(onPath),
       watcher.onDidChange(onPath),
       watcher.onDidDelete(onPath),
+      dirs,
+      dirs.onDidCreate(onDir),
+      dirs.onDidDelete(onDir),
       new vscode.Disposable(offChange),
       new vscode.Disposable(offEvent),
     ]);

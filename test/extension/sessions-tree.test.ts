@@ -9,7 +9,7 @@ import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
 import { FolderRegistry } from "../../extension/runtime/runtimes";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
-import { SessionsTree } from "../../extension/sessions/tree";
+import { META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../extension/sessions/tree";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
@@ -62,6 +62,9 @@ const todayRows = async (tree: SessionsTree, parent?: SessionTreeNode) => {
 };
 const labels = (nodes: SessionTreeNode[], tree: SessionsTree) => nodes.map((n) => tree.getTreeItem(n).label as string);
 const lists = (made: { lists: number }[]) => made.reduce((n, m) => n + m.lists, 0);
+/** The fake watchers made for `glob` (the tree has one for meta.json files, one for session folders). */
+const watcherOf = (glob: string) =>
+  fake.created.watchers.filter((w) => typeof w.pattern !== "string" && w.pattern.pattern === glob);
 
 test("the tree merges hot and cold, then follows the change feed and the meta.json watcher without listing again", async (t) => {
   const root = tempDir(t);
@@ -106,7 +109,7 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   // Another process writes a session: the watcher's meta.json event adds it.
   await storeSessions(root, 1, { start: 50 });
   const added = nextFire();
-  fake.created.watchers
+  watcherOf(META_GLOB)
     .at(-1)!
     .fire("create", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-50", "meta.json")));
   await added;
@@ -123,15 +126,16 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   assert.equal(tree.getTreeItem(group).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
   assert.deepEqual(labels(await tree.getChildren(group), tree), ["Stored 0"]);
 
-  // A delete seen by the watcher (another window) removes the row.
+  // A delete seen by the watcher (another window) removes the row: the folder goes (renamed aside, then
+  // removed), one event for the folder and none for the meta.json inside it.
   const gone = nextFire();
   const other = setup([folder(root)], 5);
   await other.runtimes.all()[0]!.runtime.delete({ agentId: "code", sessionId: "session-2" });
   await other.close();
   setFolders([folder(root)]);
-  fake.created.watchers
+  watcherOf(SESSION_DIR_GLOB)
     .find((w) => !w.disposed)!
-    .fire("delete", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-2", "meta.json")));
+    .fire("delete", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-2")));
   await gone;
   assert.equal(tree.find(runtimes.all()[0]!, "code", "session-2"), undefined);
   assert.equal(lists(made), listed, "no event caused a re-list");
