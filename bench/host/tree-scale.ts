@@ -208,9 +208,9 @@ async function main() {
   }
 }
 
-/** A copy of a workspace for one sample (hard links would share the files a sample appends to). */
+/** A copy of a workspace for one sample (hard links would share the files a sample appends to), mtimes kept. */
 function copyOf(from: string, to: string): string {
-  cpSync(from, to, { recursive: true });
+  cpSync(from, to, { recursive: true, preserveTimestamps: true });
   return to;
 }
 
