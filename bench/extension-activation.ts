@@ -13,7 +13,7 @@ import { Emitter } from "../core/util/emitter";
 import { activate, deactivate } from "../extension/activate";
 import { createWorkspaceRuntime } from "../core/runtime";
 import type { SessionNode, SessionTreeNode } from "../extension/sessions/nodes";
-import { fakeContext, folder, setFolders } from "../test/extension/helpers";
+import { fakeContext, folder, setFolders } from "../test/support/extension/helpers";
 import { fmt, median, table } from "./stats";
 
 /** One real session written by the store, copied `count` times under new ids (meta.json rewritten to match). */

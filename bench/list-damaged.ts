@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStorageContext } from "../core/storage/context";
 import { listStored } from "../core/storage/list/list";
-import { nodeFs, Sessions, type FsSeam } from "../core/storage";
+import { Sessions } from "../core/storage";
+import { nodeFs, type FsSeam } from "../core/storage/fs/fs-seam";
 import { fmt, median, table, timeMsAsync } from "./stats";
 
 const SESSIONS = Number(process.argv[2] ?? 10_000);

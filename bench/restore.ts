@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { applyRestore } from "../core/checkpoints/apply";
 import { ContentSource } from "../core/checkpoints/content";
 import { planRestore } from "../core/checkpoints/plan";
+import { takeManifest } from "../core/checkpoints/manifest";
 import { CheckpointRecorder } from "../core/checkpoints/recorder";
 import { Sessions } from "../core/storage/sessions";
 import { sessionPaths } from "../core/storage/layout";
@@ -15,7 +16,21 @@ import { atomicWriteFile } from "../core/tools/atomic-write";
 import { fmt, median, mib, table, timeMsAsync } from "./stats";
 
 const FILES = Number(process.argv[2] ?? 10_000);
-const RUNS = 7;
+const RUNS = 21;
+
+/** Times `fn` `runs` times (run i gets i); `prepare` runs untimed before each. */
+async function timesOf(
+  runs: number,
+  fn: (i: number) => unknown,
+  prepare: (i: number) => unknown = () => undefined,
+): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await prepare(i);
+    out.push(await timeMsAsync(async () => fn(i)));
+  }
+  return out;
+}
 
 function folder(name: string): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `downcity-bench-restore-${name}-`)));
@@ -73,19 +88,59 @@ async function main(): Promise<void> {
       "≤ 1 ms + blob write",
     ]);
 
-    // 2. Per command, no git: two manifests and the diff around a command that changes nothing.
-    const noGit: number[] = [];
-    for (let i = 0; i < RUNS; i++)
-      noGit.push(await timeMsAsync(async () => (await rec.before("command", {}))!.finish()));
-    rows.push([`command, ${FILES} files, no git (2 manifests + diff)`, `${fmt(median(noGit))} ms`, "", "≤ 50 ms"]);
+    // 2. Per command, no git: the two syncs of the watched manifest around a command that changes nothing
+    // (steady state: the first command walks the folder), and around one that changes a file.
+    const recordCommand = async (r: CheckpointRecorder, between: () => unknown = () => undefined) => {
+      const pending = await r.before("command", {});
+      await between();
+      return pending!.finish();
+    };
+    await recordCommand(rec); // the first command walks the folder and starts the watches
+    const noGit = await timesOf(RUNS, () => recordCommand(rec));
+    const noGitWrite = await timesOf(RUNS, (i) =>
+      recordCommand(rec, () => writeFileSync(join(plain, "pkg3", "file3.ts"), `// command ${i}\n`)),
+    );
+    const walkOnce = await timesOf(RUNS, () => takeManifest({ root: plain }));
+    const unwatched = new CheckpointRecorder({ root: plain, sessionDir: join(plain, ".downcity", "b2"), watch: false });
+    const noGitUnwatched = await timesOf(RUNS, () => recordCommand(unwatched));
+    rows.push([
+      `command, ${FILES} files, no git (2 syncs of the watched manifest)`,
+      `${fmt(median(noGit))} ms`,
+      `a command that writes 1 file: ${fmt(median(noGitWrite))} ms (its after blob included)`,
+      "≤ 50 ms",
+    ]);
+    rows.push([
+      `  fallback: the watcher off (2 full stat walks)`,
+      `${fmt(median(noGitUnwatched))} ms`,
+      `one stat walk of the folder (takeManifest): ${fmt(median(walkOnce))} ms`,
+      "",
+    ]);
 
-    // 3. Per command, git: manifests + the private-index snapshot, vs a shadow-git commit per step.
+    // 3. Per command, git: a file changed before each command (its content is kept as a blob, the
+    // write overlapping the command), vs a shadow-git commit per step. Also the overhead on a real
+    // command (a spawned `sh -c true`), recorded vs not, in the same loop.
     const grec = new CheckpointRecorder({ root: repo, sessionDir: join(repo, ".downcity", "bench-session") });
-    const inGit: number[] = [];
+    const step = (i: number) => writeFileSync(join(repo, "pkg0", "file0.ts"), `// step ${i}\n`);
+    step(-1);
+    await recordCommand(grec); // the first command: full walk + the private-index tree of the whole folder
+    const inGit = await timesOf(RUNS, () => recordCommand(grec), step);
+    const shell = () => execFileSync("sh", ["-c", "true"]);
+    const bareShell: number[] = [];
+    const recordedShell: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      writeFileSync(join(repo, "pkg0", "file0.ts"), `// step ${i}\n`);
-      inGit.push(await timeMsAsync(async () => (await grec.before("command", {}))!.finish()));
+      step(2000 + i);
+      bareShell.push(await timeMsAsync(async () => shell()));
+      step(3000 + i);
+      recordedShell.push(await timeMsAsync(() => recordCommand(grec, shell)));
     }
+    const gunwatched = new CheckpointRecorder({ root: repo, sessionDir: join(repo, ".downcity", "b3"), watch: false });
+    await recordCommand(gunwatched);
+    const inGitUnwatched = await timesOf(
+      RUNS,
+      () => recordCommand(gunwatched),
+      (i) => step(4000 + i),
+    );
+    const writeTree = await timesOf(RUNS, async () => git(repo, ["write-tree"]));
     const shadow = join(tmpdir(), `downcity-bench-shadow-${process.pid}`);
     const shadowEnv = { GIT_DIR: shadow, GIT_WORK_TREE: repo };
     git(repo, ["init", "-q", "--bare", shadow]);
@@ -104,11 +159,24 @@ async function main(): Promise<void> {
       );
     }
     rmSync(shadow, { recursive: true, force: true });
+    const shellOverhead = median(recordedShell) - median(bareShell);
     rows.push([
-      `command, ${FILES} files, git (manifests + private-index tree)`,
+      `command, ${FILES} files, git (2 syncs + the changed file's blob)`,
       `${fmt(median(inGit))} ms`,
       `${fmt(median(inGit) / median(shadowSteps))} × a shadow-git step, ${fmt(median(inGit) / first)} × its first commit`,
       "≤ 10 % of a shadow-git commit",
+    ]);
+    rows.push([
+      `  on a real command (sh -c true: ${fmt(median(bareShell))} ms bare)`,
+      `${fmt(median(recordedShell))} ms recorded`,
+      `overhead ${fmt(shellOverhead)} ms = ${fmt(shellOverhead / median(shadowSteps))} × a shadow-git step`,
+      "",
+    ]);
+    rows.push([
+      `  fallback: the watcher off (2 full stat walks)`,
+      `${fmt(median(inGitUnwatched))} ms`,
+      `${fmt(median(inGitUnwatched) / median(shadowSteps))} × a shadow-git step; one git write-tree alone ${fmt(median(writeTree))} ms`,
+      "",
     ]);
     rows.push([
       `shadow-git commit per step (Cline), steady state`,
@@ -116,6 +184,7 @@ async function main(): Promise<void> {
       `first commit ${fmt(first)} ms`,
       "",
     ]);
+    await Promise.all([rec, unwatched, grec, gunwatched].map((r) => r.dispose()));
 
     // 4. Restore of 100 files, preview included, and 5. disk used.
     const sessions = new Sessions({ root: plain, batchWindowMs: 1 });

@@ -4,8 +4,20 @@
 // pseudo-words; every figure is measured in this one run against a brute-force
 // decode-and-scan of the same logs, with `rg` over plain exports as the floor.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { Worker } from "node:worker_threads";
+import * as zstd from "@mongodb-js/zstd";
 import { join } from "node:path";
 import { openSearchIndex, searchWorkspace } from "../core/runtime/search";
 import type { SearchOptions } from "../core/protocol/search";
@@ -21,9 +33,10 @@ import { decodeSegment } from "../core/storage/segment-codec";
 import { Postings } from "../core/search/term-index/postings";
 import { addWords } from "../core/search/term-index/words";
 import { unitCache } from "../core/search/unit-cache";
+import { rawTests } from "../core/search/raw-test";
 import { readFileQuiet } from "../core/search/read-sync";
 import type { SessionEvent } from "../core/protocol";
-import { generateSession } from "../test/storage/generate";
+import { generateSession } from "../test/support/storage/generate";
 
 const scale = Number(process.argv[2] ?? 0.1);
 const count = Number(process.argv[3] ?? 10_000);
@@ -171,6 +184,85 @@ async function buildBreakdown(root: string): Promise<Record<string, number>> {
   return ms;
 }
 
+/** Every session folder of the corpus (one agent, live), by readdir alone. */
+function sessionFolders(root: string): string[] {
+  const base = join(root, ".downcity", "agents", "default", "sessions");
+  return readdirSync(base).map((name) => `${base}/${name}`);
+}
+
+/** Reads every file on this thread (and decompresses the segments): the least a build does. */
+async function readFloor(files: readonly string[], unzip: boolean): Promise<number> {
+  const t0 = now();
+  for (const file of files) {
+    const data = readFileSync(file);
+    if (unzip && file.endsWith(".zst")) await zstd.decompress(data);
+  }
+  return now() - t0;
+}
+
+/** `readFloor` split over `n` worker threads, wall time (each worker reads and decompresses its share). */
+async function readFloorInWorkers(files: readonly string[], n: number): Promise<number> {
+  const code = `
+    const { parentPort, workerData } = require("node:worker_threads");
+    const { readFileSync } = require("node:fs");
+    const zstd = require(workerData.zstd);
+    parentPort.once("message", async () => {
+      for (const file of workerData.files) {
+        const data = readFileSync(file);
+        if (file.endsWith(".zst")) await zstd.decompress(data);
+      }
+      parentPort.postMessage("done");
+    });`;
+  const zstd = require.resolve("@mongodb-js/zstd");
+  const workers = Array.from(
+    { length: n },
+    (_, i) => new Worker(code, { eval: true, workerData: { zstd, files: files.filter((_, k) => k % n === i) } }),
+  );
+  await Promise.all(workers.map((w) => new Promise((r) => w.once("online", r))));
+  const t0 = now();
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((r) => {
+          w.once("message", r);
+          w.postMessage("go");
+        }),
+    ),
+  );
+  const ms = now() - t0;
+  await Promise.all(workers.map((w) => w.terminate()));
+  return ms;
+}
+
+/**
+ * The read floor plus the cheapest tokeniser there is, over the raw bytes: one pass per
+ * file (segments decompressed) that hashes each run of ASCII letters (case folded) into a
+ * set of 32-bit word hashes, JSON keys and ids included, no string made. A real one must
+ * also decode escapes and non-ASCII text, and keep the words per unit.
+ */
+async function rawTokenise(files: readonly string[]): Promise<{ ms: number; words: number }> {
+  const t0 = now();
+  const words = new Set<number>();
+  for (const file of files) {
+    const stored = readFileSync(file);
+    const data: Buffer = file.endsWith(".zst") ? await zstd.decompress(stored) : stored;
+    let h = 0x811c9dc5;
+    let len = 0;
+    for (let i = 0; i < data.length; i++) {
+      const c = data[i]! | 0x20;
+      if (c >= 0x61 && c <= 0x7a) {
+        h = Math.imul(h ^ c, 16777619);
+        len++;
+      } else if (len > 0) {
+        if (len > 1) words.add(h >>> 0);
+        h = 0x811c9dc5;
+        len = 0;
+      }
+    }
+  }
+  return { ms: now() - t0, words: words.size };
+}
+
 // ---------------------------------------------------------------- searches
 async function timed(hits: AsyncIterable<unknown>): Promise<{ first: number; all: number; n: number }> {
   const t0 = now();
@@ -226,31 +318,83 @@ async function main(): Promise<void> {
   );
   row("rg -i -l over plain exports (floor)", `${rgMs.toFixed(0)} ms`, (rgMs / bruteMs).toFixed(3), "");
 
-  // What a cold first result waits for at least: every session's updatedAt (its meta.json), to go newest first.
-  const lists = [0, 1, 2].map(() => 0);
+  // What a cold first result waits for at least, to go newest first: one look at every session folder.
+  // Listing reads each meta.json (its updatedAt); no order can cost less than a readdir and one lstat each.
+  const floors = { readdir: [] as number[], lstat: [] as number[], list: [] as number[] };
   for (let i = 0; i < 3; i++) {
-    const t1 = now();
+    let t1 = now();
+    const folders = sessionFolders(root);
+    floors.readdir.push(now() - t1);
+    t1 = now();
+    for (const dir of sessionFolders(root)) lstatSync(`${dir}/messages/active.jsonl`, { throwIfNoEntry: false });
+    floors.lstat.push(now() - t1);
+    t1 = now();
     await listStored(createStorageContext({ root }), {});
-    lists[i] = now() - t1;
+    floors.list.push(now() - t1);
+    void folders;
   }
+  for (const [name, xs] of [
+    ["newest-first order's floor: readdir of every session folder", floors.readdir],
+    ["newest-first order's floor: readdir + one lstat per session (Active's mtime)", floors.lstat],
+    ["list every session (meta.json of each: its updatedAt), as the scan orders them", floors.list],
+  ] as const)
+    row(name, `${median(xs).toFixed(0)} ms`, (median(xs) / bruteMs).toFixed(3), `${count + 1} sessions`);
+
+  // What any index build must do at least: read every log and decompress its segments (no JSON, no words).
+  const files: string[] = [];
+  for (const dir of sessionFolders(root)) {
+    files.push(`${dir}/messages/active.jsonl`);
+    const seg = `${dir}/messages/segments`;
+    if (existsSync(seg)) for (const f of readdirSync(seg)) files.push(`${seg}/${f}`);
+  }
+  const readOnly = median([
+    await readFloor(files, false),
+    await readFloor(files, false),
+    await readFloor(files, false),
+  ]);
   row(
-    "list every session (meta.json of each), newest-first order's floor",
-    `${median(lists).toFixed(0)} ms`,
-    (median(lists) / bruteMs).toFixed(3),
-    `${count + 1} sessions`,
+    "build's floor: read every log (readFileSync)",
+    `${readOnly.toFixed(0)} ms`,
+    (readOnly / bruteMs).toFixed(3),
+    `${files.length} files`,
+  );
+  const readUnzip = median([await readFloor(files, true), await readFloor(files, true), await readFloor(files, true)]);
+  row(
+    "build's floor: read every log + zstd-decompress the segments",
+    `${readUnzip.toFixed(0)} ms`,
+    (readUnzip / bruteMs).toFixed(3),
+    "",
+  );
+  const parallel = median([await readFloorInWorkers(files, 2), await readFloorInWorkers(files, 2)]);
+  row(
+    "build's floor: the same split over 2 worker threads (wall time)",
+    `${parallel.toFixed(0)} ms`,
+    (parallel / bruteMs).toFixed(3),
+    `${availableParallelism()} cores`,
+  );
+  const tokens = await rawTokenise(files);
+  row(
+    "build's floor + a byte-level tokeniser (letter runs hashed, every field, no string made)",
+    `${tokens.ms.toFixed(0)} ms`,
+    (tokens.ms / bruteMs).toFixed(3),
+    `${tokens.words} distinct words`,
   );
 
-  // Cold: no index at all (the scan), first and complete.
+  // Cold: no index at all (the scan), first and complete; with and without the stored-bytes test, alternately.
   for (const q of QUERIES) {
-    unitCache.clear();
-    const r = await timed(searchWorkspace({ root }, q.options));
-    row(
-      `cold (no index) — ${q.name}`,
-      `first ${Number.isNaN(r.first) ? "–" : r.first.toFixed(0)} ms, all ${r.all.toFixed(0)} ms`,
-      (r.all / bruteMs).toFixed(3),
-      `${r.n} hits`,
-    );
+    for (const enabled of [false, true]) {
+      rawTests.enabled = enabled;
+      unitCache.clear();
+      const r = await timed(searchWorkspace({ root }, q.options));
+      row(
+        `cold (no index)${enabled ? "" : ", every unit decoded (no stored-bytes test)"} — ${q.name}`,
+        `first ${Number.isNaN(r.first) ? "–" : r.first.toFixed(0)} ms, all ${r.all.toFixed(0)} ms`,
+        (r.all / bruteMs).toFixed(3),
+        `${r.n} hits`,
+      );
+    }
   }
+  rawTests.enabled = true;
 
   // Build: where its time goes, then the real one.
   const phases = await buildBreakdown(root);
@@ -358,6 +502,24 @@ async function main(): Promise<void> {
     "refresh with nothing changed (stamps of every session checked)",
     `${(now() - t).toFixed(0)} ms`,
     ((now() - t) / bruteMs).toFixed(4),
+    `${count + 1} sessions`,
+  );
+
+  // What that check cannot go below: the two lstat calls per folder (messages/ for a draft or a compaction, Active for appends).
+  const checkFloor = median(
+    [0, 1, 2].map(() => {
+      const t1 = now();
+      for (const dir of sessionFolders(root)) {
+        lstatSync(`${dir}/messages`, { throwIfNoEntry: false });
+        lstatSync(`${dir}/messages/active.jsonl`, { throwIfNoEntry: false });
+      }
+      return now() - t1;
+    }),
+  );
+  row(
+    "that check's floor: readdir + two lstat per session folder",
+    `${checkFloor.toFixed(0)} ms`,
+    (checkFloor / bruteMs).toFixed(4),
     `${count + 1} sessions`,
   );
 

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decompress } from "@mongodb-js/zstd";
 import { Sessions, sessionPaths } from "../core/storage";
-import { countingFs } from "../test/storage/helpers";
-import { generateSession } from "../test/storage/generate";
+import { countingFs } from "../test/support/storage/helpers";
+import { generateSession } from "../test/support/storage/generate";
 
 const RUNS = 5;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -2,7 +2,7 @@
 // Usage: node --import tsx bench/storage-fuzz.ts [cases=10000] [firstSeed=1] [parallel=4]
 // Prints counts by outcome (repaired, clean, read-only, refused, defect) overall and per
 // family, then the first defects with their seeds (re-run one with cases=1 firstSeed=N).
-import { runCases } from "../test/storage/fuzz";
+import { runCases } from "../test/support/storage/fuzz";
 
 async function main() {
   const [cases = 10_000, firstSeed = 1, parallel = 4] = process.argv.slice(2).map(Number);

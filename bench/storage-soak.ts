@@ -1,5 +1,5 @@
 // Crash soak (issue 3): node --import tsx bench/storage-soak.ts [trials=1000] [parallel=4]
-import { bundleChild, crashTrials } from "../test/storage/crash-harness";
+import { bundleChild, crashTrials } from "../test/support/storage/crash-harness";
 
 async function main() {
   const trials = Number(process.argv[2] ?? 1000);

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { ChatPage } from "../core/protocol";
-import { conversation, helloWith, launch, openChat, REF, skipReason, snapshot } from "../test/webview/harness";
+import { conversation, helloWith, launch, openChat, REF, skipReason, snapshot } from "../test/support/webview/harness";
 import { fmt, table } from "./stats";
 
 const DELTAS = Number(process.argv[2] ?? 5000);

@@ -16,7 +16,8 @@ Options:
   --model ID              model id (else DOWNCITY_MODEL)
   --context-window N      tokens (else DOWNCITY_CONTEXT_WINDOW, else the built-in table)
   --mcp-trust             start the folder's .vscode/mcp.json servers without asking (else asked on a
-                          TTY, refused without one); the user's servers: $XDG_CONFIG_HOME/downcity/mcp.json
+                          TTY, refused without one; a "y" is remembered per folder and command line in
+                          $XDG_CONFIG_HOME/downcity/mcp-consent.json); the user's servers: .../downcity/mcp.json
   --mcp-allow S[/TOOL]    MCP calls of server S (or one tool) that run without asking; repeatable
   --no-mcp                start no MCP server
   -h, --help              this help

@@ -25,6 +25,8 @@ export interface ToolState {
   details?: ToolDetails;
   preview?: ApprovalPreview;
   approvalSummary?: string;
+  /** An MCP server's tool, whose approval can be "always" (the host persists it). */
+  mcp?: { server: string; tool: string };
   decision?: string;
   message?: string;
   /** An answer sent from this card, until the host confirms it (the card shows the outcome only then). */
@@ -238,6 +240,7 @@ export class Conversation {
       t.status = "approval";
       t.approvalSummary = event.summary;
       if (event.preview) t.preview = event.preview;
+      if (event.mcp) t.mcp = event.mcp;
     });
   }
 
@@ -557,7 +560,9 @@ export function decisionText(d: Pick<ToolApprovalData, "decision" | "by" | "scop
       ? "auto-approved (setting)"
       : d.scope === "session"
         ? "allowed for this session"
-        : "approved";
+        : d.scope === "always"
+          ? "always allowed in this folder"
+          : "approved";
   const by = d.by === "policy" ? " (setting)" : d.by === "restricted-mode" ? " (Restricted Mode)" : "";
   return `denied${by}${d.reason ? `: ${d.reason}` : ""}`;
 }

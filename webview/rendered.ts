@@ -30,8 +30,12 @@ export function toolView(call: ToolCallBlock, state: ToolState | undefined): Too
     state?.details?.kind === "edit" ? state.details : state?.preview?.kind === "edit" ? state.preview : undefined;
   const command =
     state?.details?.kind === "command" ? state.details : state?.preview?.kind === "command" ? state.preview : undefined;
+  // Images are drawn under the card (views/tool-images.ts), not named in its text.
   const resultText =
-    state?.result?.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n") ?? "";
+    state?.result
+      ?.filter((p) => p.type === "text")
+      .map((p) => p.text)
+      .join("\n") ?? "";
   const output = state?.output || resultText;
   const view: ToolView = { id: call.id, name: call.name, arguments: call.arguments, status };
   if (edit) view.edit = { path: edit.path, added: edit.added, removed: edit.removed, diff: edit.diff };

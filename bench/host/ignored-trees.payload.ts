@@ -7,10 +7,15 @@ import { readFileSync, renameSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { Tool, ToolContext, ToolOutput } from "../../core/tools/types";
-import { createEditorGlobTool, createEditorGrepTool } from "../../extension/tools/search-tools";
+import { createGrepTool } from "../../core/tools/node/grep";
+import { editorExcludes } from "../../extension/tools/excludes";
+import { GitignoreDiscovery } from "../../extension/tools/gitignore-discovery";
+import { createEditorGlobTool, createEditorGrepTool, findBundledRipgrep } from "../../extension/tools/search-tools";
 
 export interface IgnoredTreesSample {
   wallMs: number;
+  /** CPU of the extension host itself during the call (process.cpuUsage). */
+  hostCpuMs: number;
   /** CPU of the children reaped during the call (the ripgrep of findFiles or grep), from /proc/self/stat. */
   childCpuMs: number;
 }
@@ -23,7 +28,7 @@ export interface IgnoredTreesResults {
   rssMiB: number;
 }
 
-const RUNS = 9;
+const RUNS = 15;
 
 /** cutime + cstime of this process, in ms (clock ticks of 10 ms). */
 function childCpuMs(): number {
@@ -43,38 +48,74 @@ export async function run(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders![0]!;
   const root = realpathSync(folder.uri.fsPath);
   const ctx: ToolContext = { root, signal: new AbortController().signal };
-  const glob = createEditorGlobTool(folder);
-  const grep = createEditorGrepTool(vscode.env.appRoot);
+  // As createEditorTools makes them: one kept discovery of the nested .gitignore files for both.
+  const discovery = new GitignoreDiscovery(folder);
+  const glob = createEditorGlobTool(folder, { discovery });
+  const grep = createEditorGrepTool(vscode.env.appRoot, folder, { discovery });
+  const uncached = createEditorGlobTool(folder);
+  const core = createGrepTool({ ripgrep: findBundledRipgrep(vscode.env.appRoot) ?? false });
+  const step = (name: string, fn: () => Promise<unknown> | unknown): Tool => ({
+    ...grep,
+    name,
+    execute: async () => ({ content: [{ type: "text", text: String(await fn()) }] }),
+  });
   const cases: [string, Tool, unknown][] = [
     ["glob **/*.ts", glob, { pattern: "**/*.ts", path: "." }],
     ["glob **/f49*.ts (a full traversal)", glob, { pattern: "**/f49*.ts", path: "." }],
+    // Last round's glob: the nested .gitignore files looked for on every call (one more findFiles).
+    ["glob **/f49*.ts, discovery not kept", uncached, { pattern: "**/f49*.ts", path: "." }],
     ["grep needle", grep, { pattern: "needle", path: "." }],
+    // The parts of that grep, to see where its time goes.
+    ["grep's parts: editorExcludes", step("x", () => editorExcludes(folder, root, { discovery }).then(() => "")), {}],
+    ["grep's parts: ripgrep", step("r", () => core.search({ pattern: "needle", path: "." }, ctx, {}).then(text)), {}],
+    [
+      "grep's parts: the note (skippedBelow)",
+      step("n", async () => (await editorExcludes(folder, root, { discovery })).skippedBelow(".").join()),
+      {},
+    ],
   ];
   const results: IgnoredTreesResults = { samples: {}, answers: {}, rssMiB: 0 };
-  const measure = async (phase: string) => {
-    results.samples[phase] = {};
-    results.answers[phase] = {};
-    for (const [name, tool, args] of cases) {
-      const answer = await ok(tool, args, ctx); // the warm-up
-      const lines = answer.split("\n");
-      results.answers[phase]![name] = { lines: lines.length, last: lines[lines.length - 1]! };
-      const out: IgnoredTreesSample[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const cpu = childCpuMs();
-        const start = process.hrtime.bigint();
-        await ok(tool, args, ctx);
-        out.push({ wallMs: Number(process.hrtime.bigint() - start) / 1e6, childCpuMs: childCpuMs() - cpu });
-      }
-      results.samples[phase]![name] = out;
-    }
-  };
   const parked = process.env.DOWNCITY_BENCH_PARKED!;
-  await measure("source only");
-  renameSync(parked, join(root, "node_modules"));
-  await measure("+ node_modules/");
-  renameSync(join(root, "node_modules"), join(root, "vendor"));
-  await measure("+ vendor/ (.gitignore only)");
-  renameSync(join(root, "vendor"), parked);
+  // Where the big tree is in each phase (undefined: parked outside the workspace).
+  const phases: [string, string | undefined][] = [
+    ["source only", undefined],
+    ["+ node_modules/", "node_modules"],
+    ["+ vendor/ (.gitignore only)", "vendor"],
+  ];
+  let at = parked;
+  const moveTo = (name: string | undefined) => {
+    const to = name === undefined ? parked : join(root, name);
+    if (to !== at) renameSync(at, to);
+    at = to;
+  };
+  const sample = async (tool: Tool, args: unknown): Promise<IgnoredTreesSample> => {
+    const cpu = childCpuMs();
+    const host = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    await ok(tool, args, ctx);
+    const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+    const used = process.cpuUsage(host);
+    return { wallMs, hostCpuMs: (used.user + used.system) / 1000, childCpuMs: childCpuMs() - cpu };
+  };
+  // Rounds interleave the phases, so a change in the machine's load falls on all of them alike.
+  for (let round = -1; round < RUNS; round++) {
+    for (const [phase, name] of phases) {
+      moveTo(name);
+      results.samples[phase] ??= {};
+      results.answers[phase] ??= {};
+      for (const [label, tool, args] of cases) {
+        const answer = await ok(tool, args, ctx); // the warm-up after the move
+        if (round < 0) {
+          const lines = answer.split("\n");
+          results.answers[phase]![label] = { lines: lines.length, last: lines[lines.length - 1]! };
+          continue;
+        }
+        (results.samples[phase]![label] ??= []).push(await sample(tool, args));
+      }
+    }
+  }
+  moveTo(undefined);
+  discovery.dispose();
   results.rssMiB = Math.round(process.memoryUsage().rss / 1024 / 1024);
   writeFileSync(process.env.DOWNCITY_BENCH_RESULTS!, JSON.stringify(results));
 }

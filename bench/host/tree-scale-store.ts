@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from "node:path";
 import { mock } from "node:test";
 import { Sessions } from "../../core/storage";
-import { generateSession } from "../../test/storage/generate";
+import { generateSession } from "../../test/support/storage/generate";
 
 const DAY = 86_400_000;
 /** The span the many sessions' last activity is spread over: Today to about 13 months back. */

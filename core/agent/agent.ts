@@ -1,110 +1,27 @@
-import { randomUUID } from "node:crypto";
 import {
-  contextTokens,
   DEFAULT_CONTEXT_WINDOW,
   type AgentEvent,
   type AssistantMessageData,
   type ContentBlock,
-  type GenerateOptions,
-  type ReasoningEffort,
-  type RequestHeaderData,
   type ToolCallBlock,
 } from "../protocol";
-import { sentTotal } from "../compaction/measure";
-import type { Session, SessionStoragePort } from "../session";
-import { BlockAssembler } from "../llm/assembler";
-import { LlmError, type LlmClient } from "../llm/types";
+import type { Session } from "../session";
+import { LlmError } from "../llm/types";
 import type { ToolRegistry } from "../tools/registry";
-import type { ToolKind } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
-import {
-  CompactionImpossibleError,
-  Compactor,
-  ContextChars,
-  type CompactionOutcome,
-  type CompactionSettings,
-} from "../compaction";
-import {
-  SessionApprovals,
-  settingsForPolicy,
-  type ApprovalPolicy,
-  type ApprovalSettings,
-  type ApproveFn,
-} from "./approval";
+import { CompactionImpossibleError, Compactor, ContextChars, type CompactionOutcome } from "../compaction";
+import { SessionApprovals, settingsForPolicy, type ApprovalSettings } from "./approval";
+import type { AgentOptions, TurnOutcome } from "./agent-options";
 import type { AgentEventBody } from "./events";
-import { DraftWriter } from "./draft-writer";
 import { Inbox, type InboxKind } from "./inbox";
-
-import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "./retry";
-import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
+import { callModel, errorFacts, type ModelCallContext } from "./model-call";
+import { DEFAULT_RETRY, type RetryPolicy } from "./retry";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
-import type { CheckpointRecorder } from "../checkpoints/recorder";
 import { ToolCallIds } from "./tool-call-ids";
+import { hop } from "../util/hop-trace";
 
-export interface CallSettings {
-  provider: string;
-  model: string;
-  reasoningEffort?: ReasoningEffort;
-  maxTokens?: number;
-  temperature?: number;
-}
-
-export interface AgentOptions {
-  session: Session;
-  storage: SessionStoragePort;
-  llm: LlmClient;
-  tools: ToolRegistry;
-  model: CallSettings;
-  workspace: WorkspaceFacts;
-  /** What runs without asking: a CLI level, settings, or a function read at every call (settings changes apply). */
-  approval: ApprovalPolicy | ApprovalSettings | (() => ApprovalSettings);
-  approve?: ApproveFn;
-  /** Why nothing may run (Restricted Mode), read at every call; undefined when runs are allowed. */
-  restricted?: () => string | undefined;
-  /** Tool kinds this agent never runs, whatever the approval settings. */
-  forbiddenKinds?: readonly ToolKind[];
-  /** The agent's name in refusals ("the ask agent does not run edit tools"). */
-  agentName?: string;
-  /** Added to the system prompt. */
-  instructions?: string;
-  /**
-   * The project's rules section of the system prompt (core/rules), loaded before every
-   * request so an edited rules file reaches the next one; "" when none applies.
-   */
-  rules?: () => Promise<string>;
-  /** "Allow for this session" decisions (the host may keep them across agents of one session). */
-  sessionApprovals?: SessionApprovals;
-  maxSteps?: number;
-  /** Overrides what the LLM layer knows of the model's window. */
-  contextWindow?: number;
-  compaction?: CompactionSettings;
-  retry?: Partial<RetryPolicy>;
-  /** "llm": after the fallback title, ask the model for a better one. */
-  titles?: "fallback" | "llm";
-  /** Environment for commands (scrubbed by the tool). */
-  env?: NodeJS.ProcessEnv;
-  /** Records what edits and commands change (restore, issue 24). */
-  checkpoints?: CheckpointRecorder;
-  /** The server a provider profile points at (host:port) and the setting that names it, for errors the user can act on. */
-  endpoint?: (provider: string) => { server?: string; setting: string };
-  now?: () => Date;
-  random?: () => number;
-}
-
-export type TurnEndReason = "completed" | "cancelled" | "error" | "max-steps";
-export interface TurnOutcome {
-  reason: TurnEndReason;
-  steps: number;
-  error?: Error;
-  /** The last assistant message of the turn, if any. */
-  answer?: AssistantMessageData;
-}
-
-const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
-/** The output reservation for the one retry of a "too long" request far under the window. */
-const loweredReservation = (current: number | undefined) =>
-  Math.max(256, Math.min(1024, Math.floor((current ?? 2048) / 2)));
+export type { AgentOptions, CallSettings, TurnEndReason, TurnOutcome } from "./agent-options";
 
 const toContent = (input: string | ContentBlock[]): ContentBlock[] =>
   typeof input === "string" ? [{ type: "text", text: input }] : input;
@@ -122,7 +39,8 @@ export class Agent {
   private windowAssumed = false;
   private abort: AbortController | undefined;
   private loop: Promise<TurnOutcome[]> | undefined;
-  private lastSystem: string | undefined;
+  /** The system prompt last logged (a request/header repeats it only when it changed). */
+  private readonly sent: { system?: string } = {};
   private rulesText = "";
   private readonly contextChars: ContextChars;
   private readonly events = new Emitter<{ event: [AgentEvent] }>();
@@ -260,12 +178,14 @@ export class Agent {
     const { session, maxSteps = 50 } = this.options;
     const abort = (this.abort = new AbortController());
     const compactor = await this.getCompactor();
+    hop("agent compactor");
     let titleTask: Promise<void> | undefined;
     let steps = 0;
     let answer: AssistantMessageData | undefined;
     let outcome: TurnOutcome | undefined;
     const retryOf = this.inbox.peek()?.retryOf;
     session.append("turn/start", retryOf ? { retryOf } : {});
+    hop("turn/start");
     this.emit({ type: "turn-started" });
     try {
       while (!outcome) {
@@ -301,9 +221,12 @@ export class Agent {
           }
         }
         // After the claim: a deep compaction keeps the newest user message.
+        hop("user/message");
         await this.compactOrWarn(compactor, abort.signal, "step");
+        hop("agent compacted");
         await this.loadRules();
-        const result = await this.callModel(abort.signal, compactor);
+        hop("agent rules");
+        const result = await callModel(this.callContext(compactor), abort.signal);
         if (result.kind === "error") {
           outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };
         } else {
@@ -328,7 +251,7 @@ export class Agent {
       session.append("turn/end", {
         reason: end.reason,
         ...(end.error && end.reason === "error"
-          ? this.errorFacts(end.error)
+          ? errorFacts(end.error, () => this.options.endpoint?.(this.options.model.provider))
           : end.error
             ? { error: end.error.message }
             : {}),
@@ -364,6 +287,34 @@ export class Agent {
     }
   }
 
+  /** What the stateless model call reads (model-call.ts), from this agent's options and state. */
+  private callContext(compactor: Compactor): ModelCallContext {
+    const { session, storage, llm, tools, model, workspace, instructions, now, random, endpoint } = this.options;
+    return {
+      session,
+      storage,
+      llm,
+      tools,
+      model,
+      compactor,
+      contextChars: this.contextChars,
+      toolCallIds: this.toolCallIds,
+      prompt: {
+        workspace,
+        rules: this.rulesText,
+        ...(instructions !== undefined && { instructions }),
+        ...(now && { now }),
+      },
+      sent: this.sent,
+      retry: this.retry,
+      ...(random && { random }),
+      windowAssumed: this.windowAssumed,
+      ...(endpoint && { endpoint }),
+      emit: (body) => this.emit(body),
+      notice: (message) => this.notice(message),
+    };
+  }
+
   private async runTools(calls: ToolCallBlock[], signal: AbortSignal): Promise<void> {
     const { session, tools, approve, workspace, env, forbiddenKinds, agentName } = this.options;
     await runToolCalls(calls, {
@@ -378,220 +329,6 @@ export class Agent {
       context: { root: workspace.root, signal, ...(env ? { env } : {}) },
       emit: (event) => this.emit(event),
       ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
-    });
-  }
-
-  /** One model call with retries; appends the assistant message (complete or interrupted). */
-  private async callModel(
-    signal: AbortSignal,
-    compactor: Compactor,
-  ): Promise<
-    { kind: "message"; message: AssistantMessageData; interrupted: boolean } | { kind: "error"; error: Error }
-  > {
-    const { session, llm, model, tools, storage } = this.options;
-    let contextRetried = false;
-    /** Set once a context-length error on a request far under the window was retried with less output reserved. */
-    let maxTokens = model.maxTokens;
-    let reservationLowered = false;
-    for (let attempt = 1; ; attempt++) {
-      const specs = tools.specs();
-      const system = buildSystemPrompt(
-        this.options.workspace,
-        specs,
-        this.options.now?.() ?? new Date(),
-        this.options.instructions,
-        this.rulesText,
-      );
-      const messages = [...session.deriveMessages()];
-      // The request this attempt's answer comes from: its `sources` (DESIGN §3).
-      const header = session.append("request/header", {
-        provider: model.provider,
-        model: model.model,
-        ...(system !== this.lastSystem ? { system } : {}),
-        tools: specs.map((s) => s.name),
-        ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}),
-        attempt,
-        chars: this.contextChars.sent(system, specs, messages),
-        ...(reservationLowered && maxTokens ? { maxTokens } : {}),
-      });
-      this.lastSystem = system;
-      const request: GenerateOptions = {
-        provider: model.provider,
-        model: model.model,
-        system,
-        messages,
-        tools: specs,
-        sessionId: session.id,
-        signal,
-      };
-      if (model.reasoningEffort) request.reasoningEffort = model.reasoningEffort;
-      if (maxTokens) request.maxTokens = maxTokens;
-      if (model.temperature !== undefined) request.temperature = model.temperature;
-
-      const draftId = randomUUID();
-      const assembler = new BlockAssembler();
-      const drafts = new DraftWriter(
-        storage,
-        session,
-        { draftId, provider: model.provider, model: model.model },
-        undefined,
-        undefined,
-        (blocks) => this.emit({ type: "draft", draftId, blocks: [...blocks] }),
-      );
-      let failure: unknown;
-      try {
-        for await (const chunk of llm.stream(request)) {
-          assembler.push(chunk);
-          if (chunk.type !== "usage" && chunk.type !== "finish") drafts.update(() => assembler.blocks());
-        }
-      } catch (err) {
-        failure = err;
-      }
-      await drafts.settle().catch((err) => this.notice(`could not write the draft: ${(err as Error).message}`));
-      this.emit({ type: "draft-cleared", draftId });
-
-      if (failure === undefined && !signal.aborted) {
-        const message = this.toolCallIds.unique({
-          ...assembler.message(),
-          provider: model.provider,
-          model: model.model,
-          draftId,
-        });
-        // An empty answer stays in the log but off the Surface: providers reject empty
-        // assistant messages in history.
-        session.append(
-          "assistant/message",
-          message,
-          message.content.length > 0 ? { surface: "append", sources: [header.seq] } : { sources: [header.seq] },
-        );
-        await storage.discardDraft(session);
-        this.emitUsage(message, compactor.contextWindow);
-        return { kind: "message", message, interrupted: false };
-      }
-
-      if (signal.aborted || (failure instanceof LlmError && failure.kind === "aborted")) {
-        // Cancel keeps a non-empty partial answer; tool calls that did not run are dropped.
-        const partial = assembler
-          .blocks({ dropIncompleteToolCalls: true })
-          .filter((b) => (b.type === "text" || b.type === "reasoning") && b.text.trim() !== "");
-        if (partial.length > 0) {
-          const message: AssistantMessageData = {
-            content: partial,
-            interrupted: true,
-            finishReason: "aborted",
-            provider: model.provider,
-            model: model.model,
-            draftId,
-          };
-          session.append("assistant/message", message, { surface: "append", sources: [header.seq] });
-          await storage.discardDraft(session);
-          return { kind: "message", message, interrupted: true };
-        }
-        await storage.discardDraft(session);
-        return { kind: "error", error: failure instanceof Error ? failure : new LlmError("aborted", "cancelled") };
-      }
-
-      // A failed attempt stays in the log (with what it had streamed), out of the Surface.
-      const error = failure instanceof Error ? failure : new Error(String(failure));
-      const kind = error instanceof LlmError ? error.kind : "unknown";
-      const partialBlocks = assembler.blocks({ dropIncompleteToolCalls: true });
-      // A "too long" answer for a request far under the window is the server's own limit
-      // (a local server's smaller window, or prompt + reserved output): nothing to compact.
-      const size =
-        kind === "context-length" ? this.requestSize(header.data as RequestHeaderData, compactor) : undefined;
-      const lowerReservation = size?.farUnder === true && !reservationLowered;
-      const contextRecovery = kind === "context-length" && !contextRetried && !size?.farUnder;
-      const delay =
-        lowerReservation || contextRecovery
-          ? 0
-          : kind === "context-length"
-            ? undefined
-            : retryDelay(error, attempt, this.retry, this.options.random);
-      const endpoint = this.options.endpoint?.(model.provider);
-      session.append("request/error", {
-        attempt,
-        kind,
-        message: error.message,
-        ...(error instanceof LlmError && error.details.status ? { status: error.details.status } : {}),
-        ...(partialBlocks.length > 0 ? { partial: partialBlocks } : {}),
-        ...(delay !== undefined ? { retryInMs: delay } : {}),
-        ...(endpoint?.server ? { server: endpoint.server } : {}),
-        ...(endpoint ? { setting: endpoint.setting } : {}),
-      });
-      await storage.discardDraft(session);
-      if (lowerReservation) {
-        reservationLowered = true;
-        maxTokens = loweredReservation(maxTokens);
-        continue;
-      }
-      if (size?.farUnder) {
-        const where = endpoint?.server ? `the server at ${endpoint.server}` : "the provider";
-        const fix = endpoint
-          ? ` Set the model's real context window in ${endpoint.setting}.`
-          : " Set the model's real context window in its provider profile.";
-        return {
-          kind: "error",
-          error: new LlmError(
-            "context-length",
-            `${where} says the request is too long, but it is about ${tokens(size.tokens)} tokens (${tokens(size.chars)} characters) and the ${this.windowAssumed ? "assumed (model unknown)" : "configured"} context window is ${tokens(size.window)} tokens, even with the output reservation lowered to ${tokens(maxTokens ?? 0)} tokens: the server's window is smaller than configured (it said: ${error.message}).${fix}`,
-            error instanceof LlmError ? error.details : {},
-          ),
-        };
-      }
-      if (contextRecovery) {
-        // The provider says the request is too long and gave no usage: fold and retry once.
-        contextRetried = true;
-        this.notice("the provider reported the context is too long: compacting and retrying once");
-        await compactor.compact("context-length", signal);
-        continue;
-      }
-      if (delay === undefined) return { kind: "error", error };
-      // The retry is the request/error just logged (with retryInMs): views show it as one line.
-      try {
-        await sleep(delay, signal);
-      } catch {
-        return { kind: "error", error: new LlmError("aborted", "cancelled while waiting to retry") };
-      }
-    }
-  }
-
-  /**
-   * The request's measured size against the window; `farUnder` below a quarter of it (a
-   * margin for the characters-per-token estimate; compaction would not help there).
-   */
-  private requestSize(
-    header: RequestHeaderData,
-    compactor: Compactor,
-  ): { chars: number; tokens: number; window: number; farUnder: boolean } | undefined {
-    const window = compactor.contextWindow;
-    if (!window || !header.chars) return undefined;
-    const chars = sentTotal(header.chars);
-    const perChar = compactor.tokensPerChar ?? 1 / compactor.config.charsPerToken;
-    const estimate = Math.ceil(chars * perChar);
-    return { chars, tokens: estimate, window, farUnder: estimate < window / 4 };
-  }
-
-  /** A failed turn's error as logged: the message (naming the server and the setting for provider errors) and its facts. */
-  private errorFacts(error: Error): { error: string; errorKind?: string; server?: string; setting?: string } {
-    if (!(error instanceof LlmError) || error.kind === "aborted") return { error: error.message };
-    const endpoint = this.options.endpoint?.(this.options.model.provider);
-    const already = endpoint?.server && error.message.includes(endpoint.server);
-    const where = endpoint?.server && !already ? ` (server ${endpoint.server}; check ${endpoint.setting})` : "";
-    return {
-      error: `${error.message}${where}`,
-      errorKind: error.kind,
-      ...(endpoint?.server ? { server: endpoint.server } : {}),
-      ...(endpoint ? { setting: endpoint.setting } : {}),
-    };
-  }
-
-  private emitUsage(message: AssistantMessageData, contextWindow: number | undefined): void {
-    if (!message.usage) return;
-    this.emit({
-      type: "usage",
-      usage: message.usage,
-      ...(contextWindow ? { contextWindow, ratio: contextTokens(message.usage) / contextWindow } : {}),
-      ...(this.windowAssumed ? { windowAssumed: true as const } : {}),
     });
   }
 }

@@ -69,7 +69,7 @@ export class SessionApprovals {
 
 /** What happens to a call before anyone is asked. */
 export type Gate =
-  | { kind: "auto"; by: "policy" | "user"; scope?: "session" }
+  | { kind: "auto"; by: "policy" | "user"; scope?: "session" | "always" }
   | { kind: "ask" }
   | { kind: "refuse"; by: RefusedBy; reason: string };
 
@@ -100,7 +100,8 @@ export function gateFor(input: GateInput): Gate {
     };
   }
   if (input.settings[SETTING[input.kind]] === "auto") return { kind: "auto", by: "policy" };
-  if (input.mcp?.alwaysAllowed?.()) return { kind: "auto", by: "policy" };
+  // The user's "always allow" (the approval card or the MCP Servers picker), not a setting.
+  if (input.mcp?.alwaysAllowed?.()) return { kind: "auto", by: "user", scope: "always" };
   // An MCP tool's `command` argument is the server's business, never a shell line the allow-list may match.
   const command = input.mcp ? undefined : commandLineOf(input.kind, input.arguments);
   if (command !== undefined && commandAllowed(command, input.settings.allowedCommands ?? []))

@@ -1,10 +1,10 @@
-export * from "./events";
-export * from "./command-allow-list";
-export * from "./inbox";
-export * from "./approval";
-export * from "./system-prompt";
-export * from "./retry";
-export * from "./draft-writer";
-export * from "./titles";
-export * from "./tool-runner";
-export * from "./agent";
+export {
+  settingsForPolicy,
+  type ApprovalSettings,
+  ApprovalPolicy,
+  type ApprovalRequest,
+  type ApproveFn,
+  SessionApprovals,
+} from "./approval";
+export { type RetryPolicy } from "./retry";
+export { type CallSettings, type TurnOutcome, Agent } from "./agent";

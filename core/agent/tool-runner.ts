@@ -169,7 +169,7 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
       ...(shown ? { preview: shown } : {}),
     };
   };
-  const approve = (by: "policy" | "user", scope?: "once" | "session"): Planned => {
+  const approve = (by: "policy" | "user", scope?: "once" | "session" | "always"): Planned => {
     session.append("tool/approval", { toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
     if (by === "user")
       emit({ type: "approval-resolved", toolCallId: call.id, decision: "approved", by, ...(scope ? { scope } : {}) });
@@ -198,6 +198,7 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
     kind: tool.kind,
     summary,
     ...(preview.value ? { preview: preview.value } : {}),
+    ...(tool.mcp?.allowAlways ? { mcp: { server: tool.mcp.server, tool: tool.mcp.tool } } : {}),
   });
   try {
     const decision = await options.approve(
@@ -212,7 +213,13 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
       context.signal,
     );
     if (!decision.approved) return refuse("user", decision.reason, preview.value);
-    const scope = decision.scope ?? "once";
+    let scope = decision.scope ?? "once";
+    if (scope === "always") {
+      // Only an MCP tool can be allowed always; anywhere else it counts for this session.
+      // A host that cannot persist it still honours it for this session.
+      if (!tool.mcp?.allowAlways) scope = "session";
+      else await tool.mcp.allowAlways(decision.always ?? "tool").catch(() => (scope = "session"));
+    }
     if (scope === "session")
       options.remembered?.remember(tool.name, tool.mcp ? undefined : commandLineOf(tool.kind, call.arguments));
     return approve("user", scope);

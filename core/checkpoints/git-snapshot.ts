@@ -24,6 +24,8 @@ export interface GitRepo {
   /** The user's object directory and index (read only). */
   objects: string;
   index: string;
+  /** Whether git ignores `.downcity/` here (then excluding it by pathspec makes `git add` fail); asked once. */
+  downcityIgnored?: boolean;
 }
 
 /** Only what git needs: none of the user's GIT_DIR, GIT_INDEX_FILE or GIT_WORK_TREE can redirect a snapshot. */
@@ -102,14 +104,28 @@ export async function snapshotTree(repo: GitRepo, objects: string, index: string
   }
   try {
     const env = privateEnv(repo, objects, index);
-    await git(repo.root, ["add", "-A", "--", ".", ":(exclude).downcity"], env);
+    // git (2.39) refuses an exclude pathspec that names an ignored path, and the usual
+    // .gitignore lists .downcity/: then "." alone already leaves it out.
+    repo.downcityIgnored ??= await ignoredByGit(repo, ".downcity");
+    await git(repo.root, ["add", "-A", "--", ".", ...(repo.downcityIgnored ? [] : [":(exclude).downcity"])], env);
     return (await git(repo.root, ["write-tree"], env)).toString("utf8").trim();
   } catch (error) {
-    // A private index git could not use is dropped: the next snapshot seeds a fresh one.
+    // A private index git could not use is dropped: the next snapshot seeds a fresh one (and asks again).
+    delete repo.downcityIgnored;
     await unlink(index).catch(() => undefined);
     throw error;
   } finally {
     await unlink(`${index}.lock`).catch(() => undefined);
+  }
+}
+
+/** Whether git's ignore rules (the user's own, read only) leave out `rel`. */
+async function ignoredByGit(repo: GitRepo, rel: string): Promise<boolean> {
+  try {
+    await git(repo.root, ["check-ignore", "-q", "--", rel], gitEnv());
+    return true;
+  } catch {
+    return false; // exit 1: not ignored (and on any other failure the pathspec keeps it out)
   }
 }
 

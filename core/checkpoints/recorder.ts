@@ -8,7 +8,7 @@ import type { ToolKind } from "../tools/types";
 import { BlobStore } from "./blob-store";
 import { blobsAt, findGitRepo, snapshotTree, type GitRepo } from "./git-snapshot";
 import { checkpointPaths } from "./layout";
-import { diffManifests, takeManifest, type Manifest } from "./manifest";
+import { WatchedFolder, type FolderChange, type FolderSync } from "./folder-watch";
 import { readWorkspaceFile } from "./read-file";
 
 export interface CheckpointRecorderOptions {
@@ -20,7 +20,12 @@ export interface CheckpointRecorderOptions {
   prepare?: () => Promise<void>;
   /** The host's file excludes (files.exclude), read once per manifest (settings may change). */
   exclude?: () => (rel: string) => boolean;
+  /** Watch the folder between commands (default: where inotify can be trusted); off, each command walks it. */
+  watch?: boolean;
 }
+
+/** Beyond this many files changed between two commands, one private-index snapshot is cheaper than a blob each. */
+const RESNAPSHOT_AFTER = 100;
 
 /** One approved call being recorded: `finish` after it ran says what it changed. */
 export interface PendingCheckpoint {
@@ -32,9 +37,10 @@ const unknownRef = (reason: string): ContentRef => ({ kind: "unknown", reason })
 
 /**
  * Records what each edit and command changes, for restore (issue 24). An edit tool's
- * file is kept before and after as blobs; a command is bracketed by two manifests (and,
- * in a git folder, a private-index tree before it), so the files it created, changed or
- * deleted are known and, where their earlier content is known, restorable.
+ * file is kept before and after as blobs; a command is bracketed by two syncs of a
+ * watched manifest (and, in a git folder, a private snapshot of the state before it: a
+ * private-index tree plus a blob of each file changed since), so the files it created,
+ * changed or deleted are known and, where their earlier content is known, restorable.
  */
 export class CheckpointRecorder {
   readonly blobs: BlobStore;
@@ -43,6 +49,13 @@ export class CheckpointRecorder {
   private prepared: Promise<void> | undefined;
   /** This recorder's private git index: in the temp folder, never in a `.downcity/` that may be cloned. */
   private readonly privateIndex = join(tmpdir(), `downcity-index-${process.pid}-${randomBytes(6).toString("hex")}`);
+  /** The folder's manifest, kept warm between commands. */
+  private folder: WatchedFolder | undefined;
+  /** In git: the private-index tree of the folder, and the content of each file changed since (overriding it). */
+  private base: { tree: string } | undefined;
+  private readonly since = new Map<string, ContentRef | Promise<ContentRef>>();
+  /** Blob writes started before a command and finished while it runs (awaited before they are referenced). */
+  private readonly writing = new Set<Promise<ContentRef>>();
 
   constructor(private readonly options: CheckpointRecorderOptions) {
     const paths = checkpointPaths(options.sessionDir);
@@ -52,6 +65,9 @@ export class CheckpointRecorder {
 
   /** Removes the private index (the runtime closing the session). */
   async dispose(): Promise<void> {
+    this.folder?.close();
+    this.folder = undefined;
+    await Promise.all(this.writing);
     await unlink(this.privateIndex).catch(() => undefined);
   }
 
@@ -114,76 +130,137 @@ export class CheckpointRecorder {
 
   private async beforeCommand(): Promise<PendingCheckpoint> {
     const { root } = this.options;
-    const exclude = this.options.exclude?.();
-    let manifest: Manifest;
+    const folder = (this.folder ??= new WatchedFolder({
+      root,
+      ...(this.options.exclude ? { exclude: this.options.exclude } : {}),
+      ...(this.options.watch !== undefined ? { watch: this.options.watch } : {}),
+    }));
+    let synced: FolderSync;
     try {
-      manifest = await takeManifest({ root, ...(exclude ? { exclude } : {}) });
+      synced = await folder.sync();
     } catch (error) {
       const note = `the folder could not be listed before the command: ${message(error)}`;
       return { finish: async () => ({ files: [], note }) };
     }
     const repo = await this.gitRepo();
-    let tree: string | undefined;
     let treeNote: string | undefined;
     if (repo) {
       try {
         await this.prepare();
-        tree = await snapshotTree(repo, this.gitObjects, this.privateIndex);
+        await this.keepSnapshot(repo, synced.changes);
       } catch (error) {
+        this.base = undefined;
+        this.since.clear();
         treeNote = `no git snapshot before the command: ${message(error)}`;
       }
     }
-    return { finish: () => this.afterCommand(manifest, repo, tree, treeNote) };
+    return { finish: () => this.afterCommand(folder, repo, treeNote) };
+  }
+
+  /**
+   * Makes the private snapshot hold the folder as it is now, before a command: the first
+   * time (or after many changes) a private-index tree of the whole folder; otherwise the
+   * files changed since, each kept as a blob (their content now is what a restore needs
+   * if the command changes them), so a command costs what changed, not a `git add -A`.
+   */
+  private async keepSnapshot(repo: GitRepo, changes: readonly FolderChange[]): Promise<void> {
+    if (!this.base || changes.length > RESNAPSHOT_AFTER) {
+      this.base = undefined;
+      this.since.clear();
+      this.base = { tree: await snapshotTree(repo, this.gitObjects, this.privateIndex) };
+      return;
+    }
+    for (const change of changes) {
+      if (!change.after) this.since.delete(change.rel);
+      else this.since.set(change.rel, (await this.readThenStore(join(this.options.root, change.rel))).stored);
+    }
+  }
+
+  /**
+   * Reads the file now (before the command can change it) and stores its blob while the
+   * command runs: the bytes are already in memory, so only the compress + fsync overlaps.
+   */
+  private async readThenStore(abs: string): Promise<{ stored: ContentRef | Promise<ContentRef> }> {
+    let read;
+    try {
+      read = await readWorkspaceFile(abs);
+    } catch (error) {
+      return { stored: unknownRef(`not recorded: ${message(error)}`) };
+    }
+    if (read.kind === "absent") return { stored: { kind: "absent" } };
+    if (read.kind === "unreadable") return { stored: unknownRef(`not kept: ${read.reason}`) };
+    const bytes = read.bytes;
+    const write = this.blobs.put(bytes).then(
+      (ref): ContentRef => ref,
+      (error): ContentRef => unknownRef(`not recorded: ${message(error)}`),
+    );
+    this.writing.add(write);
+    void write.finally(() => this.writing.delete(write));
+    return { stored: write };
+  }
+
+  private async captureOrUnknown(abs: string): Promise<ContentRef> {
+    try {
+      return await this.capture(abs);
+    } catch (error) {
+      return unknownRef(`not recorded: ${message(error)}`);
+    }
   }
 
   private async afterCommand(
-    before: Manifest,
+    folder: WatchedFolder,
     repo: GitRepo | undefined,
-    tree: string | undefined,
     treeNote: string | undefined,
   ): Promise<ToolCheckpoint> {
     const { root } = this.options;
-    const exclude = this.options.exclude?.();
-    let after: Manifest;
+    let synced: FolderSync;
     try {
-      after = await takeManifest({ root, ...(exclude ? { exclude } : {}) });
+      synced = await folder.sync();
     } catch (error) {
       return { files: [], note: `the folder could not be listed after the command: ${message(error)}` };
     }
-    const diff = diffManifests(before, after);
+    const created = synced.changes.filter((c) => !c.before).map((c) => c.rel);
+    const changed = synced.changes.filter((c) => c.before && c.after).map((c) => c.rel);
+    const deleted = synced.changes.filter((c) => !c.after).map((c) => c.rel);
+    const base = repo && !treeNote ? this.base : undefined;
     const earlier = new Map<string, ContentRef>();
-    const touched = [...diff.changed, ...diff.deleted];
-    if (repo && tree && touched.length > 0) {
-      try {
-        const oids = await blobsAt(repo, this.gitObjects, tree, touched);
-        for (const rel of touched) {
-          const oid = oids.get(rel);
-          earlier.set(rel, oid ? { kind: "git", oid } : unknownRef("not in the git snapshot before the command"));
+    if (repo && base) {
+      const fromTree: string[] = [];
+      for (const rel of [...changed, ...deleted]) {
+        const since = this.since.get(rel);
+        if (since) earlier.set(rel, await since);
+        else fromTree.push(rel);
+      }
+      if (fromTree.length > 0) {
+        try {
+          const oids = await blobsAt(repo, this.gitObjects, base.tree, fromTree);
+          for (const rel of fromTree) {
+            const oid = oids.get(rel);
+            earlier.set(rel, oid ? { kind: "git", oid } : unknownRef("not in the git snapshot before the command"));
+          }
+        } catch (error) {
+          treeNote = `the git snapshot could not be read: ${message(error)}`;
         }
-      } catch (error) {
-        treeNote = `the git snapshot could not be read: ${message(error)}`;
       }
     }
     const noGit = treeNote ?? "a command changed it in a folder without git: its earlier content is not known";
     const files: FileChange[] = [];
-    for (const rel of [...diff.created, ...diff.changed, ...diff.deleted].sort()) {
-      const created = !before.has(rel);
-      const beforeRef: ContentRef = created ? { kind: "absent" } : (earlier.get(rel) ?? unknownRef(noGit));
-      let afterRef: ContentRef;
-      try {
-        afterRef = after.has(rel) ? await this.capture(join(root, rel)) : { kind: "absent" };
-      } catch (error) {
-        afterRef = unknownRef(`not recorded: ${message(error)}`);
+    for (const change of synced.changes) {
+      const beforeRef: ContentRef = !change.before
+        ? { kind: "absent" }
+        : (earlier.get(change.rel) ?? unknownRef(noGit));
+      const afterRef: ContentRef = change.after
+        ? await this.captureOrUnknown(join(root, change.rel))
+        : { kind: "absent" };
+      files.push({ path: change.rel, before: beforeRef, after: afterRef });
+      // What the command left is the next command's "before" (its blob is already kept).
+      if (base) {
+        if (change.after) this.since.set(change.rel, afterRef);
+        else this.since.delete(change.rel);
       }
-      files.push({ path: rel, before: beforeRef, after: afterRef });
     }
-    const out: ToolCheckpoint = {
-      files,
-      created: diff.created.length,
-      changed: diff.changed.length,
-      deleted: diff.deleted.length,
-    };
-    if (tree) out.gitTree = tree;
+    const out: ToolCheckpoint = { files, created: created.length, changed: changed.length, deleted: deleted.length };
+    if (base) out.gitTree = base.tree;
     if (treeNote) out.note = treeNote;
     return out;
   }

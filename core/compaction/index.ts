@@ -1,8 +1,3 @@
-export * from "./config";
-export * from "./prune";
-export * from "./fold";
-export * from "./select";
-export * from "./summarize";
-export * from "./measure";
-export * from "./ledger";
-export * from "./compactor";
+export { CompactionConfig, type CompactionSettings } from "./config";
+export { sentTotal, ContextChars } from "./measure";
+export { type CompactionOutcome, CompactionImpossibleError, Compactor } from "./compactor";

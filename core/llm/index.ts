@@ -22,17 +22,7 @@
  *   malformed SSE data line, a stream that ends before the provider's end marker),
  *   aborted. `details.providerMessage` keeps the provider's text.
  */
-export { LlmRuntime, type LlmRuntimeOptions } from "./runtime";
-export { BlockAssembler, type AssembledMessage } from "./assembler";
-export { normalizeError, retryAfter } from "./errors";
-export { resolveCapabilities } from "./capabilities";
-export { lookupModel } from "./model-table";
-export { chatCompat, serverKind, isLocalURL } from "./compat";
-export { queryServerContextWindow } from "./server-context";
-export { replayAdapterId, stripForeignReplayState } from "./replay";
-export { finalToolCall, partialToolArguments } from "./tool-arguments";
-export { ProviderProfileSchema, validateProfile } from "./profile";
-export { OpenAIChatAdapter } from "./adapters/openai-chat";
-export { OpenAIResponsesAdapter } from "./adapters/openai-responses";
-export { AnthropicMessagesAdapter } from "./adapters/anthropic-messages";
-export * from "./types";
+export { LlmRuntime } from "./runtime";
+export { BlockAssembler } from "./assembler";
+export { ProviderProfileSchema } from "./profile";
+export { type ProviderProfile, LlmError, type LlmClient } from "./types";

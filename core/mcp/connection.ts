@@ -45,6 +45,8 @@ export interface McpConnectionDeps {
   /** State or tools changed. */
   onChange(): void;
   alwaysAllowed(server: string, tool: string): boolean;
+  /** Persists "always allow" for the tool or its whole server (the card's button); absent where nothing persists. */
+  allowAlways?: (server: string, tool: string, what: "tool" | "server") => Promise<void>;
 }
 
 export interface DisabledTool {
@@ -354,7 +356,14 @@ export class McpConnection {
       maxResultChars: MCP_RESULT_CAP + 1_000,
       describe: (args) =>
         `call ${tool} on the MCP server "${server}"${Object.keys(args ?? {}).length ? ` with ${clip(JSON.stringify(args), 200)}` : ""}`,
-      mcp: { server, tool, alwaysAllowed: () => this.deps.alwaysAllowed(server, tool) },
+      mcp: {
+        server,
+        tool,
+        alwaysAllowed: () => this.deps.alwaysAllowed(server, tool),
+        ...(this.deps.allowAlways
+          ? { allowAlways: (what: "tool" | "server") => this.deps.allowAlways!(server, tool, what) }
+          : {}),
+      },
       execute: (args, ctx) => this.call(tool, args as Record<string, unknown>, ctx),
     };
   }

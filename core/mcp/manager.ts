@@ -41,7 +41,14 @@ export interface McpHostOptions {
   restricted?: () => string | undefined;
   /** Tools (or whole servers) the user allowed always for this folder. */
   alwaysAllowed?: (server: string, tool: string) => boolean;
+  /** Persists the approval card's "always allow" for a tool or its server, in this folder. */
+  allowAlways?: (server: string, tool: string, what: "tool" | "server") => Promise<void>;
   startTimeoutMs?: number;
+  /**
+   * How long a run waits for servers still connecting (after consent and inputs) before
+   * it goes on without them; they keep starting and join the next run. Default 3 s.
+   */
+  firstRunWaitMs?: number;
   callTimeoutMs?: number;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
@@ -66,6 +73,10 @@ export class McpManager {
   private readonly declined = new Set<string>();
   private readonly emitter = new Emitter<{ change: [] }>();
   private closed = false;
+  /** Servers a run stopped waiting for, with what the next run is told when their start settles. */
+  private readonly joining = new Map<McpConnection, Promise<string[]>>();
+  /** Resolved when a server's consent and inputs are settled: a run's wait counts from then. */
+  private readonly resolvedWaiters = new Map<string, () => void>();
 
   constructor(private readonly host: McpHostOptions) {}
 
@@ -110,22 +121,56 @@ export class McpManager {
   async tools(): Promise<McpTools> {
     if (this.closed || this.host.restricted?.() !== undefined) return { tools: [], notices: [] };
     const notices: string[] = [];
+    for (const [c, told] of this.joining) {
+      // Its start has settled (or is settling): say once what became of it.
+      if (c.current === "starting") continue;
+      this.joining.delete(c);
+      notices.push(...(await told));
+    }
     const pending = [...this.connections.values()].filter(
       (c) => c.current === "stopped" && !c.stoppedByUser && !this.isHeld(c),
     );
+    const waitMs = this.host.firstRunWaitMs ?? 3_000;
     await Promise.all(
       pending.map(async (c) => {
-        try {
-          await c.start();
-          for (const d of c.disabledTools)
-            notices.push(`MCP server "${c.name}": tool "${d.tool}" is disabled because ${d.reason}.`);
-        } catch (err) {
-          if (!(err instanceof ConsentDeclined) && !(causeOf(err) instanceof ConsentDeclined))
-            notices.push(err instanceof Error ? err.message : String(err));
-        }
+        // Consent and inputs wait for the user; only the connection itself is bounded.
+        const resolved = new Promise<void>((ok) => this.resolvedWaiters.set(c.name, ok));
+        const started = c.start().then(
+          () => this.startNotices(c),
+          (err: unknown) => this.failureNotice(err),
+        );
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const waited = resolved.then(
+          () => new Promise<"waited">((ok) => (timer = setTimeout(() => ok("waited"), waitMs))),
+        );
+        const first = await Promise.race([started, waited]);
+        clearTimeout(timer);
+        this.resolvedWaiters.delete(c.name);
+        if (first !== "waited") return notices.push(...first);
+        notices.push(
+          `MCP server "${c.name}" is still starting after ${seconds(waitMs)}: this run goes on without its tools; they join the next run once it is ready.`,
+        );
+        this.joining.set(
+          c,
+          started.then((later) => [
+            ...(c.current === "running"
+              ? [`MCP server "${c.name}" is ready: its ${plural(c.tools().length, "tool")} join from this run.`]
+              : []),
+            ...later,
+          ]),
+        );
       }),
     );
     return { tools: [...this.connections.values()].flatMap((c) => c.tools()), notices };
+  }
+
+  private startNotices(c: McpConnection): string[] {
+    return c.disabledTools.map((d) => `MCP server "${c.name}": tool "${d.tool}" is disabled because ${d.reason}.`);
+  }
+
+  private failureNotice(err: unknown): string[] {
+    if (err instanceof ConsentDeclined || causeOf(err) instanceof ConsentDeclined) return [];
+    return [err instanceof Error ? err.message : String(err)];
   }
 
   /** The user's Start (the MCP Servers command): asks for consent again if it was declined. */
@@ -172,11 +217,20 @@ export class McpManager {
       now: host.now ?? Date.now,
       onChange: () => this.changed(),
       alwaysAllowed: (server, tool) => host.alwaysAllowed?.(server, tool) ?? false,
+      ...(host.allowAlways ? { allowAlways: host.allowAlways } : {}),
     });
   }
 
   /** Restricted Mode, then consent for an untrusted source, then the inputs: what stands between a config and a process. */
   private async resolve(entry: McpServerEntry): Promise<McpServerConfig> {
+    try {
+      return await this.resolveConfig(entry);
+    } finally {
+      this.resolvedWaiters.get(entry.name)?.();
+    }
+  }
+
+  private async resolveConfig(entry: McpServerEntry): Promise<McpServerConfig> {
     const why = this.host.restricted?.();
     if (why !== undefined) throw new Error(`the workspace is in Restricted Mode (${why})`);
     if (entry.source.kind === "workspace") {
@@ -208,6 +262,9 @@ export class McpManager {
     this.emitter.emit("change");
   }
 }
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function causeOf(err: unknown): unknown {
   return err instanceof Error ? err.cause : undefined;

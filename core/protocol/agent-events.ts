@@ -52,6 +52,8 @@ export const AgentEvent = z.discriminatedUnion("type", [
     kind: z.enum(["read", "edit", "command"]),
     summary: z.string(),
     preview: ApprovalPreview.optional(),
+    /** An MCP server's tool: the card offers "always allow" for it or its server. */
+    mcp: z.object({ server: z.string(), tool: z.string() }).optional(),
   }),
   z.object({
     type: z.literal("approval-resolved"),
@@ -59,7 +61,7 @@ export const AgentEvent = z.discriminatedUnion("type", [
     toolCallId: z.string().min(1),
     decision: z.enum(["approved", "denied"]),
     by: RefusedBy,
-    scope: z.enum(["once", "session"]).optional(),
+    scope: z.enum(["once", "session", "always"]).optional(),
     reason: z.string().optional(),
   }),
   /** Real usage of the last completed request against the window (ratio = contextTokens / window). */

@@ -87,8 +87,11 @@ export const ToolApprovalData = z.looseObject({
   toolCallId: z.string().min(1),
   decision: z.enum(["approved", "denied"]),
   by: RefusedBy,
-  /** "session": the user allowed this tool (for commands: this command line) for the rest of the session. */
-  scope: z.enum(["once", "session"]).optional(),
+  /**
+   * "session": the user allowed this tool (for commands: this command line) for the rest of
+   * the session; "always": this MCP tool (or its whole server) in this folder from now on.
+   */
+  scope: z.enum(["once", "session", "always"]).optional(),
   reason: z.string().optional(),
 });
 

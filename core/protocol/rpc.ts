@@ -277,6 +277,8 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("connect") }),
   /** "Add to Chat" (Explorer, editor): attachments for the composer of the shown session. */
   z.object({ type: z.literal("attach"), attachments: z.array(ResolvedAttachment).max(50) }),
+  /** A rules file of this folder changed on disk: the view asks for the shown session's rules again. */
+  z.object({ type: z.literal("rules-changed"), folderKey: z.string() }),
   /** The shown conversation moved to an editor tab (Open Chat in Editor): the sidebar shows a placeholder instead. */
   z.object({ type: z.literal("session-moved"), moved: MovedChat }),
 ]);

@@ -49,10 +49,17 @@ export type RefusedBy = z.infer<typeof RefusedBy>;
 
 /**
  * An approval decision. `scope: "session"` allows the same tool (for commands: the same
- * command line) for the rest of the session without asking again.
+ * command line) for the rest of the session without asking again. `scope: "always"` (MCP
+ * tools only) allows the tool, or with `always: "server"` every tool of its server, in
+ * this folder from now on, persisted by the host like the MCP Servers picker's.
  */
+export const ApprovalScope = z.enum(["once", "session", "always"]);
 export const ApprovalDecision = z.discriminatedUnion("approved", [
-  z.object({ approved: z.literal(true), scope: z.enum(["once", "session"]).optional() }),
+  z.object({
+    approved: z.literal(true),
+    scope: ApprovalScope.optional(),
+    always: z.enum(["tool", "server"]).optional(),
+  }),
   z.object({ approved: z.literal(false), reason: z.string().max(2000).optional() }),
 ]);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;

@@ -45,27 +45,35 @@ export function lstatQuiet(path: string) {
   }
 }
 
+/** The lstat of a session's own files, as the scan found them. */
+export interface SessionFiles {
+  draft: boolean;
+}
+
 /**
  * Whether no component from `.downcity/` down to the session's files is a symbolic link
- * (the store refuses such a session: search never reads through one). The folders above
- * the session are checked once per search (`checked` caches them).
+ * (the store refuses such a session: search never reads through one): undefined when one
+ * is, else what the checks saw. The folders above the session are checked once per
+ * search (`checked` caches them).
  */
-export function linkFree(root: string, paths: SessionPaths, checked: Map<string, boolean>): boolean {
+export function linkFree(root: string, paths: SessionPaths, checked: Map<string, boolean>): SessionFiles | undefined {
   const base = root + sep + DOWNCITY_DIR;
   let path = base;
   const parts = paths.dir.slice(base.length + 1).split(sep);
   for (let i = 0; i < parts.length; i++) {
     path = i === 0 ? base : path + sep + parts[i - 1];
     const known = checked.get(path);
-    if (known === false) return false;
+    if (known === false) return undefined;
     if (known === true) continue;
     const ok = lstatQuiet(path)?.isSymbolicLink() !== true;
     checked.set(path, ok);
-    if (!ok) return false;
+    if (!ok) return undefined;
   }
-  for (const p of [paths.dir, paths.messages, paths.active, paths.draft, paths.segments])
-    if (lstatQuiet(p)?.isSymbolicLink()) return false;
-  return true;
+  for (const p of [paths.dir, paths.messages, paths.active, paths.segments])
+    if (lstatQuiet(p)?.isSymbolicLink()) return undefined;
+  const draft = lstatQuiet(paths.draft);
+  if (draft?.isSymbolicLink()) return undefined;
+  return { draft: draft?.isFile() === true };
 }
 
 /** The segment names of a session, sorted by range (a missing or linked folder: none). */

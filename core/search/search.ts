@@ -6,6 +6,7 @@ import { sortByUpdated } from "../storage/list/list";
 import { linkFree } from "./read-sync";
 import { SearchQueryError } from "./errors";
 import { createMatcher, type Matcher } from "./matcher";
+import { rawTest } from "./raw-test";
 import { inert, makeSnippet } from "./snippet";
 import { readUnit, segmentUnits, type UnitEntry } from "./units";
 
@@ -75,6 +76,7 @@ async function* run(
   const limit = options.limit ?? DEFAULT_LIMIT;
   const perSession = options.perSession ?? Infinity;
   const reasoning = options.reasoning === true;
+  const raw = rawTest(matcher);
   const planned =
     (prefilter && (await prefilter(options, matcher))) ??
     (await listed(catalog, options)).map((item): PlannedSession => ({ item }));
@@ -87,17 +89,22 @@ async function* run(
     if (++visited % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
     const paths = sessionPaths(catalog.ctx.root, item.agentId, item.sessionId, item.archived ? "archived" : "sessions");
     // A linked session folder is never read (the store refuses it too).
-    if (!linkFree(catalog.ctx.root, paths, checked)) continue;
+    const files = linkFree(catalog.ctx.root, paths, checked);
+    if (!files) continue;
     const hot = item.archived ? undefined : catalog.hot?.(item.agentId, item.sessionId);
     const segments = segmentUnits(paths);
     const baseSeq = segments[0]?.kind === "segment" ? segments[0].name.last : 0;
-    // A hot session's Active is in memory (with what is not flushed yet): always read.
+    // A hot session's Active is in memory (with what is not flushed yet): always read. With a
+    // draft, Active is decoded whatever its bytes: its last event says whether the draft still counts.
     const active =
-      readActive === false && !hot
+      readActive === false && !hot && !files.draft
         ? []
-        : await readUnit(catalog.ctx, paths, { kind: "active" }, baseSeq, reasoning, hot);
+        : await readUnit(catalog.ctx, paths, { kind: "active" }, baseSeq, reasoning, {
+            hot,
+            raw: files.draft ? undefined : raw,
+          });
     const lastSeq = Math.max(baseSeq, active[0]?.seq ?? 0, hot?.lastSeq ?? 0);
-    const draft = await readUnit(catalog.ctx, paths, { kind: "draft", lastSeq }, baseSeq, reasoning);
+    const draft = files.draft ? await readUnit(catalog.ctx, paths, { kind: "draft", lastSeq }, baseSeq, reasoning) : [];
     let inSession = 0;
     const emit = function* (entries: UnitEntry[]): Generator<SearchHit, boolean> {
       for (const entry of entries) {
@@ -135,7 +142,7 @@ async function* run(
     for (const unit of segments) {
       if (!more || total >= limit || signal?.aborted) break;
       if (unit.kind !== "segment" || (only && !only.has(unit.name.file))) continue;
-      more = yield* emit(await readUnit(catalog.ctx, paths, unit, baseSeq, reasoning));
+      more = yield* emit(await readUnit(catalog.ctx, paths, unit, baseSeq, reasoning, { raw }));
     }
     if (total >= limit) return;
   }

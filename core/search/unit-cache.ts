@@ -51,6 +51,11 @@ export class UnitCache {
     return this.held;
   }
 
+  /** Units held. */
+  get count(): number {
+    return this.entries.size;
+  }
+
   clear(): void {
     this.entries.clear();
     this.held = 0;

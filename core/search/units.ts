@@ -8,10 +8,11 @@ import { parseDraft } from "../storage/open/draft";
 import type { SessionPaths } from "../storage/layout";
 import { parseEventLog } from "../storage/records";
 import type { SegmentName } from "../storage/segment-codec";
-import { readSegment } from "../storage/segments-dir";
+import { decodePlainSegment, segmentPlain } from "../storage/segment-codec";
 import { lstatQuiet, readFileQuiet, segmentNamesSync } from "./read-sync";
 import { unitCache } from "./unit-cache";
 import { blockFields, eventFields, type Field } from "./extract";
+import type { RawTest } from "./raw-test";
 
 /**
  * A session's log in the pieces search reads one at a time, newest first: the leftover
@@ -85,7 +86,8 @@ function activeEntries(
  * Reads one unit. A unit that cannot be read as the store would (a segment that fails its
  * checksum, a draft that does not parse) yields nothing: a damaged log gives no hit.
  * `baseSeq` is the last closed seq (Active events at or below it are a compaction's
- * leftover overlap, already in the segment).
+ * leftover overlap, already in the segment). `raw`: the query's test on the stored bytes;
+ * a unit it rules out is not decoded (and yields nothing, as it holds no match).
  */
 export async function readUnit(
   ctx: StorageContext,
@@ -93,8 +95,9 @@ export async function readUnit(
   unit: Unit,
   baseSeq: number,
   reasoning: boolean,
-  hot?: Session,
+  from: { hot?: Session; raw?: RawTest } = {},
 ): Promise<UnitEntry[]> {
+  const { hot, raw } = from;
   if (unit.kind === "segment") {
     // Keyed by file identity: a closed segment never changes (a fork's hard link is the same file).
     const st = lstatQuiet(`${paths.segments}${sep}${unit.name.file}`);
@@ -105,7 +108,9 @@ export async function readUnit(
     if (cached) return cached;
     let events: SessionEvent[];
     try {
-      events = (await readSegment(ctx, paths, unit.name)).events;
+      const plain = await segmentPlain(await ctx.fs.readFile(`${paths.segments}${sep}${unit.name.file}`), unit.name);
+      if (raw && !raw(plain)) return [];
+      events = decodePlainSegment(plain, unit.name).events;
     } catch {
       return [];
     }
@@ -127,7 +132,7 @@ export async function readUnit(
     const cached = key !== undefined ? unitCache.get(key) : undefined;
     if (cached) return cached;
     const buf = readQuietly(paths.active);
-    if (!buf) return [];
+    if (!buf || (raw && !raw(buf))) return [];
     const parsed = parseEventLog(buf).events;
     let skip = 0;
     while (skip < parsed.length && parsed[skip]!.seq <= baseSeq) skip++;

@@ -97,12 +97,20 @@ export class SegmentError extends Error {
 
 /** Decodes and checks a segment against its name: exact seq range, footer last. */
 export async function decodeSegment(data: Buffer, name: SegmentName): Promise<DecodedSegment> {
-  let plain: Buffer;
+  return decodePlainSegment(await segmentPlain(data, name), name);
+}
+
+/** A segment file's plain JSONL (decompressed), not yet checked: search looks at its bytes before decoding them. */
+export async function segmentPlain(data: Buffer, name: SegmentName): Promise<Buffer> {
   try {
-    plain = name.compressed ? await zstd().decompress(data) : data;
+    return name.compressed ? await zstd().decompress(data) : data;
   } catch (error) {
     throw new SegmentError(`segment ${name.file} cannot be decompressed (${(error as Error).message})`);
   }
+}
+
+/** `decodeSegment` after `segmentPlain`. */
+export function decodePlainSegment(plain: Buffer, name: SegmentName): DecodedSegment {
   const text = plain.toString("utf8");
   if (!text.endsWith("\n")) throw new SegmentError(`segment ${name.file} does not end with a complete record`);
   const lines = text.slice(0, -1).split("\n");

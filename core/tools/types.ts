@@ -52,6 +52,8 @@ export interface McpToolFacts {
   tool: string;
   /** The user allowed this tool (or its whole server) always, for this folder. */
   alwaysAllowed?: () => boolean;
+  /** Remembers "always allow" for this tool or its server; absent when the host keeps no such state. */
+  allowAlways?: (what: "tool" | "server") => Promise<void>;
 }
 
 /**

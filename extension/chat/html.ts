@@ -1,6 +1,7 @@
 /**
  * The chat document: strict CSP (one nonce'd script, styles and fonts only from the
- * extension's media, no eval, no remote content, nothing inline). Shared by the
+ * extension's media, images from there or from the webview's own blob: URLs, no eval,
+ * no remote content, nothing inline). Shared by the
  * WebviewView, the editor panel and the browser test harness so all three run under
  * exactly the same policy.
  */
@@ -19,7 +20,9 @@ export function chatCsp(cspSource: string, nonce: string): string {
     `script-src 'nonce-${nonce}'`,
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
-    `img-src ${cspSource}`,
+    // blob: only for the tool cards' result images, made by the webview's own code from
+    // checked bytes (views/tool-images.ts); no data:, no remote images.
+    `img-src ${cspSource} blob:`,
     "connect-src 'none'",
     "media-src 'none'",
     "frame-src 'none'",

@@ -21,7 +21,7 @@ import {
   type RevealTarget,
 } from "../../core/protocol";
 import { fileAttachment, withAttachments } from "../../core/runtime/mentions";
-import type { SessionChange } from "../../core/runtime";
+import { hop, type SessionChange } from "../../core/runtime";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
@@ -63,6 +63,7 @@ export class ChatRpcServer implements Disposable {
   private connectAsked = false;
   /** A hello was answered: events now reach a live document. */
   private greeted = false;
+  private readonly owned: Disposable[] = [];
   private readonly toAttach: ResolvedAttachment[] = [];
   /** The conversation this view handed to an editor tab; its placeholder stays until another session is shown. */
   private movedAway: MovedChat | undefined;
@@ -80,6 +81,8 @@ export class ChatRpcServer implements Disposable {
     private readonly memory?: ShownMemory,
   ) {
     const c = controller;
+    // The sidebar's placeholder outlives a window reload, as the editor tab it names does.
+    this.movedAway = memory?.moved();
     this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
     this.sessionChange = controller.onSessionChange((folderKey, change) => void this.sessionChanged(folderKey, change));
     this.handlers = {
@@ -215,11 +218,13 @@ export class ChatRpcServer implements Disposable {
       return;
     }
     const { id } = parsed.request;
+    hop(`rpc ${parsed.request.method} in`);
     // The view is alive and talking: a reveal posted with the last switch has reached it.
     if (parsed.request.method !== "hello") this.pendingReveal = undefined;
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
+      hop(`rpc ${parsed.request.method} out`);
       if (parsed.request.method === "hello") {
         this.greeted = true;
         if (this.toAttach.length) this.event({ type: "attach", attachments: this.toAttach.splice(0, 50) });
@@ -265,6 +270,7 @@ export class ChatRpcServer implements Disposable {
     const ref = this.shown;
     if (!ref) return undefined;
     this.movedAway = { ref, ...(this.title ? { title: this.title.slice(0, 500) } : {}) };
+    this.memory?.setMoved(this.movedAway);
     this.watching?.dispose();
     this.watching = undefined;
     this.shown = this.shownFromOutside = undefined;
@@ -297,7 +303,18 @@ export class ChatRpcServer implements Disposable {
     this.post({ kind: "event", event });
   }
 
+  /** A rules file of `folderKey` changed on disk: a loaded view refreshes its rules chips. */
+  rulesChanged(folderKey: string): void {
+    if (this.greeted && this.shown?.folderKey === folderKey) this.event({ type: "rules-changed", folderKey });
+  }
+
+  /** Disposed with this server (its webview's watchers). */
+  own(disposable: Disposable): void {
+    this.owned.push(disposable);
+  }
+
   dispose(): void {
+    this.owned.splice(0).forEach((d) => d.dispose());
     this.configChange.dispose();
     this.sessionChange.dispose();
     this.watching?.dispose();
@@ -314,6 +331,7 @@ export class ChatRpcServer implements Disposable {
     this.follow(snapshot.ref);
     this.told.model = snapshot.model;
     this.shownArchived = /archived/i.test(snapshot.readOnly ?? "");
+    if (this.movedAway) this.memory?.setMoved(undefined);
     this.movedAway = undefined;
     this.setTitle(snapshot.title);
     return snapshot;
@@ -327,6 +345,7 @@ export class ChatRpcServer implements Disposable {
    * removal then a creation: the reopen finds it archived.)
    */
   private async sessionChanged(folderKey: string, change: SessionChange): Promise<void> {
+    this.movedChanged(folderKey, change);
     const shown = this.shown;
     if (
       !shown ||
@@ -363,6 +382,19 @@ export class ChatRpcServer implements Disposable {
     this.edits.clear();
     this.setTitle(undefined);
     this.event({ type: "session-closed", ref: shown, message: SESSION_GONE });
+  }
+
+  /** A rename of the conversation the placeholder names: it names the new title (and remembers it). */
+  private movedChanged(folderKey: string, change: SessionChange): void {
+    const moved = this.movedAway;
+    if (!moved || change.kind !== "updated" || change.item?.title === undefined) return;
+    const { ref } = moved;
+    if (ref.folderKey !== folderKey || ref.agentId !== change.agentId || ref.sessionId !== change.sessionId) return;
+    const title = change.item.title.slice(0, 500);
+    if (title === moved.title) return;
+    this.movedAway = { ref, title };
+    this.memory?.setMoved(this.movedAway);
+    this.event({ type: "session-moved", moved: this.movedAway });
   }
 
   /** Tells the webview only what changed: the config fields that differ, and the shown session's model if it did. */
@@ -407,6 +439,7 @@ export class ChatRpcServer implements Disposable {
     if (event.type === "session-event" && event.event.type === "session/title")
       this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
+    hop(`post ${event.type === "session-event" ? event.event.type : event.type}`);
   }
 
   /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */

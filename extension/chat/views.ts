@@ -5,6 +5,7 @@ import type { HostActions } from "./host-actions";
 import { chatHtml, makeNonce } from "./html";
 import { sameRef } from "../../core/protocol";
 import { ChatRpcServer } from "./rpc-server";
+import { watchRules } from "./rules-watch";
 import type { ShownMemory } from "./shown-memory";
 
 export const CHAT_VIEW_ID = "downcity.chat";
@@ -29,6 +30,7 @@ export function attachChat(
     memory,
   );
   webview.onDidReceiveMessage((message: unknown) => void server.handle(message));
+  server.own(watchRules((folderKey) => server.rulesChanged(folderKey)));
   webview.html = chatHtml({
     cspSource: webview.cspSource,
     nonce: makeNonce(),

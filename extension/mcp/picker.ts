@@ -16,13 +16,64 @@ type ServerItem = vscode.QuickPickItem & { f: FolderMcp; status: McpServerStatus
 type ActionItem = vscode.QuickPickItem & { run: () => Promise<unknown> };
 
 /**
- * "Downcity: MCP Servers": every folder's servers with their state, tools and last error;
- * picking one offers Start / Stop / Restart, "always allow" for the server or one tool,
- * and the output channel.
+ * "Downcity: MCP Servers": every folder's servers with their state, tools and last error,
+ * kept live while open (a server starting, running, crashing or restarting changes its
+ * row at once); picking one offers Start / Stop / Restart, "always allow" for the server
+ * or one tool, and the output channel, then comes back to the list.
  */
 export async function showMcpServers(servers: McpServers): Promise<void> {
   for (const folder of vscode.workspace.workspaceFolders ?? []) await servers.folder(folder);
-  const items: ServerItem[] = servers.all().flatMap((f) =>
+  if (serverItems(servers).length === 0) {
+    const problems = servers.all().flatMap((f) => f.manager.configProblems());
+    const open = await vscode.window.showInformationMessage(
+      problems.length
+        ? `No MCP server could be read: ${problems[0]!.message}`
+        : "No MCP servers are configured. Add them to .vscode/mcp.json or the downcity.mcp.servers setting.",
+      "Open Settings",
+    );
+    if (open) await vscode.commands.executeCommand("workbench.action.openSettings", "downcity.mcp.servers");
+    return;
+  }
+  for (;;) {
+    const picked = await pickServer(servers);
+    if (!picked) return;
+    if (!(await serverActions(servers, picked))) return;
+  }
+}
+
+/** The live list: rebuilt on every state change of any server, keeping the row the user is on. */
+function pickServer(servers: McpServers): Promise<ServerItem | undefined> {
+  const pick = vscode.window.createQuickPick<ServerItem>();
+  pick.title = "Downcity: MCP Servers";
+  pick.placeholder = "Pick a server to start, stop or restart it";
+  pick.matchOnDetail = true;
+  const render = () => {
+    const active = pick.activeItems[0];
+    const items = serverItems(servers);
+    pick.items = items;
+    const same = active && items.find((i) => i.f === active.f && i.status.name === active.status.name);
+    if (same) pick.activeItems = [same];
+  };
+  render();
+  const subscriptions = [servers.onDidChange(render)];
+  return new Promise((resolve) => {
+    subscriptions.push(
+      pick.onDidAccept(() => {
+        resolve(pick.selectedItems[0]);
+        pick.hide();
+      }),
+      pick.onDidHide(() => {
+        resolve(undefined);
+        subscriptions.forEach((d) => d.dispose());
+        pick.dispose();
+      }),
+    );
+    pick.show();
+  });
+}
+
+function serverItems(servers: McpServers): ServerItem[] {
+  return servers.all().flatMap((f) =>
     f.manager.status().map((status) => ({
       f,
       status,
@@ -37,37 +88,19 @@ export async function showMcpServers(servers: McpServers): Promise<void> {
       ].join(" — "),
     })),
   );
-  const problems = servers.all().flatMap((f) => f.manager.configProblems());
-  if (items.length === 0) {
-    const open = await vscode.window.showInformationMessage(
-      problems.length
-        ? `No MCP server could be read: ${problems[0]!.message}`
-        : "No MCP servers are configured. Add them to .vscode/mcp.json or the downcity.mcp.servers setting.",
-      "Open Settings",
-    );
-    if (open) await vscode.commands.executeCommand("workbench.action.openSettings", "downcity.mcp.servers");
-    return;
-  }
-  const picked = await vscode.window.showQuickPick(items, {
-    title: "Downcity: MCP Servers",
-    placeHolder: "Pick a server to start, stop or restart it",
-    matchOnDetail: true,
-  });
-  if (!picked) return;
-  await serverActions(servers, picked);
 }
 
-async function serverActions(servers: McpServers, item: ServerItem): Promise<void> {
+/** One server's actions; true when one ran (the list shows again), false when dismissed. */
+async function serverActions(servers: McpServers, item: ServerItem): Promise<boolean> {
   const { f, status } = item;
   const { manager, root } = f;
+  // Start and Restart are not awaited: the live list shows them starting, then running or failed.
   const run = (what: string, op: () => Promise<void>) => async () => {
-    try {
-      await op();
-    } catch (err) {
+    void op().catch((err: unknown) => {
       void vscode.window.showErrorMessage(
         `Downcity: could not ${what} the MCP server "${status.name}": ${firstLine(err instanceof Error ? err.message : String(err))}`,
       );
-    }
+    });
   };
   const always = servers.trust.isAlways(root, status.name);
   const actions: ActionItem[] = [
@@ -92,13 +125,21 @@ async function serverActions(servers: McpServers, item: ServerItem): Promise<voi
         run: () => servers.trust.toggleAlways(root, `${status.name}/${tool}`),
       };
     }),
-    { label: "$(output) Show Output", run: async () => servers.output.show(true) },
+    {
+      label: "$(output) Show Output",
+      run: async () => {
+        servers.output.show(true);
+        return "done";
+      },
+    },
   ];
   const action = await vscode.window.showQuickPick(actions, {
     title: `MCP server "${status.name}" (${status.state})`,
     placeHolder: status.lastError ? firstLine(status.lastError) : status.launch,
   });
-  await action?.run();
+  if (!action) return false;
+  // Showing the output leaves the list closed: the user is reading the channel.
+  return (await action.run()) !== "done";
 }
 
 const firstLine = (s: string) => s.split("\n")[0]!;

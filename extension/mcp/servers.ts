@@ -91,6 +91,13 @@ export class McpServers implements vscode.Disposable {
       input: (input, server, source) => this.inputs.value(root, source, server, input),
       restricted: () => (vscode.workspace.isTrusted ? undefined : MCP_RESTRICTED),
       alwaysAllowed: (server, tool) => this.trust.alwaysAllowed(root, server, tool),
+      allowAlways: async (server, tool, what) => {
+        await this.trust.allowAlways(root, what === "server" ? server : `${server}/${tool}`);
+        this.output.appendLine(
+          `[${server}] ${what === "server" ? "all tools" : `"${tool}"`} always allowed in ${root}`,
+        );
+        this.changed.fire();
+      },
     });
     const entry: FolderMcp = { folder, root, manager, loaded: Promise.resolve() };
     this.folders.set(key, entry);

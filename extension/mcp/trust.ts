@@ -48,6 +48,13 @@ export class McpTrust {
     return this.state.get<string[]>(ALWAYS_KEY, []).includes(`${root}\u0000${key}`);
   }
 
+  /** Turns "always allow" on for a server ("name") or one tool ("name/tool"): the approval card's button. */
+  async allowAlways(root: string, key: string): Promise<void> {
+    const list = this.state.get<string[]>(ALWAYS_KEY, []);
+    const id = `${root}\u0000${key}`;
+    if (!list.includes(id)) await this.state.update(ALWAYS_KEY, [...list, id]);
+  }
+
   /** Toggles "always allow" for a server ("name") or one tool ("name/tool"). */
   async toggleAlways(root: string, key: string): Promise<boolean> {
     const list = this.state.get<string[]>(ALWAYS_KEY, []);

@@ -14,6 +14,8 @@ import type { Proposal, ProposalStore } from "./proposals";
 export interface EditToolsOptions {
   proposals: ProposalStore;
   diagnostics: DiagnosticsWatch;
+  /** Told of every file an edit was applied to (written or not): a .gitignore the agent wrote counts at once. */
+  wrote?: (file: ToolPath) => void;
 }
 
 type Computed = Omit<Proposal, "toolCallId">;
@@ -133,6 +135,7 @@ function createEditTool<P extends EditFileParams | WriteFileParams>(
         throw err;
       } finally {
         if (ctx.toolCallId !== undefined) proposals.delete(ctx.toolCallId);
+        options.wrote?.(p.file);
       }
       if (ctx.toolCallId !== undefined)
         proposals.rememberApplied({

@@ -13,6 +13,7 @@ import {
 } from "../../core/tools/gitignore-glob";
 import { isProtectedName } from "../../core/tools/sandbox";
 import { tokenFor } from "./cancellation";
+import type { GitignoreDiscovery } from "./gitignore-discovery";
 
 /** `workspace.findFiles`, or a stand-in that counts what it is asked (tests, benches). */
 export type FindFiles = (
@@ -63,6 +64,8 @@ export interface EditorExcludesOptions {
   signal?: AbortSignal;
   /** Find nested .gitignore files to prune by (one findFiles); false reads the root's only (default true). */
   nested?: boolean;
+  /** Where the nested .gitignore files are, kept between calls (the editor tools'); without it each call looks. */
+  discovery?: GitignoreDiscovery;
 }
 
 const PROTECTED = ["**/.git", "**/.downcity"];
@@ -97,7 +100,13 @@ export async function editorExcludes(
   const prune =
     options.nested === false
       ? pruneGlobs(top)
-      : await discoverPrune(root, top, verdicts, (globs) => flatten([...base, ...globs]), find, options.signal);
+      : await discoverPrune(root, top, verdicts, {
+          exclude: (globs) => flatten([...base, ...globs]),
+          find,
+          signal: options.signal,
+          cache: options.discovery,
+          key: flatten(base),
+        });
 
   const ignoredDir = (rel: string): IgnoredDir | undefined => {
     if (rel === "." || rel === "") return undefined;
@@ -174,24 +183,54 @@ function readIgnoreFile(file: string, base: string): IgnoreFile | undefined {
  * The prunable .gitignore rules of the folder. Nested .gitignore files are found with a
  * findFiles that already excludes what the rules known so far prune, so the ignored trees
  * are not enumerated to find them; a nested `!` rule can un-prune an outer rule, and then
- * the search is repeated without it (rarely more than once).
+ * the search is repeated without it (rarely more than once). Where they are is kept in
+ * `cache` (their rules are read anew each time); a kept list still holds while every glob
+ * its search was pruned by still prunes, and a .gitignore created since invalidates it.
  */
 async function discoverPrune(
   root: string,
   top: readonly IgnoreFile[],
   verdicts: { dir(rel: string): boolean },
-  exclude: (globs: readonly string[]) => string,
-  find: FindFiles,
-  signal: AbortSignal | undefined,
+  how: {
+    exclude: (globs: readonly string[]) => string;
+    find: FindFiles;
+    signal: AbortSignal | undefined;
+    cache: GitignoreDiscovery | undefined;
+    /** The settings' part of the exclude: a list found under other settings is not reused. */
+    key: string;
+  },
 ): Promise<PruneGlobs> {
+  const { cache, key, signal } = how;
+  const read = (dirs: readonly string[]) => {
+    const nested: IgnoreFile[] = [];
+    for (const dir of dirs) {
+      if (verdicts.dir(dir)) continue; // inside an ignored directory: git never reads it
+      const file = readIgnoreFile(path.join(root, dir, ".gitignore"), dir);
+      if (file) nested.push(file);
+    }
+    // Parents before the directories below them: the order of precedence.
+    nested.sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
+    return pruneGlobs([...top, ...nested]);
+  };
+  // Every glob the search pruned by still holds: no .gitignore it could have hidden matters.
+  const complete = (used: readonly string[], result: PruneGlobs) => {
+    const kept = new Set(result.globs);
+    return used.every((g) => kept.has(g));
+  };
+  const known = cache?.get(key);
+  if (known) {
+    const result = read(known.dirs);
+    if (complete(known.used, result)) return result;
+  }
+  const since = cache?.begin() ?? 0;
   let used = pruneGlobs(top).globs;
   for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
     const cancel = signal ? tokenFor(signal) : undefined;
     let uris: vscode.Uri[];
     try {
-      uris = await find(
+      uris = await how.find(
         new vscode.RelativePattern(vscode.Uri.file(root), "**/.gitignore"),
-        exclude(used),
+        how.exclude(used),
         undefined,
         cancel?.token,
       );
@@ -199,20 +238,18 @@ async function discoverPrune(
       cancel?.dispose();
       signal?.throwIfAborted();
     }
-    const nested: IgnoreFile[] = [];
+    const dirs: string[] = [];
     for (const uri of uris) {
       const dir = path.relative(root, path.dirname(uri.fsPath)).split(path.sep).join("/");
-      if (dir === "" || dir.startsWith("..") || path.isAbsolute(dir) || verdicts.dir(dir)) continue;
-      const file = readIgnoreFile(uri.fsPath, dir);
-      if (file) nested.push(file);
+      if (dir === "" || dir.startsWith("..") || path.isAbsolute(dir)) continue;
+      dirs.push(dir);
     }
-    // Parents before the directories below them: the order of precedence.
-    nested.sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
-    const result = pruneGlobs([...top, ...nested]);
-    const kept = new Set(result.globs);
-    // Every glob the search pruned by still holds: no .gitignore it could have hidden matters.
-    if (used.every((g) => kept.has(g))) return result;
-    used = used.filter((g) => kept.has(g));
+    const result = read(dirs);
+    if (complete(used, result)) {
+      cache?.set(key, { dirs, used }, since);
+      return result;
+    }
+    used = used.filter((g) => new Set(result.globs).has(g));
   }
   return { globs: [], leftToCheck: [], pruned: [] };
 }

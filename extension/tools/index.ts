@@ -4,6 +4,8 @@ import type { Tool } from "../../core/tools/types";
 import { createCodeIntelTools } from "./code-intel";
 import { createDiagnosticsTool, diagnosticsWatch } from "./diagnostics";
 import { createEditorEditTools } from "./edit-tools";
+import type { FindFiles } from "./excludes";
+import { GitignoreDiscovery } from "./gitignore-discovery";
 import { ProposalStore } from "./proposals";
 import { createEditorListDirTool, createEditorReadFileTool } from "./read-tools";
 import { createEditorRunCommandTool } from "./run-command";
@@ -37,6 +39,8 @@ export interface EditorToolsOptions {
   command?: RunCommandOptions;
   /** VS Code's install folder, where its ripgrep is (default `vscode.env.appRoot`). */
   appRoot?: string;
+  /** `workspace.findFiles` for glob and grep, or a stand-in that counts (tests). */
+  findFiles?: FindFiles;
 }
 
 export interface EditorTools {
@@ -70,13 +74,17 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
     quietMs: options.diagnosticsQuietMs ?? 300,
   });
   // The command is registered once for every folder's tool set (FolderTools): a second registration throws.
-  const registrations = [proposals.register()];
+  // Where the folder's nested .gitignore files are, for glob and grep; our writes of one drop it at once.
+  const discovery = new GitignoreDiscovery(options.folder);
+  const registrations = [proposals.register(), discovery];
+  const search = { discovery, ...(options.findFiles ? { findFiles: options.findFiles } : {}) };
+  const wrote = (file: { abs: string }) => discovery.wrote(file.abs);
   const tools: Tool[] = [
     createEditorReadFileTool(),
     createEditorListDirTool(),
-    createEditorGlobTool(options.folder),
-    createEditorGrepTool(options.appRoot ?? vscode.env.appRoot, options.folder),
-    ...createEditorEditTools({ proposals, diagnostics }),
+    createEditorGlobTool(options.folder, search),
+    createEditorGrepTool(options.appRoot ?? vscode.env.appRoot, options.folder, search),
+    ...createEditorEditTools({ proposals, diagnostics, wrote }),
     createEditorRunCommandTool(terminals, options.command),
     createDiagnosticsTool(),
     ...createCodeIntelTools(),
@@ -85,7 +93,11 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
     tools,
     proposals,
     showAppliedDiff: (id) => proposals.showApplied(id),
-    undoEdit: async (id, sessionId) => ({ path: (await undoAppliedEdit(proposals, id, sessionId)).file.shown }),
+    async undoEdit(id, sessionId) {
+      const { file } = await undoAppliedEdit(proposals, id, sessionId);
+      wrote(file);
+      return { path: file.shown };
+    },
     disposeSession: (id) => terminals.disposeSession(id),
     async dispose() {
       for (const r of registrations) r.dispose();

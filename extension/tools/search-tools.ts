@@ -7,9 +7,11 @@ import { ToolError } from "../../core/tools/errors";
 import { GLOB_MAX_RESULTS, checkGlobPattern } from "../../core/tools/node/glob";
 import { createGrepTool } from "../../core/tools/node/grep";
 import { isProtectedName } from "../../core/tools/sandbox";
+import { refuseProtectedSearch, searchedIgnoredNote } from "../../core/tools/search-scope";
 import { textOutput, type Tool, type ToolOutput } from "../../core/tools/types";
 import { tokenFor } from "./cancellation";
 import { editorExcludes, workspaceFindFiles, type FindFiles } from "./excludes";
+import type { GitignoreDiscovery } from "./gitignore-discovery";
 import { relativeToRoot, refuseUri, resolveToolPath } from "./paths";
 
 /**
@@ -19,10 +21,13 @@ import { relativeToRoot, refuseUri, resolveToolPath } from "./paths";
  * search enumerates, unless the pattern names one (`node_modules/foo/**`): then it is
  * searched whole, and the answer says so.
  */
-export function createEditorGlobTool(
-  folder: vscode.WorkspaceFolder,
-  seams: { findFiles?: FindFiles } = {},
-): Tool<GlobParams> {
+export interface SearchSeams {
+  findFiles?: FindFiles;
+  /** Where the folder's nested .gitignore files are, kept between calls (createEditorTools gives one). */
+  discovery?: GitignoreDiscovery;
+}
+
+export function createEditorGlobTool(folder: vscode.WorkspaceFolder, seams: SearchSeams = {}): Tool<GlobParams> {
   const find = seams.findFiles ?? workspaceFindFiles;
   return {
     ...GLOB,
@@ -30,16 +35,22 @@ export function createEditorGlobTool(
       const pattern = checkGlobPattern(args.pattern);
       refuseUri(pattern);
       const base = await resolveToolPath(ctx.root, args.path, false);
+      refuseProtectedSearch("glob", base.shown);
       const stat = await Promise.resolve(vscode.workspace.fs.stat(base.uri)).catch(() => undefined);
       if (!stat) throw new ToolError(`${base.shown}: no such file or directory`);
       if (!(stat.type & vscode.FileType.Directory)) throw new ToolError(`${base.shown} is not a directory`);
-      const excludes = await editorExcludes(folder, ctx.root, { findFiles: find, signal: ctx.signal });
+      const excludes = await editorExcludes(folder, ctx.root, {
+        findFiles: find,
+        signal: ctx.signal,
+        ...(seams.discovery ? { discovery: seams.discovery } : {}),
+      });
       const globInPath = /[*?[\]{}!]/.test(base.shown);
       // The folder the pattern names before its first wildcard: searched whole when it is ignored.
       const scan = picomatch.scan(pattern);
       const named = globInPath
         ? base.shown
         : joinRel(base.shown, scan.isGlob ? scan.base : path.posix.dirname(pattern));
+      refuseProtectedSearch("glob", named);
       const explicit = globInPath ? undefined : excludes.ignoredDir(named);
       // findFiles matches the exclude against paths relative to the include's base: make the
       // base the folder, so settings globs (`src/gen`, `**/out`) mean what they mean in the editor.
@@ -70,8 +81,7 @@ export function createEditorGlobTool(
         found = kept(uris);
       }
       const notes: string[] = [];
-      if (explicit)
-        notes.push(`[searched ${explicit.dir}/, which ${explicit.by} ignores, because the pattern names it]`);
+      if (explicit) notes.push(searchedIgnoredNote(explicit.dir, explicit.by, "the pattern names it"));
       else {
         const skipped = excludes.skippedBelow(named);
         const what: string[] = [];
@@ -138,10 +148,13 @@ export function findBundledRipgrep(appRoot: string | undefined): string | undefi
  * else the core's PATH lookup and JavaScript scan: one result shape and one set of caps.
  * ripgrep prunes what .gitignore files ignore by itself; files.exclude and search.exclude
  * are added as its excludes. A path or include naming an ignored tree searches it whole.
+ * The note names the ignored folders it skipped: with `seams.discovery`, those nested
+ * .gitignore files ignore too (found once, kept); without it, those of the root's rules.
  */
 export function createEditorGrepTool(
   appRoot: string | undefined = vscode.env.appRoot,
   folder?: vscode.WorkspaceFolder,
+  seams: SearchSeams = {},
 ): Tool<GrepParams> & { engine: string } {
   const bundled = findBundledRipgrep(appRoot);
   const core = createGrepTool(bundled ? { ripgrep: bundled } : {});
@@ -152,8 +165,14 @@ export function createEditorGrepTool(
       refuseUri(args.path);
       if (args.include) refuseUri(args.include);
       const scope = folder ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === ctx.root);
-      const excludes = await editorExcludes(scope, ctx.root, { nested: false });
       const start = await resolveToolPath(ctx.root, args.path, false);
+      const excludes = await editorExcludes(
+        scope,
+        ctx.root,
+        seams.discovery
+          ? { discovery: seams.discovery, findFiles: seams.findFiles ?? workspaceFindFiles, signal: ctx.signal }
+          : { nested: false },
+      );
       // An include with a folder in it (`node_modules/foo/**`) names that folder, relative to the root.
       const includeBase = args.include?.includes("/") ? picomatch.scan(args.include.replace(/^\.\//, "")).base : "";
       const narrowed =

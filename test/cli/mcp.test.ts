@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
 import { tempWorkspace } from "../support/temp";
 import { everythingServer, fixtureServer } from "../mcp/helpers";
-import { buildCli, cliEnv, runCli } from "./helpers";
+import { buildCli, cliEnv, onTerminal, runCli, waitFor } from "./helpers";
 
 before(buildCli);
 
@@ -66,4 +66,47 @@ test("run --mcp-trust --mcp-allow fx/ok: the folder's server starts and its allo
   const none = await runCli(["run", "--cwd", root, "--no-mcp", "hi"], cliEnv(off.baseURL, { XDG_CONFIG_HOME: xdg }));
   assert.equal(none.code, 0, none.stderr);
   assert.ok(!toolNames(off.requests[0]!.body).some((x) => x.startsWith("mcp__")));
+});
+
+test("on a terminal, a 'y' to start a folder's server is remembered in the XDG config dir per folder and command line; a changed mcp.json asks again", async (t) => {
+  const { root, xdg } = setup(t);
+  const server = await startProviderServer(() => ({ sse: wire.openaiChat({ text: "hello" }) }));
+  t.after(() => server.close());
+  const env = { ...cliEnv(server.baseURL, { XDG_CONFIG_HOME: xdg }), TERM: "xterm" };
+  const consentFile = join(xdg, "downcity", "mcp-consent.json");
+  const prompt = /Start the MCP server fx from \.vscode\/mcp\.json\?/;
+
+  const first = onTerminal(["run", "--cwd", root, "hi"], env);
+  await waitFor(() => prompt.test(first.screen()), 30_000, "the consent prompt");
+  first.child.stdin.write("y\r");
+  assert.equal(await first.done, 0, first.screen());
+  assert.ok(toolNames(server.requests[0]!.body).includes("mcp__fx__ok"), "allowed, it started");
+  const stored = JSON.parse(readFileSync(consentFile, "utf8"));
+  assert.deepEqual(Object.keys(stored.folders), [realpathSync(root)]);
+  assert.equal(stored.folders[realpathSync(root)].length, 1);
+  assert.match(stored.folders[realpathSync(root)][0], /mcp-fixture-server\.ts/);
+
+  // The next run, with no terminal at all, starts it without asking.
+  const second = await runCli(["run", "--cwd", root, "hi"], env);
+  assert.equal(second.code, 0, second.stderr);
+  assert.doesNotMatch(second.stderr, /not starting "fx"/);
+  assert.ok(toolNames(server.requests[1]!.body).includes("mcp__fx__ok"), "remembered: started unasked");
+
+  // Another folder with the same mcp.json is asked about (refused here: no terminal).
+  const other = setup(t).root;
+  const elsewhere = await runCli(["run", "--cwd", other, "hi"], env);
+  assert.match(elsewhere.stderr, /not starting "fx"/);
+
+  // A changed command line asks again.
+  const changed = { ...fixtureServer(), args: [...fixtureServer().args, "--changed"] };
+  writeFileSync(join(root, ".vscode", "mcp.json"), JSON.stringify({ servers: { fx: changed } }));
+  const third = await runCli(["run", "--cwd", root, "hi"], env);
+  assert.match(third.stderr, /not starting "fx" from \.vscode\/mcp\.json \(.*--changed\)/);
+
+  // A broken consent file is said, asked past, and never overwritten.
+  writeFileSync(consentFile, "{ not json");
+  const broken = await runCli(["run", "--cwd", root, "hi"], env);
+  assert.equal(broken.code, 0, broken.stderr);
+  assert.match(broken.stderr, /mcp-consent\.json cannot be read .*consent is asked again and not remembered/);
+  assert.equal(readFileSync(consentFile, "utf8"), "{ not json");
 });

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CompactionConfig, codePointLength, foldSurface, pruneText, selectPrefix } from "../../core/compaction";
+import { CompactionConfig } from "../../core/compaction";
+import { codePointLength, pruneText } from "../../core/compaction/prune";
+import { foldSurface } from "../../core/compaction/fold";
+import { selectPrefix } from "../../core/compaction/select";
 import type { ToolResultData } from "../../core/protocol";
 import { Session } from "../../core/session";
 import { user } from "../support/events";

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { blocksChars, CompactionConfig, CompactionLedger, ContextChars, selectDeep } from "../../core/compaction";
+import { CompactionConfig, ContextChars } from "../../core/compaction";
+import { blocksChars } from "../../core/compaction/measure";
+import { CompactionLedger } from "../../core/compaction/ledger";
+import { selectDeep } from "../../core/compaction/select";
 import { Session } from "../../core/session";
 import { assistant, user } from "../support/events";
 

@@ -1,29 +1,16 @@
 // Shared by the real-VS-Code tests: an output folder per test file under test/.tmp/e2e/,
-// code-server + Chromium started together and stopped in reverse, bounded waits, and
-// failure artefacts (screenshot, logs) left in the output folder.
-import { execFileSync } from "node:child_process";
+// code-server + Chromium started together and stopped in reverse (test/support/workbench.ts),
+// bounded waits, and failure artefacts (screenshot, logs) left in the output folder.
+import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, readFileSync, rmSync, watch } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
-import type { BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "../../scripts/vscode/chromium";
+import type { Page } from "playwright-core";
 import { chatFrame } from "../../scripts/vscode/workbench";
-import {
-  CODE_SERVER_BIN,
-  PROJECT_ROOT,
-  startCodeServer,
-  type CodeServer,
-  type CodeServerOptions,
-} from "../../scripts/vscode/code-server";
+import { PROJECT_ROOT } from "../../scripts/vscode/code-server";
+import { openWorkbench, type Workbench } from "../support/workbench";
 
 export const E2E_OUT = join(PROJECT_ROOT, "test", ".tmp", "e2e");
-
-/** Skip reason when the machine has no code-server/Chromium (scripts/setup-vscode.sh installs them). */
-export function missingVsCode(): string | false {
-  if (!existsSync(CODE_SERVER_BIN)) return `code-server missing: run scripts/setup-vscode.sh (${CODE_SERVER_BIN})`;
-  if (!existsSync(process.env.CHROMIUM ?? "/usr/bin/chromium")) return "chromium missing: run scripts/setup-vscode.sh";
-  return false;
-}
 
 /** A fresh output folder for one test file: test/.tmp/e2e/<name>/ (the previous run's is replaced). */
 export function outputDir(name: string): string {
@@ -34,45 +21,7 @@ export function outputDir(name: string): string {
 }
 
 export { withTimeout } from "../support/with-timeout";
-
-export interface Workbench {
-  server: CodeServer;
-  browser: BrowserContext;
-  page: Page;
-  runDir: string;
-  /** Saves a screenshot as <out>/<name>.png; never throws (a dead page must not hide the real error). */
-  screenshot(name: string): Promise<string>;
-  /** Stops Chromium, then code-server's process group. */
-  close(): Promise<void>;
-}
-
-export async function openWorkbench(out: string, options: Omit<CodeServerOptions, "runDir"> = {}): Promise<Workbench> {
-  const runDir = join(out, "run");
-  const server = await startCodeServer({ ...options, runDir });
-  let browser: BrowserContext;
-  try {
-    browser = await launchChromium(runDir, server.env);
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
-  const page = browser.pages()[0] ?? (await browser.newPage());
-  return {
-    server,
-    browser,
-    page,
-    runDir,
-    async screenshot(name) {
-      const file = join(out, `${name}.png`);
-      await page.screenshot({ path: file }).catch(() => {});
-      return file;
-    },
-    async close() {
-      await browser.close().catch(() => {});
-      await server.stop();
-    },
-  };
-}
+export { extensionHostPid, missingVsCode, openWorkbench, type Workbench } from "../support/workbench";
 
 /** Resolves once `file` matches, re-read on every change in its folder; rejects after `ms`. */
 export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<void> {
@@ -88,29 +37,6 @@ export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<
     const watcher = watch(dirname(file), () => matches() && done());
     if (matches()) done();
   });
-}
-
-/**
- * The pid of the one extension host under code-server's process `rootPid` (VS Code forks
- * it with `--type=extensionHost`); throws unless there is exactly one.
- */
-export function extensionHostPid(rootPid: number): number {
-  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid=,args="], { encoding: "utf8" })
-    .split("\n")
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
-  const inTree = new Set([rootPid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const row of rows) if (!inTree.has(row.pid) && inTree.has(row.ppid)) grew = Boolean(inTree.add(row.pid));
-  }
-  const hosts = rows.filter((r) => inTree.has(r.pid) && /--type=extensionHost/.test(r.args));
-  if (hosts.length !== 1)
-    throw new Error(
-      `expected one extension host under pid ${rootPid}, found ${hosts.length}: ${hosts.map((h) => h.args).join(" | ")}`,
-    );
-  return hosts[0]!.pid;
 }
 
 /** Runs a command by its palette title (F1, type, Enter): unlike a toggle, the same result whatever is open. */
@@ -161,4 +87,21 @@ export async function openChatWorkbench(t: TestContext, out: string, baseURL: st
   const { page } = workbench;
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   return { workbench, page, chat: () => chatFrame(page), step: chainedSteps(t, workbench) };
+}
+
+/** Drags the sash between the sidebar and the editor until the sidebar is `width` px wide. */
+export async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator(".part.sidebar");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const box = (await sidebar.boundingBox())!;
+    if (Math.abs(box.width - width) <= 2) return;
+    const edge = box.x + box.width;
+    await page.mouse.move(edge - 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(edge - 1 + (width - box.width) / 2, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + width - 1, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+  }
+  const final = (await sidebar.boundingBox())!.width;
+  assert.ok(Math.abs(final - width) <= 2, `the sidebar is ${final} px wide, not ${width}`);
 }

@@ -20,7 +20,7 @@ function write(root: string, rel: string, text: string) {
 
 /** build/ (ignored): 200 packages of 100 files, one needle; beside it a small tree with a nested .gitignore. */
 function seed(ws: string) {
-  write(ws, ".gitignore", "build/\n*.log\n");
+  write(ws, ".gitignore", "build/\n*.log\n*.tmp\n");
   for (let i = 0; i < IGNORED_FILES; i++) {
     const dir = join(ws, "build", `pkg${Math.floor(i / 100)}`, "lib");
     if (i % 100 === 0) mkdirSync(dir, { recursive: true });
@@ -33,6 +33,9 @@ function seed(ws: string) {
   write(ws, "pkg/.gitignore", "gen/\n!keep.log\n");
   write(ws, "pkg/keep.log", "re-included\n");
   write(ws, "pkg/gen/g.ts", "export const needle = 0;\n");
+  // Ignored by the root's `*.tmp`, until a nested .gitignore the in-host test writes re-includes them.
+  write(ws, "src/x.tmp", "x\n");
+  write(ws, "lib/y.tmp", "y\n");
 }
 
 async function buildTests(outdir: string): Promise<string> {

@@ -8,7 +8,7 @@ import type { CommandSessionRef } from "../../extension/commands/session-command
 import { secretKey } from "../../extension/config/providers";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
-import { answer, countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
+import { answer, countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
 
 const KEY = "sk-argument-path-4b1d";
 const PROMPTS = ["showQuickPick", "showInputBox", "showSaveDialog", "showWarningMessage"] as const;

@@ -7,7 +7,7 @@ import { activate, deactivate } from "../../extension/activate";
 import type { SessionNode } from "../../extension/sessions/nodes";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
-import { answer, countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
+import { answer, countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
 
 const active = (root: string, id: string) =>
   readFileSync(join(root, ".downcity", "agents", "code", "sessions", id, "messages", "active.jsonl"), "utf8");

@@ -6,7 +6,7 @@ import { sessionPaths } from "../../core/storage";
 import { seedSessions } from "../../scripts/vscode/seed";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { activateWithEnvProvider, answer, configure } from "./helpers";
+import { activateWithEnvProvider, answer, configure } from "../support/extension/helpers";
 
 // The UI test's sessions are stored under the store's default agent ("default"), which the
 // extension does not configure (code, ask): Compact Now from the palette failed on them

@@ -144,12 +144,13 @@ test("extension/approval and extension/tools import only the floors below them",
 
 /**
  * Shared test helpers have one home, test/support/ (the loopback provider, fakes, temp folders, the CLI runner, the
- * host tests' workspace): scripts/ (which npm start and the packaging run) take only from there, and test/ folders
- * share only through it, so no two folders import each other.
+ * host tests' workspace, the storage generators and harnesses, the webview harness, the workbench launcher): scripts/
+ * (which npm start and the packaging run) and bench/ take only from there. (Inside test/, a suite may still use
+ * another suite's helpers, e.g. test/agent/harness.ts, without a cycle between folders.)
  */
-test("scripts/ import of test/ only test/support", () => {
+test("scripts/ and bench/ import of test/ only test/support", () => {
   const bad: string[] = [];
-  for (const file of sources(join(ROOT, "scripts"))) {
+  for (const file of [...sources(join(ROOT, "scripts")), ...sources(join(ROOT, "bench"))]) {
     for (const spec of specifiers(file)) {
       const to = target(file, spec);
       if (to?.startsWith("test/") && !to.startsWith("test/support/"))
@@ -157,6 +158,50 @@ test("scripts/ import of test/ only test/support", () => {
     }
   }
   assert.deepEqual(bad, []);
+});
+
+/** The names a file imports or re-exports by name, with the repository path each comes from. */
+function namedImports(file: string): { names: string[]; to: string }[] {
+  const text = readFileSync(file, "utf8");
+  const found: { names: string[]; to: string }[] = [];
+  for (const m of text.matchAll(/\b(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["'](\.[^"']*)["']/g)) {
+    const names = m[1]!
+      .split(",")
+      .map((n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, "")
+          .split(/\s+as\s+/)[0]!
+          .trim(),
+      )
+      .filter(Boolean);
+    found.push({ names, to: target(file, m[2]!)! });
+  }
+  return found;
+}
+
+/**
+ * A barrel is its folder's public API (issue 22): every name it exports is imported by product code outside the
+ * folder (core, extension, cli, webview; by the barrel or by the file). Tests and benches of internals import the
+ * file itself.
+ */
+const PUBLIC_BARRELS = ["core/agent", "core/compaction", "core/llm", "core/storage"];
+test("the barrels of core/agent, core/compaction, core/llm and core/storage export only their public API", () => {
+  const product = ["core", "extension", "cli", "webview"].flatMap((d) => sources(join(ROOT, d)));
+  const unused: string[] = [];
+  for (const barrel of PUBLIC_BARRELS) {
+    const used = new Set<string>();
+    for (const file of product) {
+      if (relative(ROOT, file).split(sep).join("/").startsWith(`${barrel}/`)) continue;
+      for (const { names, to } of namedImports(file))
+        if (to === barrel || to.startsWith(`${barrel}/`)) names.forEach((n) => used.add(n));
+    }
+    const exported = namedImports(join(ROOT, barrel, "index.ts")).flatMap((e) => e.names);
+    assert.ok(exported.length > 3, `${barrel}: the barrel names its exports (no export *)`);
+    assert.doesNotMatch(readFileSync(join(ROOT, barrel, "index.ts"), "utf8"), /export \*/);
+    for (const name of exported) if (!used.has(name)) unused.push(`${barrel} exports ${name}`);
+  }
+  assert.deepEqual(unused, [], "a name only tests use: import it from its file in the test, not from the barrel");
 });
 
 test("the checks see a violation (self-test of the import scanner)", () => {

@@ -7,7 +7,7 @@ import { McpServers } from "../../extension/mcp/servers";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
 import { fixtureServer } from "../mcp/helpers";
-import { fakeContext, folder } from "./helpers";
+import { fakeContext, folder } from "../support/extension/helpers";
 
 type Fn = (...args: any[]) => any;
 const win = vscode.window as unknown as Record<string, Fn>;

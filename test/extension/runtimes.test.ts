@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import { ProviderConfig } from "../../extension/config/providers";
 import { RESTRICTED_REASON, FolderRegistry } from "../../extension/runtime/runtimes";
 import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "./helpers";
+import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
 
 function runtimesFor(folders: vscode.WorkspaceFolder[]) {
   setFolders(folders);

@@ -9,7 +9,7 @@ import { secretKey } from "../../extension/config/providers";
 import * as fake from "../support/vscode-fake";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { activateWithEnvProvider, answer, fakeContext, folder, setFolders } from "./helpers";
+import { activateWithEnvProvider, answer, fakeContext, folder, setFolders } from "../support/extension/helpers";
 
 const KEY = "sk-downcity-test-7f3a9c1e55d2";
 

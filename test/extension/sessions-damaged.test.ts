@@ -9,7 +9,7 @@ import type { SessionTreeNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
 import { sessionPaths } from "../../core/storage";
 import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
+import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
 
 test('the tree shows a stray folder and a session folder without its log only under a "Damaged" group at the bottom; an intact session with a linked meta.json is a normal row; a deleted damaged folder leaves the tree', async (t) => {
   const root = tempDir(t);

@@ -8,7 +8,7 @@ import type { SessionNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
 import { seedSessions } from "../../scripts/vscode/seed";
 import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "./helpers";
+import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
 
 /** Every session row of the (one-folder, one-agent) tree, whatever groups hold them. */
 async function rows(tree: SessionsTree): Promise<SessionNode[]> {

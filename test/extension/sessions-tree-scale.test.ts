@@ -10,7 +10,7 @@ import { PAGE_SIZE } from "../../extension/sessions/folder-model";
 import type { DateNode, SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
 import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "./helpers";
+import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

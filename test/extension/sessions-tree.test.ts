@@ -12,7 +12,7 @@ import type { SessionNode, SessionTreeNode } from "../../extension/sessions/node
 import { META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../extension/sessions/tree";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "./helpers";
+import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
 
 /** FolderRegistry whose change feed and agent events a test can also drive by hand. */
 function setup(folders: vscode.WorkspaceFolder[], coalesceMs = 100) {

@@ -8,7 +8,7 @@ import { activate, deactivate } from "../../extension/activate";
 import * as fake from "../support/vscode-fake";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
-import { answer, configure, fakeContext, folder, setFolders } from "./helpers";
+import { answer, configure, fakeContext, folder, setFolders } from "../support/extension/helpers";
 
 test("settings changes reach the open folder's runtime without a reload; an invalid value warns by key and keeps the last valid one", async (t) => {
   const root = tempDir(t);

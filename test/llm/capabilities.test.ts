@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { LlmRuntime, chatCompat, lookupModel, resolveCapabilities, serverKind } from "../../core/llm";
+import { LlmRuntime } from "../../core/llm";
+import { chatCompat, serverKind } from "../../core/llm/compat";
+import { lookupModel } from "../../core/llm/model-table";
+import { resolveCapabilities } from "../../core/llm/capabilities";
 import { startProviderServer, type ProviderServer } from "../support/provider-server";
 
 let server: ProviderServer;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Protocol } from "../../core/llm";
+import type { Protocol } from "../../core/llm/types";
 import { LlmError } from "../../core/llm";
 import { wire, type ScriptedReply } from "../support/provider-server";
 import { PATHS, PROTOCOLS_UNDER_TEST, call, collect, collectError, routedHarness, type Harness } from "./helpers";

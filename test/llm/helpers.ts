@@ -1,5 +1,6 @@
 import type { GenerateOptions, Message, StreamChunk } from "../../core/protocol";
-import { BlockAssembler, LlmError, LlmRuntime, type Protocol, type ProviderProfile } from "../../core/llm";
+import { BlockAssembler, LlmError, LlmRuntime, type ProviderProfile } from "../../core/llm";
+import { type Protocol } from "../../core/llm/types";
 import {
   startProviderServer,
   type ProviderHandler,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Message } from "../../core/protocol";
-import type { Protocol } from "../../core/llm";
+import type { Protocol } from "../../core/llm/types";
 import { wire, type ScriptedReply } from "../support/provider-server";
 import { PATHS, collect, harness, profileFor, userText, type Harness } from "./helpers";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { GenerateOptions, Message, ReplayState } from "../../core/protocol";
-import type { Protocol } from "../../core/llm";
+import type { Protocol } from "../../core/llm/types";
 import { textHash } from "../../core/llm/replay";
 import { wire, type ScriptedReply } from "../support/provider-server";
 import { PATHS, PROFILE_IDS, PROTOCOL_MODELS, collect, harness, type Harness } from "./helpers";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { StreamChunk } from "../../core/protocol";
-import type { Protocol } from "../../core/llm";
+import type { Protocol } from "../../core/llm/types";
 import { wire, type ScriptedReply } from "../support/provider-server";
 import { PATHS, PROTOCOLS_UNDER_TEST, call, collect, routedHarness, type Harness } from "./helpers";
 

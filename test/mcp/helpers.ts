@@ -58,6 +58,8 @@ export function testHost(
       return options.allow ?? false;
     },
     input: async (input) => options.inputs?.[input.id],
+    // A loaded machine may take seconds to start a server: tests of other paths wait for it.
+    firstRunWaitMs: 60_000,
     ...options,
   });
   t.after(() => manager.close());

@@ -91,10 +91,63 @@ test("an MCP tool's `command` argument never matches the command allow-list; 'al
     approvals(h).map((a) => [a.decision, a.by]),
     [
       ["denied", "policy"],
-      ["approved", "policy"],
+      ["approved", "user"],
     ],
   );
 });
+
+for (const what of ["tool", "server"] as const) {
+  test(`'Always allow' (${what}) on an MCP call: the host persists it, and later calls${what === "server" ? " of the server's other tools" : ""} run unasked`, async (t) => {
+    const allowed = new Set<string>();
+    const persisted: string[] = [];
+    const mcp = testHost(t, "/", {
+      alwaysAllowed: (server, tool) => allowed.has(server) || allowed.has(`${server}/${tool}`),
+      allowAlways: async (server, tool, w) => {
+        persisted.push(`${server}/${tool}/${w}`);
+        allowed.add(w === "server" ? server : `${server}/${tool}`);
+      },
+    });
+    mcp.manager.setConfig(config({ fx: fixtureServer() }));
+    const second = what === "server" ? "env" : "ok";
+    const script = [
+      { toolCalls: [{ id: "a1", name: "mcp__fx__ok", arguments: { word: "one" } }] },
+      { text: "one" },
+      { toolCalls: [{ id: "a2", name: `mcp__fx__${second}`, arguments: { word: "two", name: "NOPE" } }] },
+      { text: "two" },
+      { toolCalls: [{ id: "a3", name: "mcp__fx__huge", arguments: { chars: 5 } }] },
+      { text: "three" },
+    ];
+    let n = 0;
+    const asked: ApprovalRequest[] = [];
+    const h = await startHarness(t, () => ({ sse: wire.openaiChat(script[n++]!) }), {
+      agent: {
+        policy: "edits",
+        approve: async (req) => {
+          asked.push(req);
+          return asked.length === 1 ? { approved: true, scope: "always", always: what } : { approved: false };
+        },
+      },
+      runtime: { mcpTools: () => mcp.manager.tools() },
+    });
+    for (const text of ["first", "second", "third"]) {
+      await h.agent.followUp(text);
+      await h.agent.run();
+    }
+    const offered = h.events.flatMap((e) => (e.type === "approval-requested" ? [e.mcp] : []));
+    assert.deepEqual(offered[0], { server: "fx", tool: "ok" }, "the card is told it may offer 'always'");
+    assert.deepEqual(persisted, [`fx/ok/${what}`]);
+    const data = approvals(h) as { decision: string; by: string; scope?: string }[];
+    assert.deepEqual(data[0], { toolCallId: "a1", decision: "approved", by: "user", scope: "always" });
+    assert.deepEqual(
+      [data[1]!.decision, data[1]!.by, data[1]!.scope],
+      ["approved", "user", "always"],
+      "the second call ran unasked",
+    );
+    // Per tool: another tool of the server still asks (denied here); per server: it runs too.
+    assert.equal(data[2]!.decision, what === "server" ? "approved" : "denied");
+    assert.equal(asked.length, what === "server" ? 1 : 2);
+  });
+}
 
 test("a tool disabled for its schema is told in the chat as a notice; the run goes on", async (t) => {
   const mcp = testHost(t, "/");

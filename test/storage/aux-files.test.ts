@@ -16,8 +16,9 @@ import {
 import { join } from "node:path";
 import { test } from "node:test";
 import type { DamagedFolder } from "../../core/session";
-import { encodeId, nodeFs, Sessions, sessionPaths, type FsSeam, type SessionPaths } from "../../core/storage";
-import { tempRoot, user } from "./helpers";
+import { encodeId, Sessions, sessionPaths, type SessionPaths } from "../../core/storage";
+import { nodeFs, type FsSeam } from "../../core/storage/fs/fs-seam";
+import { tempRoot, user } from "../support/storage/helpers";
 
 async function closedSession(t: { after(fn: () => void): void }, id = "s") {
   const root = tempRoot(t);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Sessions } from "../../core/storage";
-import { tempRoot } from "./helpers";
+import { tempRoot } from "../support/storage/helpers";
 
 test("a list sweeps what crashed deletes and forks left behind, and leaves a fork in flight alone", async (t) => {
   const root = tempRoot(t);

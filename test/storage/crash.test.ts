@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bundleChild, crashTrials } from "./crash-harness";
+import { bundleChild, crashTrials } from "../support/storage/crash-harness";
 
 // 40 trials keep the suite fast; `bench/storage-soak.ts` runs 1,000 with the same checks.
 const TRIALS = 40;

@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { encodeSegment, Sessions, sessionPaths, type FsSeam } from "../../core/storage";
-import { countingFs, tempRoot, user } from "./helpers";
+import { Sessions, sessionPaths } from "../../core/storage";
+import { encodeSegment } from "../../core/storage/segment-codec";
+import { type FsSeam } from "../../core/storage/fs/fs-seam";
+import { countingFs, tempRoot, user } from "../support/storage/helpers";
 
 const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean);
 

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, appendFileSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { test } from "node:test";
 import { Sessions, sessionPaths } from "../../core/storage";
-import { assistant, countingFs, tempRoot, user } from "./helpers";
+import { assistant, countingFs, tempRoot, user } from "../support/storage/helpers";
 
 test("a killed compaction (segment created, Active not rewritten) loses nothing and duplicates nothing", async (t) => {
   const root = tempRoot(t);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { Sessions, sessionPaths } from "../../core/storage";
-import { tempRoot, user } from "./helpers";
+import { tempRoot, user } from "../support/storage/helpers";
 
 async function damaged(t: { after(fn: () => void): void }) {
   const root = tempRoot(t);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { runCases } from "./fuzz";
+import { runCases } from "../support/storage/fuzz";
 
 // A fixed seed, so a failure reproduces: `bench/storage-fuzz.ts` runs 10,000+ cases.
 const FIRST_SEED = 1;

@@ -5,7 +5,7 @@ import { join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import { build } from "esbuild";
 import { decodeId, encodeId, Sessions, sessionPaths } from "../../core/storage";
-import { tempRoot, user } from "./helpers";
+import { tempRoot, user } from "../support/storage/helpers";
 
 const ODD = [
   "../x",

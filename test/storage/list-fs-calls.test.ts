@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nodeFs, Sessions, type FsSeam } from "../../core/storage";
-import { tempRoot, user } from "./helpers";
+import { Sessions } from "../../core/storage";
+import { nodeFs, type FsSeam } from "../../core/storage/fs/fs-seam";
+import { tempRoot, user } from "../support/storage/helpers";
 
 /** The real seam, every call counted by method name. */
 function callCounting(): { fs: FsSeam; calls: Record<string, number> } {

@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import type { DamagedFolder } from "../../core/session";
 import { encodeId, Sessions, sessionPaths } from "../../core/storage";
-import { assistant, countingFs, tempRoot, user } from "./helpers";
+import { assistant, countingFs, tempRoot, user } from "../support/storage/helpers";
 
 test("lists: a 1 MB title in meta.json is never listed; the list rebuilds the title from the log", async (t) => {
   const root = tempRoot(t);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseMeta } from "../../core/storage/meta";
 import { SessionMeta } from "../../core/storage/meta-schema";
-import { prng } from "./fuzz";
+import { prng } from "../support/storage/fuzz";
 
 // Lists check meta.json by hand (no zod on the list path); the schema stays the contract.
 // Both must accept the same documents and return the same value.

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { Sessions, sessionPaths } from "../../core/storage";
 import { tempDir } from "../support/temp";
-import { tempRoot, user } from "./helpers";
+import { tempRoot, user } from "../support/storage/helpers";
 
 /** A closed session "s" with three events, and a file outside the workspace. */
 async function withOutside(t: { after(fn: () => void): void }) {

@@ -11,7 +11,7 @@ import {
   type SessionStore,
 } from "../../core/session";
 import { Sessions } from "../../core/storage";
-import { tempRoot, user } from "./helpers";
+import { tempRoot, user } from "../support/storage/helpers";
 
 /**
  * A backend that is not the JSONL store: it keeps each session's flushed events in a

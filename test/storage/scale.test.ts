@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { SessionChange } from "../../core/session";
 import { Sessions, sessionPaths } from "../../core/storage";
-import { generateSession } from "./generate";
-import { assistant, countingFs, tempRoot, user } from "./helpers";
+import { generateSession } from "../support/storage/generate";
+import { assistant, countingFs, tempRoot, user } from "../support/storage/helpers";
 
 test(
   "opening, model context and paging never read an old segment; resident memory stays flat at 2k/10k/50k",

@@ -3,8 +3,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { compress, decompress } from "@mongodb-js/zstd";
-import { decodeSegment, parseSegmentName, Sessions, sessionPaths } from "../../core/storage";
-import { assistant, tempRoot } from "./helpers";
+import { Sessions, sessionPaths } from "../../core/storage";
+import { decodeSegment, parseSegmentName } from "../../core/storage/segment-codec";
+import { assistant, tempRoot } from "../support/storage/helpers";
 
 async function compacted(t: { after(fn: () => void): void }) {
   const root = tempRoot(t);

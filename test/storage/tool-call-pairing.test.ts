@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ToolResultData } from "../../core/protocol";
 import { Sessions } from "../../core/storage";
-import { tempRoot, user } from "./helpers";
+import { tempRoot, user } from "../support/storage/helpers";
 
 const call = (id: string) => ({
   content: [{ type: "tool-call" as const, id, name: "read", arguments: { path: "a" } }],

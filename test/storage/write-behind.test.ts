@@ -5,7 +5,7 @@ import { test, type TestContext } from "node:test";
 import type { SessionEvent } from "../../core/protocol";
 import { ActiveLogWriter } from "../../core/storage/write/active-writer";
 import type { FileHandleSeam } from "../../core/storage/fs/fs-seam";
-import { tempRoot } from "./helpers";
+import { tempRoot } from "../support/storage/helpers";
 
 const event = (seq: number): SessionEvent =>
   ({ seq, time: seq, type: "user/message", data: { content: [{ type: "text", text: `m${seq}` }] } }) as SessionEvent;

@@ -3,9 +3,14 @@
  * schema is malformed, a huge result, a call that kills the server mid-way, and a tool
  * list that changes. Run: node --import tsx test/support/mcp-fixture-server.ts
  * FIXTURE_CRASH_ON_START=1 makes it exit before answering `initialize`.
+ * FIXTURE_WAIT_FOR=<file> makes it hang at start (answering nothing) until that file
+ * exists: a server slow to start, released by the test (it gives up after 120 s);
+ * with FIXTURE_CRASH_AFTER_WAIT=1 it exits once released instead.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { existsSync, watch } from "node:fs";
+import { basename, dirname } from "node:path";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 if (process.env.FIXTURE_CRASH_ON_START === "1") {
@@ -53,4 +58,31 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
   }
 });
 
-void server.connect(new StdioServerTransport()).then(() => process.stderr.write("fixture: ready\n"));
+/** Resolves once `file` exists (its folder watched); exits the process after 120 s. */
+function gate(file: string | undefined): Promise<void> {
+  if (!file || existsSync(file)) return Promise.resolve();
+  process.stderr.write(`fixture: waiting for ${basename(file)}\n`);
+  return new Promise((ok) => {
+    const give = setTimeout(() => process.exit(4), 120_000);
+    const watcher = watch(dirname(file), () => {
+      if (!existsSync(file)) return;
+      clearTimeout(give);
+      watcher.close();
+      ok();
+    });
+    if (existsSync(file)) {
+      clearTimeout(give);
+      watcher.close();
+      ok();
+    }
+  });
+}
+
+void gate(process.env.FIXTURE_WAIT_FOR)
+  .then(() => {
+    if (process.env.FIXTURE_CRASH_AFTER_WAIT !== "1") return;
+    process.stderr.write("fixture: crashing after the wait\n");
+    process.exit(5);
+  })
+  .then(() => server.connect(new StdioServerTransport()))
+  .then(() => process.stderr.write("fixture: ready\n"));

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ev, helloWith, openChat, REF, skipReason, snapshot, userEv, violations, useBrowser } from "./harness";
+import {
+  ev,
+  helloWith,
+  openChat,
+  REF,
+  skipReason,
+  snapshot,
+  userEv,
+  violations,
+  useBrowser,
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

@@ -5,7 +5,16 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CONFIG, conversation, OUT, openChat, skipReason, snapshot, useBrowser, violations } from "./harness";
+import {
+  CONFIG,
+  conversation,
+  OUT,
+  openChat,
+  skipReason,
+  snapshot,
+  useBrowser,
+  violations,
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 const KEY = "sk-form-0d4c2b9e71";

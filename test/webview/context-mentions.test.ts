@@ -7,7 +7,17 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { test } from "node:test";
 import type { Mention, ResolvedAttachment } from "../../core/protocol";
-import { ev, helloWith, openChat, REF, skipReason, snapshot, useBrowser, userEv, violations } from "./harness";
+import {
+  ev,
+  helloWith,
+  openChat,
+  REF,
+  skipReason,
+  snapshot,
+  useBrowser,
+  userEv,
+  violations,
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 const OUT = "test/.out/webview/context";

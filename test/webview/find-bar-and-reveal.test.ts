@@ -12,7 +12,7 @@ import {
   userEv,
   useBrowser,
   violations,
-} from "./harness";
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

@@ -17,7 +17,7 @@ import {
   snapshot,
   useBrowser,
   userEv,
-} from "./harness";
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

@@ -2,7 +2,7 @@
 // the first keystroke in the message box, once per document (the real bundle in Chromium).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { helloWith, openChat, skipReason, snapshot, useBrowser, userEv } from "./harness";
+import { helloWith, openChat, skipReason, snapshot, useBrowser, userEv } from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

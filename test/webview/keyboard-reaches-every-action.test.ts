@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { conversation, ev, helloWith, openChat, REF, skipReason, snapshot, useBrowser } from "./harness";
+import {
+  conversation,
+  ev,
+  helloWith,
+  openChat,
+  REF,
+  skipReason,
+  snapshot,
+  useBrowser,
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

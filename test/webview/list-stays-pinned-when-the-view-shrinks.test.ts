@@ -12,7 +12,7 @@ import {
   useBrowser,
   userEv,
   type Chat,
-} from "./harness";
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

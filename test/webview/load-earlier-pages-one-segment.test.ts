@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { conversation, helloWith, openChat, skipReason, snapshot, violations, useBrowser } from "./harness";
+import {
+  conversation,
+  helloWith,
+  openChat,
+  skipReason,
+  snapshot,
+  violations,
+  useBrowser,
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { assistantEv, conversation, helloWith, openChat, REF, skipReason, snapshot, useBrowser } from "./harness";
+import {
+  assistantEv,
+  conversation,
+  helloWith,
+  openChat,
+  REF,
+  skipReason,
+  snapshot,
+  useBrowser,
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

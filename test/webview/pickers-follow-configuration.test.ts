@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CONFIG, conversation, openChat, REF, skipReason, snapshot, useBrowser } from "./harness";
+import { CONFIG, conversation, openChat, REF, skipReason, snapshot, useBrowser } from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

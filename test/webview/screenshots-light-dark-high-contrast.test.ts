@@ -17,7 +17,7 @@ import {
   violations,
   useBrowser,
   type Theme,
-} from "./harness";
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 mkdirSync(OUT, { recursive: true });

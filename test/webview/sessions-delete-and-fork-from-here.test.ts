@@ -11,7 +11,7 @@ import {
   assistantEv,
   useBrowser,
   violations,
-} from "./harness";
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

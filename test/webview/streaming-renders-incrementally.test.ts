@@ -11,7 +11,7 @@ import {
   snapshot,
   violations,
   useBrowser,
-} from "./harness";
+} from "../support/webview/harness";
 
 const browserOf = useBrowser();
 

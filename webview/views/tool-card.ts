@@ -2,6 +2,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { ApprovalDecision, ToolCallBlock } from "../../core/protocol";
 import type { ToolState } from "../conversation";
 import { toolView } from "../rendered";
+import { toolImages } from "./tool-images";
 
 export interface ToolActions {
   approve(toolCallId: string, decision: ApprovalDecision): void;
@@ -39,6 +40,33 @@ ${diff.split("\n").map((line) => {
               : "";
       return html`<span class=${cls}>${line} </span>`;
     })}</pre>`;
+}
+
+/** An MCP call's "always allow" for the tool or its whole server, in this folder (the host persists it). */
+function alwaysButtons(
+  id: string,
+  mcp: { server: string; tool: string },
+  answering: boolean,
+  actions: ToolActions,
+): TemplateResult {
+  return html`<button
+      type="button"
+      class="secondary"
+      title=${`Always allow ${mcp.tool} from the MCP server "${mcp.server}" in this folder`}
+      ?disabled=${answering}
+      @click=${() => actions.approve(id, { approved: true, scope: "always", always: "tool" })}
+    >
+      Always allow
+    </button>
+    <button
+      type="button"
+      class="secondary"
+      title=${`Always allow every tool of the MCP server "${mcp.server}" in this folder`}
+      ?disabled=${answering}
+      @click=${() => actions.approve(id, { approved: true, scope: "always", always: "server" })}
+    >
+      Always allow server
+    </button>`;
 }
 
 /** A tool call: arguments, status and output, the edit's diff, the command's exit, and Approve / Deny while pending. */
@@ -92,6 +120,7 @@ export function toolCard(
               >
                 Allow for this session
               </button>
+              ${state?.mcp ? alwaysButtons(call.id, state.mcp, state.answering === true, actions) : nothing}
               <button
                 type="button"
                 class="secondary"
@@ -109,6 +138,7 @@ export function toolCard(
     ${v.message ? html`<div class="tool-message">${v.message}</div>` : nothing}
     ${v.undone ? html`<div class="tool-undone" role="status">Undone: ${v.undone} is back to its content before this edit</div>` : nothing}
     ${v.undo ? html`<div class="tool-undo"><button type="button" class="secondary" ?disabled=${state?.undoing} @click=${() => actions.undo(call.id)}>Undo</button></div>` : nothing}
+    ${state?.result ? toolImages(call.id, state.result) : nothing}
     ${v.output ? details("out", html`<i aria-hidden="true" class="codicon codicon-output"></i> Output`, html`<pre class="tool-output">${v.output}</pre>`, "tool-out") : nothing}
   </section>`;
 }

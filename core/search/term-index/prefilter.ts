@@ -3,7 +3,7 @@ import type { SessionListItem } from "../../session";
 import { inScope, type PlannedSession, type SearchPrefilter } from "../search";
 import type { SearchOptions } from "../../protocol/search";
 import type { Matcher } from "../matcher";
-import type { IndexedSession, SearchIndex } from "./search-index";
+import type { IndexedSession, RefreshScope, SearchIndex } from "./search-index";
 
 const keyOf = (agentId: string, sessionId: string) => sessionKey({ agentId, sessionId });
 
@@ -19,7 +19,14 @@ export function indexPrefilter(index: SearchIndex, hotItems?: () => SessionListI
       void index.refresh().catch(() => undefined);
       return undefined;
     }
-    const sessions = await index.refresh({ maxAgeMs });
+    // Only the folders the query can read are checked (an agent's, the live area's, one session's).
+    const scope: RefreshScope = options.session
+      ? { session: options.session }
+      : {
+          ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+          ...((options.area ?? "all") === "sessions" ? { liveOnly: true } : {}),
+        };
+    const sessions = await index.refresh({ maxAgeMs, scope });
     const hot = new Map<string, SessionListItem>();
     for (const item of hotItems?.() ?? [])
       if (!item.archived && inScope(options, item.agentId, item.sessionId, false))

@@ -48,6 +48,17 @@ export interface Candidates {
 /** Candidate units up to which a plan starts from their owners rather than walking every session. */
 const SELECTIVE = 4096;
 
+/**
+ * The folders a refresh must check for one query: an agent's, the live area's, one
+ * session's. Sessions outside it keep what the index knew (the query does not read them).
+ */
+export interface RefreshScope {
+  agentId?: string;
+  /** Only the live area ("sessions"); "archived" and "all" check both (a live copy wins over an archived one). */
+  liveOnly?: boolean;
+  session?: { agentId: string; sessionId: string };
+}
+
 /** Which parts of a session a query must read. */
 export interface SessionPlan {
   session: IndexedSession;
@@ -145,17 +156,25 @@ export class SearchIndex {
    * keystroke after keystroke without re-checking 10,000 folders; another process' writes
    * are seen at the next full check.
    */
-  refresh(options: { maxAgeMs?: number } = {}): Promise<IndexedSession[]> {
+  refresh(options: { maxAgeMs?: number; scope?: RefreshScope } = {}): Promise<IndexedSession[]> {
     return this.exclusive(async () => {
       if (!this.loaded) await this.load();
       const fresh = this.lastFull !== undefined && this.clock() - this.lastFull < (options.maxAgeMs ?? 0);
+      const scope = options.scope ?? {};
       if (fresh) {
         const dirty = [...this.dirty.values()];
         this.dirty.clear();
         for (const [agentId, sessionId] of dirty) await this.updateOne(agentId, sessionId);
+      } else if (scope.session) {
+        // One session's search (the chat's "search this whole session"): that folder alone.
+        this.dirty.delete(sessionKey(scope.session.agentId, scope.session.sessionId));
+        await this.updateOne(scope.session.agentId, scope.session.sessionId);
+      } else if (scope.agentId !== undefined || scope.liveOnly) {
+        // Only the folders the query reads; what the host reported stays queued for a full check.
+        await this.scanFolder(scope);
       } else {
         this.dirty.clear();
-        await this.scanFolder();
+        await this.scanFolder({});
         this.lastFull = this.clock();
       }
       await this.persist();
@@ -281,16 +300,18 @@ export class SearchIndex {
     this.pending.push({ t: "d", k: key });
   }
 
-  private async scanFolder(): Promise<void> {
+  /** Checks every session folder in `scope` (all of them for `{}`), and drops the indexed ones in it that are gone. */
+  private async scanFolder(scope: RefreshScope): Promise<void> {
     const seen = new Set<string>();
     let visited = 0;
     const root = join(this.ctx.root, DOWNCITY_DIR);
     const isDir = (p: string) => lstatOrUndefined(p)?.isDirectory() === true;
+    const areas = scope.liveOnly ? (["sessions"] as const) : (["sessions", "archived"] as const);
     if (isDir(root) && isDir(agentsDir(this.ctx.root))) {
       for (const agentName of await this.dirNames(agentsDir(this.ctx.root))) {
         const agentId = decodeId(agentName);
-        if (agentId === undefined) continue;
-        for (const area of ["sessions", "archived"] as const) {
+        if (agentId === undefined || (scope.agentId !== undefined && agentId !== scope.agentId)) continue;
+        for (const area of areas) {
           const base = areaDir(this.ctx.root, agentId, area);
           if (!isDir(base)) continue;
           for (const name of await this.dirNames(base)) {
@@ -306,7 +327,13 @@ export class SearchIndex {
         }
       }
     }
-    for (const key of [...this.sessions.keys()]) if (!seen.has(key)) this.drop(key);
+    for (const [key, s] of [...this.sessions])
+      if (
+        !seen.has(key) &&
+        (scope.agentId === undefined || s.agentId === scope.agentId) &&
+        (!scope.liveOnly || s.area === "sessions")
+      )
+        this.drop(key);
   }
 
   private hashedId(dir: string): string | undefined {

@@ -4,6 +4,7 @@ import picomatch from "picomatch";
 import { GLOB, type GlobParams } from "../definitions";
 import { ToolError, fsError } from "../errors";
 import { displayPath, resolveInsideRoot } from "../sandbox";
+import { ignoredNamedDir, refuseProtectedSearch, searchedIgnoredNote } from "../search-scope";
 import { textOutput, type Tool } from "../types";
 import { walkWorkspace } from "../walk";
 
@@ -20,7 +21,11 @@ export function checkGlobPattern(raw: string): string {
   return pattern;
 }
 
-/** glob for Node: walks from the pattern's literal base, honouring .gitignore. */
+/**
+ * glob for Node: walks from the pattern's literal base, honouring .gitignore, unless that
+ * base is an ignored folder (`node_modules/foo/**`): then it is walked whole, and the
+ * answer says so. .git/ and .downcity/ are never walked, and naming them is an error.
+ */
 export function createGlobTool(): Tool<GlobParams> {
   return {
     ...GLOB,
@@ -28,6 +33,7 @@ export function createGlobTool(): Tool<GlobParams> {
       const pattern = checkGlobPattern(args.pattern);
       const base = await resolveInsideRoot(ctx.root, args.path, { forWrite: false });
       const shown = displayPath(ctx.root, base);
+      refuseProtectedSearch("glob", shown);
       const info = await stat(base).catch((err) => {
         throw fsError(err, shown);
       });
@@ -46,18 +52,22 @@ export function createGlobTool(): Tool<GlobParams> {
         if (dir !== ".") start = await resolveInsideRoot(ctx.root, path.join(base, dir), { forWrite: false });
         matchPattern = path.posix.basename(pattern);
       }
+      const startRel = displayPath(ctx.root, start);
+      refuseProtectedSearch("glob", startRel);
       const startInfo = await stat(start).catch(() => undefined);
       if (!startInfo?.isDirectory()) return textOutput(`no files match ${args.pattern} in ${shown}/`);
+      const explicit = ignoredNamedDir(ctx.root, startRel);
+      const named = explicit ? `\n${searchedIgnoredNote(explicit, ".gitignore", "the pattern names it")}` : "";
 
       const isMatch = picomatch(matchPattern, { dot: true });
-      const startRel = displayPath(ctx.root, start);
       const prefixLen = startRel === "." ? 0 : startRel.length + 1;
       const found: string[] = [];
       let more = false;
       // Without `**` a pattern cannot match deeper than its slashes allow: do not descend further.
       const maxDirDepth = matchPattern.includes("**") ? Infinity : matchPattern.split("/").length - 1;
       const skipDir = (rel: string) => rel.slice(prefixLen).split("/").length > maxDirDepth;
-      for await (const entry of walkWorkspace({ root: ctx.root, start, signal: ctx.signal, skipDir })) {
+      const walk = walkWorkspace({ root: ctx.root, start, signal: ctx.signal, skipDir, gitignore: !explicit });
+      for await (const entry of walk) {
         if (!isMatch(entry.rel.slice(prefixLen))) continue;
         if (found.length === MAX_RESULTS) {
           more = true;
@@ -65,10 +75,11 @@ export function createGlobTool(): Tool<GlobParams> {
         }
         found.push(entry.rel);
       }
-      if (found.length === 0) return textOutput(`no files match ${args.pattern} in ${shown}/`);
-      const note = more
-        ? `\n[more than ${MAX_RESULTS} files match; showing the first ${MAX_RESULTS}. Narrow the pattern or the path]`
-        : "";
+      if (found.length === 0) return textOutput(`no files match ${args.pattern} in ${shown}/${named}`);
+      const note =
+        (more
+          ? `\n[more than ${MAX_RESULTS} files match; showing the first ${MAX_RESULTS}. Narrow the pattern or the path]`
+          : "") + named;
       found.sort();
       return textOutput(found.join("\n") + note, { truncated: more });
     },

@@ -1,7 +1,9 @@
 import { stat } from "node:fs/promises";
 import { GREP, type GrepParams } from "../definitions";
 import { fsError } from "../errors";
+import picomatch from "picomatch";
 import { displayPath, resolveInsideRoot } from "../sandbox";
+import { ignoredNamedDir, refuseProtectedSearch, searchedIgnoredNote } from "../search-scope";
 import { textOutput, type Tool, type ToolContext, type ToolOutput } from "../types";
 import { grepJs } from "./grep-js";
 import { grepRipgrep } from "./grep-rg";
@@ -32,6 +34,8 @@ export function createGrepTool(
     async search(args: GrepParams, ctx: ToolContext, scope: GrepScope): Promise<ToolOutput> {
       const start = await resolveInsideRoot(ctx.root, args.path, { forWrite: false });
       const startRel = displayPath(ctx.root, start);
+      refuseProtectedSearch("grep", startRel);
+      if (args.include !== undefined) refuseProtectedSearch("grep", picomatch.scan(args.include).base);
       const info = await stat(start).catch((err) => {
         throw fsError(err, startRel);
       });
@@ -47,15 +51,19 @@ export function createGrepTool(
       };
       if (args.include !== undefined) query.include = args.include;
       if (scope.exclude?.length) query.exclude = scope.exclude;
-      if (scope.noIgnore) query.noIgnore = true;
+      // A folder .gitignore ignores, named as the path, is searched whole (ripgrep would, the walk would not).
+      const explicit = scope.noIgnore || !info.isDirectory() ? undefined : ignoredNamedDir(ctx.root, startRel);
+      if (scope.noIgnore || explicit) query.noIgnore = true;
       const binary = ripgrep();
       const result = binary
         ? await grepRipgrep(binary, query, ctx.signal)
         : await grepJs(query, ctx.signal, options.jsTimeLimitMs);
-      if (result.lines.length === 0) return textOutput(`no matches for /${args.pattern}/ in ${startRel}`);
-      const note = result.limited
-        ? `\n[stopped after ${query.maxResults} matching lines; there are more. Narrow the pattern, path or include]`
-        : "";
+      const named = explicit ? `\n${searchedIgnoredNote(explicit, ".gitignore", "it was named")}` : "";
+      if (result.lines.length === 0) return textOutput(`no matches for /${args.pattern}/ in ${startRel}${named}`);
+      const note =
+        (result.limited
+          ? `\n[stopped after ${query.maxResults} matching lines; there are more. Narrow the pattern, path or include]`
+          : "") + named;
       return textOutput(result.lines.join("\n") + note, { truncated: result.limited });
     },
   };

@@ -13,7 +13,7 @@ import { freePort } from "../../../scripts/vscode/code-server";
 import * as fake from "../../support/vscode-fake";
 import { startProviderServer, wire } from "../../support/provider-server";
 import { tempDir } from "../../support/temp";
-import { fakeContext, folder, setFolders } from "../helpers";
+import { fakeContext, folder, setFolders } from "../../support/extension/helpers";
 import { ChatController, recordingActions, view } from "./helpers";
 
 const KEY = "sk-connect-host-4e8a1f";
@@ -24,7 +24,7 @@ function chatWithConnect(t: { after(fn: () => unknown): void }) {
   const config = new ProviderConfig(context.secrets, context.workspaceState, {});
   const runtimes = new FolderRegistry(createWorkspaceRuntime, config);
   const controller = new ChatController(
-    chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())),
+    chatRuntimes(runtimes, config, new Connector(config, () => runtimes.restricted())),
   );
   t.after(async () => {
     controller.dispose();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fallbackTitle } from "../../../core/agent";
+import { fallbackTitle } from "../../../core/agent/titles";
 import {
   fileAttachment,
   folderAttachment,

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { SHOWN_SESSION_KEY, workspaceShownMemory } from "../../../extension/chat/shown-memory";
 import { startHarness } from "../../agent/harness";
-import { MemoryMemento } from "../helpers";
+import { MemoryMemento } from "../../support/extension/helpers";
 import { wire } from "../../support/provider-server";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";
 

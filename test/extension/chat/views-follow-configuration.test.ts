@@ -6,7 +6,7 @@ import { createWorkspaceRuntime } from "../../../core/runtime";
 import { FolderRegistry } from "../../../extension/runtime/runtimes";
 import * as fake from "../../support/vscode-fake";
 import { tempDir } from "../../support/temp";
-import { configure, fakeContext, folder, setFolders } from "../helpers";
+import { configure, fakeContext, folder, setFolders } from "../../support/extension/helpers";
 import { ChatController, recordingActions, view } from "./helpers";
 
 /** The extension's real settings, folder runtimes and chat wiring over the vscode fake (the window's folders set first). */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as vscode from "vscode";
+import * as fake from "../../support/vscode-fake";
 import { createEditorGlobTool, createEditorGrepTool } from "../../../extension/tools/search-tools";
 import type { FindFiles } from "../../../extension/tools/excludes";
 import { editorWorkspace, text, type EditorWorkspace } from "./helpers";
@@ -81,9 +82,13 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
     );
     const nested = text(await glob.execute({ pattern: "gen/**", path: "pkg" }, ws.ctx()));
     assert.equal(nested, "pkg/gen/g.js\n[searched pkg/gen/, which .gitignore ignores, because the pattern names it]");
-    // .git/ is in files.exclude but is never searched, named or not.
+    // .git/ is in files.exclude but is never searched, named or not: naming it is an error.
     ws.write(".git/config", "x\n");
-    assert.equal(text(await glob.execute({ pattern: ".git/**", path: "." }, ws.ctx())), "no files match .git/** in ./");
+    for (const args of [
+      { pattern: ".git/**", path: "." },
+      { pattern: "**/*", path: ".git" },
+    ])
+      await assert.rejects(glob.execute(args, ws.ctx()), /^ToolError: glob does not search inside \.git\/: /);
     // A settings exclude named explicitly: the same.
     ws.editor.config.files = { exclude: { "**/src": true } };
     assert.match(
@@ -114,7 +119,101 @@ describe("editor search tools skip ignored trees before they enumerate them", ()
       assert.equal(
         text(await grep.execute({ pattern: "needle", path: "pkg/gen" }, ws.ctx())),
         "pkg/gen/h.js:1:const needle = 3;\n[searched pkg/gen/, which search.exclude ignores, because it was named]",
-      );
+      ); // .git/ named as the path or include is refused, not searched.
+      ws.write(".git/config", "const needle = 4;\n");
+      for (const args of [
+        { pattern: "needle", path: ".git" },
+        { pattern: "needle", path: ".", include: ".git/*" },
+      ])
+        await assert.rejects(grep.execute(args, ws.ctx()), /^ToolError: grep does not search inside \.git\/: /);
     }
+  });
+});
+
+describe("where the nested .gitignore files are is kept between searches", () => {
+  /** build/ ignored, `*.log` ignored everywhere, pkg/gen/ ignored by pkg/'s own .gitignore; no `!` yet. */
+  function seedPlain(ws: EditorWorkspace) {
+    ws.write(".gitignore", "build/\n*.log\n");
+    for (let i = 0; i < 50; i++) ws.write(`build/f${i}.js`, "x\n");
+    ws.write("src/a.js", "const needle = 1;\n");
+    ws.write("lib/y.log", "const needle = 2;\n");
+    ws.write("pkg/.gitignore", "gen/\n");
+    ws.write("pkg/gen/g.js", "const needle = 3;\n");
+  }
+  const discoveries = (calls: { include: string }[]) => calls.filter((c) => c.include === "**/.gitignore").length;
+  const watcher = () =>
+    fake.created.watchers.findLast(
+      (w) => !w.disposed && (w.pattern as vscode.RelativePattern).pattern === "**/.gitignore",
+    )!;
+
+  it("the second glob makes no discovery call; the agent's write_file of a .gitignore counts at once", async (t) => {
+    const counted = countedFindFiles();
+    const ws = editorWorkspace(t, { findFiles: counted.find });
+    seedPlain(ws);
+    const logs = async () => text(await ws.run("glob", { pattern: "**/*.log", path: "." }));
+    assert.equal(
+      await logs(),
+      "no files match **/*.log in ./\n[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it)]",
+    );
+    assert.equal(discoveries(counted.calls), 1);
+    assert.equal(
+      await logs(),
+      "no files match **/*.log in ./\n[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it)]",
+    );
+    assert.equal(discoveries(counted.calls), 1, "the second glob found the .gitignore files in the cache");
+    assert.equal(counted.calls.length, 3);
+    // The agent re-includes lib/y.log: its write drops the cache (no watcher event is fired here), so the
+    // next glob looks again, sees the `!` and no longer prunes `**/*.log`.
+    const wrote = await ws.run("write_file", { path: "lib/.gitignore", content: "!y.log\n" });
+    assert.notEqual(wrote.isError, true, text(wrote));
+    assert.equal(
+      await logs(),
+      "lib/y.log\n[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it)]",
+    );
+    // Twice: the first search pruned by `**/*.log`, which lib/'s `!y.log` un-prunes (see the first test above).
+    assert.equal(discoveries(counted.calls), 3);
+    // edit_file too: pkg/gen/ is no longer ignored.
+    const edited = await ws.run("edit_file", {
+      path: "pkg/.gitignore",
+      edits: [{ oldText: "gen/\n", newText: "other/\n" }],
+    });
+    assert.notEqual(edited.isError, true, text(edited));
+    assert.equal(
+      text(await ws.run("glob", { pattern: "**/*.js", path: "." })),
+      "pkg/gen/g.js\nsrc/a.js\n[ignored, not searched: build/ (name one in the pattern to search it)]",
+    );
+    assert.equal(discoveries(counted.calls), 5);
+  });
+
+  it("a .gitignore another process writes counts once the watcher reports it; the grep note names nested ignores", async (t) => {
+    const counted = countedFindFiles();
+    const ws = editorWorkspace(t, { findFiles: counted.find });
+    seedPlain(ws);
+    const grep = async () => text(await ws.run("grep", { pattern: "needle", path: "." }));
+    // The grep note names pkg/gen/, which only pkg/.gitignore ignores (found once, then kept).
+    const note = "[ignored, not searched: build/, pkg/gen/ (name one in the path or include to search it)]";
+    assert.equal(await grep(), `src/a.js:1:const needle = 1;\n${note}`);
+    assert.equal(await grep(), `src/a.js:1:const needle = 1;\n${note}`);
+    assert.equal(discoveries(counted.calls), 1);
+    assert.equal(
+      text(await ws.run("glob", { pattern: "**/*.log", path: "." })),
+      "no files match **/*.log in ./\n[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it)]",
+    );
+    assert.equal(discoveries(counted.calls), 1, "glob and grep share the folder's discovery");
+    // Another process writes lib/.gitignore; VS Code's watcher reports it.
+    ws.write("lib/.gitignore", "!y.log\n");
+    watcher().fire("create", vscode.Uri.file(`${ws.root}/lib/.gitignore`));
+    assert.equal(
+      text(await ws.run("glob", { pattern: "**/*.log", path: "." })),
+      "lib/y.log\n[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it)]",
+    );
+    assert.equal(discoveries(counted.calls), 3, "looked again (twice: the `!` un-prunes `**/*.log`)");
+    // A change of the root's .gitignore (also reported) is read anew, and ripgrep honours it too.
+    ws.write(".gitignore", "build/\n*.log\nsrc/\n");
+    watcher().fire("change", vscode.Uri.file(`${ws.root}/.gitignore`));
+    assert.equal(
+      await grep(),
+      "lib/y.log:1:const needle = 2;\n[ignored, not searched: build/, pkg/gen/, src/ (name one in the path or include to search it)]",
+    );
   });
 });

@@ -2,12 +2,17 @@
 // with a 20,000-file ignored tree (build/), seeded by test/e2e/ignored-host.test.ts. Its own
 // bundle (not test/host/*.host.ts): the other in-host tests do not pay for the big tree.
 import * as assert from "node:assert/strict";
-import { realpathSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { realpathSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { suite, suiteSetup, test } from "mocha";
+import { ToolRegistry } from "../../../core/tools/registry";
 import * as vscode from "vscode";
 import type { ToolContext, ToolOutput } from "../../../core/tools/types";
 import { editorExcludes, type FindFiles } from "../../../extension/tools/excludes";
+import { createEditorTools } from "../../../extension/tools";
 import { createEditorGlobTool, createEditorGrepTool } from "../../../extension/tools/search-tools";
+import { withTimeout } from "../../support/with-timeout";
 
 const text = (out: ToolOutput) => out.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 const IGNORED_FILES = Number(process.env.DOWNCITY_IGNORED_FILES ?? 20_000);
@@ -128,6 +133,61 @@ suite("ignored trees (issue 26)", function () {
       );
     } finally {
       await search.update("exclude", before, vscode.ConfigurationTarget.WorkspaceFolder);
+    }
+  });
+
+  test("the nested .gitignore files are found once and kept; the grep note names what they ignore", async () => {
+    const c = counted();
+    const tools = createEditorTools({ folder, root, findFiles: c.find });
+    try {
+      const registry = new ToolRegistry(tools.tools);
+      const discoveries = () => c.calls.filter((call) => call.include === "**/.gitignore").length;
+      const ts = "src/a.ts\n[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it)]";
+      assert.equal(text(await registry.run("glob", { pattern: "**/*.ts", path: "." }, ctx())), ts);
+      assert.equal(discoveries(), 2, "found (twice: pkg/'s `!keep.log` un-prunes the root's `*.log`)");
+      assert.equal(text(await registry.run("glob", { pattern: "**/*.ts", path: "." }, ctx())), ts);
+      assert.equal(
+        text(await registry.run("grep", { pattern: "needle", path: "." }, ctx())),
+        "src/a.ts:1:export const needle = 1;\n" +
+          "[ignored, not searched: build/, pkg/gen/ (name one in the path or include to search it)]",
+      );
+      assert.equal(discoveries(), 2, "the second glob and the grep looked in the cache");
+      assert.deepEqual(
+        c.calls.map((call) => call.include),
+        ["**/.gitignore", "**/.gitignore", "**/*.ts", "**/*.ts"],
+      );
+    } finally {
+      await tools.dispose();
+    }
+  });
+
+  test("a .gitignore the agent's write_file writes counts at once; one another process writes, on the watcher's event", async () => {
+    const c = counted();
+    const tools = createEditorTools({ folder, root, findFiles: c.find });
+    const mine = join(root, "src", ".gitignore");
+    const theirs = join(root, "lib", ".gitignore");
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, "lib/.gitignore"));
+    try {
+      const registry = new ToolRegistry(tools.tools);
+      const tmp = async () => text(await registry.run("glob", { pattern: "**/*.tmp", path: "." }, ctx()));
+      const note = "[ignored, not searched: build/, pkg/gen/ (name one in the pattern to search it)]";
+      assert.equal(await tmp(), `no files match **/*.tmp in ./\n${note}`);
+      assert.equal(await tmp(), `no files match **/*.tmp in ./\n${note}`, "kept");
+      // The root's `*.tmp` was pruned; the agent re-includes src/x.tmp, and the very next glob lists it.
+      const wrote = await registry.run("write_file", { path: "src/.gitignore", content: "!x.tmp\n" }, ctx());
+      assert.notEqual(wrote.isError, true, text(wrote));
+      // (`**/*.tmp` no longer prunes: lib/y.tmp is listed by findFiles, and left out by the exact check.)
+      assert.equal(await tmp(), `src/x.tmp\n${note.slice(0, -1)}; 1 ignored file left out]`);
+      // Another process re-includes lib/y.tmp; once VS Code's watcher reports it, the glob lists it too.
+      const created = new Promise<void>((ok) => watcher.onDidCreate(() => ok()));
+      execFileSync("sh", ["-c", "printf '!y.tmp\\n' > lib/.gitignore"], { cwd: root });
+      await withTimeout(created, 30_000, "the file watcher's event for lib/.gitignore");
+      assert.equal(await tmp(), `lib/y.tmp\nsrc/x.tmp\n${note}`);
+    } finally {
+      watcher.dispose();
+      rmSync(mine, { force: true });
+      rmSync(theirs, { force: true });
+      await tools.dispose();
     }
   });
 });

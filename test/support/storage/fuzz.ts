@@ -21,9 +21,10 @@ import {
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { compress, decompress } from "@mongodb-js/zstd";
-import type { SessionEvent } from "../../core/protocol";
-import type { DamagedFolder } from "../../core/session";
-import { encodeId, nodeFs, Sessions, sessionPaths, type FsSeam, type SessionPaths } from "../../core/storage";
+import type { SessionEvent } from "../../../core/protocol";
+import type { DamagedFolder } from "../../../core/session";
+import { encodeId, Sessions, sessionPaths, type SessionPaths } from "../../../core/storage";
+import { nodeFs, type FsSeam } from "../../../core/storage/fs/fs-seam";
 
 /**
  * The real filesystem without fsync: the fuzz checks what recovery decides, not

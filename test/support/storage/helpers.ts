@@ -1,6 +1,6 @@
-import type { Session } from "../../core/session";
-import { nodeFs, type FsSeam, type OpenFlags } from "../../core/storage";
-import { tempDir } from "../support/temp";
+import type { Session } from "../../../core/session";
+import { nodeFs, type FsSeam, type OpenFlags } from "../../../core/storage/fs/fs-seam";
+import { tempDir } from "../temp";
 
 export function tempRoot(t: { after(fn: () => void): void }): string {
   return tempDir(t, "downcity-storage-");

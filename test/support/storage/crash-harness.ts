@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
-import type { SessionEvent } from "../../core/protocol";
-import { Sessions } from "../../core/storage";
+import type { SessionEvent } from "../../../core/protocol";
+import { Sessions } from "../../../core/storage";
 
-const repo = resolve(__dirname, "../..");
+const repo = resolve(__dirname, "../../..");
 
 /** Bundles the crash child once so each trial starts a plain `node` process fast. */
 export async function bundleChild(): Promise<{ file: string; cleanup: () => void }> {

@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
-import { Sessions } from "../../core/storage";
-import type { WorkspaceRuntimeOptions } from "../../core/runtime/types";
-import { activate, deactivate } from "../../extension/activate";
-import { createWorkspaceRuntime, type WorkspaceRuntimeApi, type RuntimeFactory } from "../../core/runtime";
-import * as fake from "../support/vscode-fake";
+import { Sessions } from "../../../core/storage";
+import type { WorkspaceRuntimeOptions } from "../../../core/runtime/types";
+import { activate, deactivate } from "../../../extension/activate";
+import { createWorkspaceRuntime, type WorkspaceRuntimeApi, type RuntimeFactory } from "../../../core/runtime";
+import * as fake from "../vscode-fake";
 
 /** A workspace folder of the fake. */
 export function folder(path: string, index = 0, name = `folder${index}`): vscode.WorkspaceFolder {

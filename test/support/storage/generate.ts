@@ -1,5 +1,5 @@
-import type { Session } from "../../core/session";
-import type { Sessions } from "../../core/storage";
+import type { Session } from "../../../core/session";
+import type { Sessions } from "../../../core/storage";
 
 /**
  * Writes a realistic session through the store's own API: turns of user (~200 B),

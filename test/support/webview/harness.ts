@@ -18,10 +18,10 @@ import type {
   ChatResult,
   ChatSnapshot,
   SessionEvent,
-} from "../../core/protocol";
-import { chatHtml, makeNonce } from "../../extension/chat/html";
+} from "../../../core/protocol";
+import { chatHtml, makeNonce } from "../../../extension/chat/html";
 
-const ROOT = join(__dirname, "..", "..");
+const ROOT = join(__dirname, "..", "..", "..");
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 export const OUT = join(ROOT, "test", ".out", "webview");
 export const skipReason = !existsSync(CHROMIUM)
@@ -74,7 +74,9 @@ export async function serve(theme: Theme = "light"): Promise<Served> {
     }
     if (url.pathname.startsWith("/theme/")) {
       const name = THEMES.find((t) => url.pathname === `/theme/${t}.css`) ?? "light";
-      res.writeHead(200, { "content-type": "text/css" }).end(readFileSync(join(__dirname, `theme-${name}.css`)));
+      res
+        .writeHead(200, { "content-type": "text/css" })
+        .end(readFileSync(join(ROOT, "test", "webview", `theme-${name}.css`)));
       return;
     }
     const file = normalize(join(ROOT, url.pathname));
