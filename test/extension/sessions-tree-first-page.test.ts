@@ -9,7 +9,7 @@ import type { SessionNode, SessionTreeNode } from "../../extension/sessions/node
 import { FIRST_ROWS, SessionsTree } from "../../extension/sessions/tree";
 import { DAY, manySessions } from "../support/many-sessions";
 import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "./helpers";
+import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
 
 /**
  * The tree at scale (issue 20): its first rows come from one bounded pass (the newest

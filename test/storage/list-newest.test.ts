@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { Sessions, sessionPaths } from "../../core/storage";
 import { DAY, manySessions, touchAll } from "../support/many-sessions";
-import { countingFs, tempRoot } from "./helpers";
+import { countingFs, tempRoot } from "../support/storage/helpers";
 
 /** A day ago: a session made by a test now is newer than every fixture. */
 const NOW = Date.now() - DAY;
