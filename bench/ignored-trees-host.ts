@@ -9,6 +9,7 @@
  * own CPU, which the machine's load does not inflate), and the ratios to the source alone. The workspace sets files.watcherExclude for the moved tree.
  *   node --import tsx bench/ignored-trees-host.ts
  * DOWNCITY_BENCH_TREES=<dir>: keep the generated trees there and reuse them next time.
+ * DOWNCITY_BENCH_ROUNDS=<n>: rounds to measure (default 15).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -61,7 +62,11 @@ async function main() {
     const resultsFile = join(base, "results.json");
     const loadBefore = loadavg()[0]!;
     const workbench = await openWorkbench(join(base, "out"), {
-      env: { DOWNCITY_BENCH_RESULTS: resultsFile, DOWNCITY_BENCH_PARKED: parked },
+      env: {
+        DOWNCITY_BENCH_RESULTS: resultsFile,
+        DOWNCITY_BENCH_PARKED: parked,
+        ...(process.env.DOWNCITY_BENCH_ROUNDS ? { DOWNCITY_BENCH_ROUNDS: process.env.DOWNCITY_BENCH_ROUNDS } : {}),
+      },
     });
     let code: number;
     try {

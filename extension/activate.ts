@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const status = new ModelStatus(config, runtimes);
   chat = registerChat(
     context,
-    chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())),
+    chatRuntimes(runtimes, config, new Connector(config, () => runtimes.restricted())),
     decisions,
   );
   const registered = chat;

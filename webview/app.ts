@@ -264,6 +264,11 @@ export class ChatApp {
         return;
       case "session-moved":
         if (this.snapshot && sameRef(event.moved.ref, this.snapshot.ref)) this.close(undefined, event.moved);
+        // The placeholder's session was renamed (from the tree, the tab, another window): it names the new title.
+        else if (!this.snapshot && this.moved && sameRef(event.moved.ref, this.moved.ref)) {
+          this.moved = event.moved;
+          this.refresh();
+        }
         return;
       case "model":
         if (this.snapshot && sameRef(event.ref, this.snapshot.ref)) this.model = event.model;
@@ -431,6 +436,9 @@ export class ChatApp {
     this.refresh();
     let ref = this.ref();
     const agentId = this.chosenAgent;
+    const prompt = (to: SessionRef) =>
+      this.call("prompt", { ref: to, text, ...(attachments.length ? { attachments } : {}) });
+    let sending: ReturnType<typeof prompt> | undefined;
     if (!ref || (agentId && agentId !== ref.agentId)) {
       this.starting = true;
       try {
@@ -439,15 +447,18 @@ export class ChatApp {
           ...(agentId ? { agentId } : {}),
         });
         if (!snapshot) return this.giveBack(text, attachments);
-        this.show(snapshot);
         ref = snapshot.ref;
+        // Posted before the new session's first render (same task: no event can come between), so the
+        // host starts the turn while the view draws (issue 19, first message → first token).
+        sending = prompt(ref);
+        this.show(snapshot);
         this.chosenAgent = undefined;
       } finally {
         this.starting = false;
       }
     }
     this.list?.follow();
-    const sent = await this.call("prompt", { ref, text, ...(attachments.length ? { attachments } : {}) });
+    const sent = await (sending ?? prompt(ref));
     if (!sent) this.giveBack(text, attachments);
   }
 

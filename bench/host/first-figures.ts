@@ -15,7 +15,7 @@
  * Wall-clock times through Playwright, the same way for both, so compare the ratios.
  *   npm run build && node --import tsx bench/host/first-figures.ts [runs=3]
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, existsSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FrameLocator, Locator, Page } from "playwright-core";
@@ -25,6 +25,7 @@ import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
 
 const runs = Number(process.argv[2] ?? 3);
+const ANSWER = "article.message.assistant .markdown";
 const FLOOR = join(PROJECT_ROOT, "bench", "host", "floor-chat-extension");
 const MODEL = "first-model";
 const KEY = "sk-first-figures";
@@ -40,7 +41,83 @@ const NO_PROVIDER: Record<string, string> = Object.fromEntries(
 );
 
 type Figure = "viewReadyMs" | "firstTokenMs" | "connectMs";
-type Sample = Partial<Record<Figure, number>>;
+/** `hops`: each hop between Enter and the first token, ms after Enter (its first time after Enter). */
+type Sample = Partial<Record<Figure, number>> & { hops?: Record<string, number> };
+
+/** When the loopback server had each chat request in full (epoch ms, the clock the hop traces read). */
+const arrivals: number[] = [];
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * Hooks in the chat's own document, installed before Enter: when Enter went down, when each host
+ * message arrived (a response, by order; an event by its type) and when the first user message and
+ * the first answer text were in the DOM (a MutationObserver, so before the next paint).
+ */
+async function hookWebview(box: Locator, answer: string): Promise<void> {
+  await box.evaluate((el, answerSelector) => {
+    const w = window as unknown as { __hops: Record<string, number> };
+    const hops: Record<string, number> = (w.__hops = {});
+    const now = () => performance.timeOrigin + performance.now();
+    const first = (name: string) => void (hops[name] ??= now());
+    let responses = 0;
+    el.addEventListener("keydown", (e) => void ((e as KeyboardEvent).key === "Enter" && first("webview Enter")), {
+      capture: true,
+    });
+    window.addEventListener("message", (e) => {
+      if (hops["webview Enter"] === undefined) return;
+      const m = e.data as {
+        kind?: string;
+        type?: string;
+        event?: { type?: string; event?: { type?: string; event?: { type?: string } } };
+      };
+      if (m?.kind === "response") first(`webview response ${++responses} in`);
+      else if (m?.kind === "event" && m.event?.type === "agent") {
+        const inner = m.event.event;
+        first(`webview ${inner?.type === "session-event" ? inner.event?.type : inner?.type} in`);
+      } else if (m?.type === "token") first("webview draft in");
+    });
+    new MutationObserver(() => {
+      if (hops["webview Enter"] === undefined) return;
+      if (document.querySelector("article.message.user")) first("webview user message shown");
+      if (Array.from(document.querySelectorAll(answerSelector)).some((n) => /\S/.test(n.textContent ?? ""))) {
+        if (hops["webview first token shown"] === undefined)
+          // The frame that paints it: its animation-frame callback, then the task after it.
+          requestAnimationFrame(() => setTimeout(() => first("webview first token painted")));
+        first("webview first token shown");
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, answer);
+}
+
+/** The hops of one sample, ms after Enter: the webview's, the host's trace file's, the loopback server's. */
+async function readHops(box: Locator, traceFile: string): Promise<Record<string, number>> {
+  // The painted hop lands a frame after the text does (bounded: a frame that never comes leaves it out).
+  const inView = await box.evaluate(
+    () =>
+      new Promise<Record<string, number>>((resolve) => {
+        const hops = (window as unknown as { __hops: Record<string, number> }).__hops;
+        const until = performance.now() + 2_000;
+        const check = () =>
+          hops["webview first token painted"] !== undefined || performance.now() > until
+            ? resolve(hops)
+            : setTimeout(check, 5);
+        check();
+      }),
+  );
+  const enter = inView["webview Enter"];
+  if (enter === undefined) throw new Error("the webview saw no Enter");
+  const all: [string, number][] = Object.entries(inView);
+  if (existsSync(traceFile))
+    for (const line of readFileSync(traceFile, "utf8").split("\n").filter(Boolean)) {
+      const { hop, t } = JSON.parse(line) as { hop: string; t: number };
+      all.push([`host ${hop}`, t]);
+    }
+  const served = arrivals.find((t) => t >= enter);
+  if (served !== undefined) all.push(["server request in", served]);
+  const hops: Record<string, number> = {};
+  for (const [name, t] of all) if (t >= enter && hops[name] === undefined) hops[name] = t - enter;
+  return hops;
+}
 
 /** The visible webview of `extensionId` (outer iframe, then VS Code's active-frame). */
 const webview = (page: Page, extensionId: string): FrameLocator =>
@@ -87,10 +164,12 @@ async function timed(act: () => Promise<unknown>, done: () => Promise<unknown>):
 }
 
 async function floorSample(out: string, workspace: string, baseURL: string): Promise<Sample> {
+  const trace = join(out, "hops.jsonl");
   const workbench = await openOn(out, FLOOR, workspace, {
     DOWNCITY_BASE_URL: baseURL,
     DOWNCITY_MODEL: MODEL,
     DOWNCITY_API_KEY: KEY,
+    DOWNCITY_HOP_TRACE: trace,
   });
   try {
     const { page } = workbench;
@@ -98,10 +177,12 @@ async function floorSample(out: string, workspace: string, baseURL: string): Pro
     const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
     const viewReadyMs = await timeClick(page, "Floor Chat", () => box().waitFor({ timeout: 120_000 }));
     await typeLikeAUser(page, box());
+    await hookWebview(box(), "p.answer");
     const firstTokenMs = await timed(
       () => box().press("Enter"),
       () => chat().locator("p.answer", { hasText: /\S/ }).waitFor({ timeout: 60_000 }),
     );
+    const hops = await readHops(box(), trace);
     await chat().getByRole("textbox", { name: "Base URL" }).fill(baseURL);
     await chat().getByRole("textbox", { name: "Model" }).fill(MODEL);
     await chat().getByLabel("API key").fill(KEY);
@@ -113,18 +194,20 @@ async function floorSample(out: string, workspace: string, baseURL: string): Pro
           .first()
           .waitFor({ timeout: 60_000 }),
     );
-    return { viewReadyMs, firstTokenMs, connectMs };
+    return { viewReadyMs, firstTokenMs, connectMs, hops };
   } finally {
     await workbench.close();
   }
 }
 
 async function usChatSample(out: string, workspace: string, baseURL: string): Promise<Sample> {
+  const trace = join(out, "hops.jsonl");
   const workbench = await openOn(out, PROJECT_ROOT, workspace, {
     DOWNCITY_PROTOCOL: "openai-chat",
     DOWNCITY_BASE_URL: baseURL,
     DOWNCITY_MODEL: MODEL,
     DOWNCITY_API_KEY: KEY,
+    DOWNCITY_HOP_TRACE: trace,
   });
   try {
     const { page } = workbench;
@@ -135,12 +218,12 @@ async function usChatSample(out: string, workspace: string, baseURL: string): Pr
       if (!(await box().isEnabled())) throw new Error("the Message box is disabled with no session open");
     });
     await typeLikeAUser(page, box());
+    await hookWebview(box(), ANSWER);
     const firstTokenMs = await timed(
       () => box().press("Enter"),
-      () =>
-        chat().locator("article.message.assistant .markdown", { hasText: /\S/ }).first().waitFor({ timeout: 60_000 }),
+      () => chat().locator(ANSWER, { hasText: /\S/ }).first().waitFor({ timeout: 60_000 }),
     );
-    return { viewReadyMs, firstTokenMs };
+    return { viewReadyMs, firstTokenMs, hops: await readHops(box(), trace) };
   } finally {
     await workbench.close();
   }
@@ -181,13 +264,14 @@ async function main() {
   const provider = await startProviderServer(({ path }) =>
     path.endsWith("/models")
       ? { json: { object: "list", data: [{ id: MODEL }] } }
-      : {
+      : (arrivals.push(epochNow()),
+        {
           sse: wire.openaiChat({
             model: MODEL,
             usage: { input: 120, output: 20 },
             text: "The inventory module restocks items per SKU.",
           }),
-        },
+        }),
   );
   const floor: Sample[] = [];
   const us: Sample[] = [];
@@ -233,6 +317,20 @@ async function main() {
     `\nFirst five minutes in code-server, ${runs} samples each (median, min–max); load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}\n`,
   );
   table(["", "floor (floor-chat-extension)", "us", "us / floor (medians)"], rows);
+  console.log("\nSend → first token, hop by hop: ms after Enter (median over the samples, min–max)\n");
+  table(["hop", "floor", "us"], hopRows(floor, us));
+}
+
+/** Every hop either side saw, in the order of their medians (us first, then the floor's own). */
+function hopRows(floor: Sample[], us: Sample[]): string[][] {
+  const at = (xs: Sample[], name: string) => xs.map((s) => s.hops?.[name]).filter((x): x is number => x !== undefined);
+  const names = new Set([...us, ...floor].flatMap((s) => Object.keys(s.hops ?? {})));
+  const order = (name: string) => median(at(us, name).length ? at(us, name) : at(floor, name));
+  const cell = (xs: number[]) =>
+    xs.length ? `${fmt(median(xs), 0)} (${fmt(Math.min(...xs), 0)}–${fmt(Math.max(...xs), 0)})` : "";
+  return [...names]
+    .sort((a, b) => order(a) - order(b))
+    .map((name) => [name, cell(at(floor, name)), cell(at(us, name))]);
 }
 
 main().catch((error) => {

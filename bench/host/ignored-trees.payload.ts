@@ -28,7 +28,8 @@ export interface IgnoredTreesResults {
   rssMiB: number;
 }
 
-const RUNS = 15;
+/** Rounds measured (DOWNCITY_BENCH_ROUNDS; more of them steady the medians on a loaded machine). */
+const RUNS = Number(process.env.DOWNCITY_BENCH_ROUNDS ?? 15);
 
 /** cutime + cstime of this process, in ms (clock ticks of 10 ms). */
 function childCpuMs(): number {

@@ -19,6 +19,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "./retry";
 import { ensureFallbackTitle, writeModelTitle } from "./titles";
 import { runToolCalls } from "./tool-runner";
 import { ToolCallIds } from "./tool-call-ids";
+import { hop } from "../util/hop-trace";
 
 export type { AgentOptions, CallSettings, TurnEndReason, TurnOutcome } from "./agent-options";
 
@@ -177,12 +178,14 @@ export class Agent {
     const { session, maxSteps = 50 } = this.options;
     const abort = (this.abort = new AbortController());
     const compactor = await this.getCompactor();
+    hop("agent compactor");
     let titleTask: Promise<void> | undefined;
     let steps = 0;
     let answer: AssistantMessageData | undefined;
     let outcome: TurnOutcome | undefined;
     const retryOf = this.inbox.peek()?.retryOf;
     session.append("turn/start", retryOf ? { retryOf } : {});
+    hop("turn/start");
     this.emit({ type: "turn-started" });
     try {
       while (!outcome) {
@@ -218,8 +221,11 @@ export class Agent {
           }
         }
         // After the claim: a deep compaction keeps the newest user message.
+        hop("user/message");
         await this.compactOrWarn(compactor, abort.signal, "step");
+        hop("agent compacted");
         await this.loadRules();
+        hop("agent rules");
         const result = await callModel(this.callContext(compactor), abort.signal);
         if (result.kind === "error") {
           outcome = { reason: abort.signal.aborted ? "cancelled" : "error", steps, error: result.error };

@@ -12,6 +12,7 @@ import type { AgentEventBody } from "./events";
 import { retryDelay, sleep, type RetryPolicy } from "./retry";
 import { buildSystemPrompt, type WorkspaceFacts } from "./system-prompt";
 import type { ToolCallIds } from "./tool-call-ids";
+import { hop } from "../util/hop-trace";
 
 /** Everything one model call reads; the only state it changes is the session's log and `sent`. */
 export interface ModelCallContext {
@@ -77,6 +78,7 @@ export async function callModel(ctx: ModelCallContext, signal: AbortSignal): Pro
       ...(reservationLowered && maxTokens ? { maxTokens } : {}),
     });
     ctx.sent.system = system;
+    hop("request/header");
     const request: GenerateOptions = {
       provider: model.provider,
       model: model.model,
@@ -101,8 +103,10 @@ export async function callModel(ctx: ModelCallContext, signal: AbortSignal): Pro
       (blocks) => ctx.emit({ type: "draft", draftId, blocks: [...blocks] }),
     );
     let failure: unknown;
+    let chunks = 0;
     try {
       for await (const chunk of llm.stream(request)) {
+        if (chunks++ === 0) hop("agent chunk");
         assembler.push(chunk);
         if (chunk.type !== "usage" && chunk.type !== "finish") drafts.update(() => assembler.blocks());
       }

@@ -2,12 +2,13 @@ import type { GenerateOptions, StreamChunk } from "../protocol";
 import { AnthropicMessagesAdapter } from "./adapters/anthropic-messages";
 import { OpenAIChatAdapter } from "./adapters/openai-chat";
 import { OpenAIResponsesAdapter } from "./adapters/openai-responses";
-import { preloadSdk } from "./adapters/sdks";
+import { preloadFetch, preloadSdk } from "./adapters/sdks";
 import { resolveCapabilities } from "./capabilities";
 import { abortedError, normalizeError } from "./errors";
 import { replayAdapterId, stripForeignReplayState } from "./replay";
 import { queryServerContextWindow } from "./server-context";
 import { validateProfile } from "./profile";
+import { hop } from "../util/hop-trace";
 import {
   LlmError,
   type LlmAdapter,
@@ -46,9 +47,12 @@ export class LlmRuntime implements LlmClient {
   private readonly profiles = new Map<string, ProviderProfile>();
   private readonly serverWindows = new Map<string, ServerWindow>();
   private readonly fetchImpl: typeof fetch;
+  /** The SDKs fetch with Node's own fetch (none was given): `warm` loads it too. */
+  private readonly globalFetch: boolean;
 
   constructor(options: LlmRuntimeOptions = {}) {
     this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.globalFetch = !options.fetch;
     const adapters = options.adapters ?? [
       new OpenAIChatAdapter(options.fetch),
       new OpenAIResponsesAdapter(options.fetch),
@@ -99,16 +103,19 @@ export class LlmRuntime implements LlmClient {
   async *stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
     const profile = this.requireProfile(options);
     await this.capabilities(profile.id, options.model);
+    hop("llm capabilities");
     yield* this.prepareCall(options).stream();
   }
 
   /**
    * Loads the SDK of `provider`'s protocol now, so its first call does not pay for it (it is
-   * loaded on first use to keep start-up light: about 250 ms of module evaluation here).
+   * loaded on first use to keep start-up light: about 250 ms of module evaluation here), and
+   * Node's fetch, which loads on the process's first fetch (50–150 ms here): that is the
+   * floor's cost too, but no reason for the first message to pay it.
    */
   async warm(provider: string): Promise<void> {
     const profile = this.profiles.get(provider);
-    if (profile) await preloadSdk(profile.protocol);
+    if (profile) await Promise.all([preloadSdk(profile.protocol), this.globalFetch ? preloadFetch() : undefined]);
   }
 
   /** Table → server (local servers that report it) → profile override. */

@@ -23,6 +23,7 @@ export type {
 export { SessionNotFoundError } from "../storage/errors";
 export { byUpdated } from "../storage/list/list";
 export type { Unsubscribe } from "../util/emitter";
+export { hop } from "../util/hop-trace";
 export { DEFAULT_RULES_BUDGET, ruleNames } from "../rules";
 export * from "./env-provider";
 export * from "./transcript";

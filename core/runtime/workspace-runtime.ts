@@ -29,6 +29,7 @@ import { CheckpointRecorder } from "../checkpoints/recorder";
 import { realRoot } from "../checkpoints/real-root";
 import * as restore from "./restore";
 import { Emitter, type Unsubscribe } from "../util/emitter";
+import { hop } from "../util/hop-trace";
 import { ProjectRules, touchedPaths } from "../rules";
 import type { SessionRules } from "../protocol/rules";
 import { BUILTIN_AGENTS } from "./agents";
@@ -219,13 +220,16 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     input: string | ContentBlock[],
     options: { model?: ModelChoice; whenRunning?: "steer" | "queue" } = {},
   ): Promise<RunResult[]> {
+    hop("runtime prompt");
     const entry = await this.writableEntry(ref);
+    hop("runtime entry");
     if (entry.run) {
       if (options.whenRunning === "queue") entry.agent!.followUp(input);
       else entry.agent!.steer(input);
       return entry.run;
     }
     const agent = await this.agentFor(entry, options.model);
+    hop("runtime agent");
     agent.followUp(input);
     return this.start(entry, agent);
   }
@@ -409,6 +413,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
     await this.providerProfiles.sync();
+    hop("runtime providers");
     const { compaction } = this.live;
     const buildKey = JSON.stringify([selection, entry.profile, compaction ?? null]);
     const tools = this.agentTools.registryFor(

@@ -16,7 +16,7 @@ import type {
 
 import { sameRef } from "../../core/protocol";
 import type { Session, SessionChange } from "../../core/runtime";
-import { SessionNotFoundError } from "../../core/runtime";
+import { hop, SessionNotFoundError } from "../../core/runtime";
 import { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { LiveState } from "./live-state";
@@ -234,6 +234,7 @@ export class ChatController implements Disposable {
     if (agentId && !folder.runtime.agents.some((a) => a.id === agentId))
       throw new ChatError("invalid", `unknown agent "${agentId}"`);
     const session = folder.runtime.create(agentId);
+    hop("session created");
     return { folderKey: folder.key, agentId: session.agentId, sessionId: session.id };
   }
 
@@ -258,6 +259,7 @@ export class ChatController implements Disposable {
    */
   async prompt(ref: SessionRef, input: string | ContentBlock[]): Promise<{ steered: boolean }> {
     const { folder, session, report } = await this.session(ref);
+    hop("controller opened");
     const readOnly = this.readOnlyReason(session, report.readOnly);
     if (readOnly) throw new ChatError("read-only", readOnly);
     const coreRef = this.coreRef(ref);

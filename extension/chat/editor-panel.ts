@@ -81,3 +81,13 @@ export class EditorChats implements vscode.Disposable {
     return chat;
   }
 }
+
+/** Whether any editor tab is a Downcity chat (its input's view type; VS Code prefixes the one we registered). */
+export function chatEditorTabOpen(): boolean {
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => {
+      const viewType = (tab.input as { viewType?: unknown } | undefined)?.viewType;
+      return typeof viewType === "string" && viewType.endsWith(CHAT_PANEL_TYPE);
+    }),
+  );
+}

@@ -5,7 +5,7 @@ import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import type { ChatFolders } from "./runtimes";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
-import { EditorChats } from "./editor-panel";
+import { EditorChats, chatEditorTabOpen } from "./editor-panel";
 import { workspaceShownMemory } from "./shown-memory";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
 import { registerAddToChat } from "../mentions/add-to-chat";
@@ -45,12 +45,11 @@ export function registerChat(
   const terminals = new TerminalOutputs();
   const mentions = new VscodeMentions(terminals);
   const actions = new VscodeHostActions(diffs, mentions);
-  const provider = new ChatViewProvider(
-    context.extensionUri,
-    controller,
-    actions,
-    workspaceShownMemory(context.workspaceState),
-  );
+  const memory = workspaceShownMemory(context.workspaceState);
+  // A window whose editor layout was not saved before it reloaded comes back without the chat's tab: a placeholder
+  // naming a tab that is not there would be false, so the sidebar shows the conversation again.
+  if (memory.moved() && !chatEditorTabOpen()) memory.setMoved(undefined);
+  const provider = new ChatViewProvider(context.extensionUri, controller, actions, memory);
   const editors = new EditorChats(context.extensionUri, controller, actions, provider);
   const disposables: vscode.Disposable[] = [
     controller,

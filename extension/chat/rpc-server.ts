@@ -22,7 +22,7 @@ import {
   type RevealTarget,
 } from "../../core/protocol";
 import { fileAttachment, withAttachments } from "../../core/runtime/mentions";
-import type { SessionChange } from "../../core/runtime";
+import { hop, type SessionChange } from "../../core/runtime";
 import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
@@ -82,6 +82,8 @@ export class ChatRpcServer implements Disposable {
     private readonly memory?: ShownMemory,
   ) {
     const c = controller;
+    // The sidebar's placeholder outlives a window reload, as the editor tab it names does.
+    this.movedAway = memory?.moved();
     this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
     this.sessionChange = controller.onSessionChange((folderKey, change) => void this.sessionChanged(folderKey, change));
     this.handlers = {
@@ -217,11 +219,13 @@ export class ChatRpcServer implements Disposable {
       return;
     }
     const { id } = parsed.request;
+    hop(`rpc ${parsed.request.method} in`);
     // The view is alive and talking: a reveal posted with the last switch has reached it.
     if (parsed.request.method !== "hello") this.pendingReveal = undefined;
     try {
       const result = await this.run(parsed.request);
       this.post({ kind: "response", id, result });
+      hop(`rpc ${parsed.request.method} out`);
       if (parsed.request.method === "hello") {
         this.greeted = true;
         if (this.toAttach.length) this.event({ type: "attach", attachments: this.toAttach.splice(0, 50) });
@@ -267,6 +271,7 @@ export class ChatRpcServer implements Disposable {
     const ref = this.shown;
     if (!ref) return undefined;
     this.movedAway = { ref, ...(this.title ? { title: this.title.slice(0, 500) } : {}) };
+    this.memory?.setMoved(this.movedAway);
     this.watching?.dispose();
     this.watching = undefined;
     this.shown = this.shownFromOutside = undefined;
@@ -327,6 +332,7 @@ export class ChatRpcServer implements Disposable {
     this.follow(snapshot.ref);
     this.told.model = snapshot.model;
     this.shownArchived = /archived/i.test(snapshot.readOnly ?? "");
+    if (this.movedAway) this.memory?.setMoved(undefined);
     this.movedAway = undefined;
     this.setTitle(snapshot.title);
     return snapshot;
@@ -340,6 +346,7 @@ export class ChatRpcServer implements Disposable {
    * removal then a creation: the reopen finds it archived.)
    */
   private async sessionChanged(folderKey: string, change: SessionChange): Promise<void> {
+    this.movedChanged(folderKey, change);
     const shown = this.shown;
     if (
       !shown ||
@@ -376,6 +383,19 @@ export class ChatRpcServer implements Disposable {
     this.edits.clear();
     this.setTitle(undefined);
     this.event({ type: "session-closed", ref: shown, message: SESSION_GONE });
+  }
+
+  /** A rename of the conversation the placeholder names: it names the new title (and remembers it). */
+  private movedChanged(folderKey: string, change: SessionChange): void {
+    const moved = this.movedAway;
+    if (!moved || change.kind !== "updated" || change.item?.title === undefined) return;
+    const { ref } = moved;
+    if (ref.folderKey !== folderKey || ref.agentId !== change.agentId || ref.sessionId !== change.sessionId) return;
+    const title = change.item.title.slice(0, 500);
+    if (title === moved.title) return;
+    this.movedAway = { ref, title };
+    this.memory?.setMoved(this.movedAway);
+    this.event({ type: "session-moved", moved: this.movedAway });
   }
 
   /** Tells the webview only what changed: the config fields that differ, and the shown session's model if it did. */
@@ -420,6 +440,7 @@ export class ChatRpcServer implements Disposable {
     if (event.type === "session-event" && event.event.type === "session/title")
       this.setTitle((event.event.data as { title?: string }).title);
     this.event({ type: "agent", folderKey: ref.folderKey, event });
+    hop(`post ${event.type === "session-event" ? event.event.type : event.type}`);
   }
 
   /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */

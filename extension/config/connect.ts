@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { checkConnection, probeModels } from "../../core/runtime";
 import type { ConnectParams, ConnectResult, ListModelsParams, ListModelsResult } from "../../core/protocol";
-import { secretKey, type ProviderConfig } from "./providers";
+import type { ProviderConfig } from "./providers";
 
 /** How long Connect waits for VS Code to hand the saved settings back (they apply through onDidChangeConfiguration). */
 const SETTINGS_APPLY_MS = 10_000;
@@ -15,7 +15,6 @@ const SETTINGS_APPLY_MS = 10_000;
 export class Connector {
   constructor(
     private readonly config: ProviderConfig,
-    private readonly secrets: vscode.SecretStorage,
     private readonly restricted: () => string | undefined,
   ) {}
 
@@ -50,8 +49,7 @@ export class Connector {
     const same = saved.find((p) => p.protocol === kind && p.baseURL === baseURL);
     const id = typeof same?.id === "string" ? same.id : uniqueId(profileIdFor(baseURL), saved);
     // The key first: when the settings apply, the profile already has it.
-    if (key) await this.secrets.store(secretKey(id), key);
-    else await this.secrets.delete(secretKey(id));
+    await this.config.setApiKey(id, key || undefined);
     const entry = { ...(same ?? {}), id, protocol: kind, baseURL, model };
     const providers = same ? saved.map((p) => (p === same ? entry : p)) : [...saved, entry];
     const applied = this.applied(id, model);

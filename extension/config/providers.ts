@@ -29,6 +29,12 @@ export class ProviderConfig implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /**
+   * The keys as last read: a SecretStorage read is a round trip to the workbench (14–35 ms
+   * here) that every run paid before its request left (issue 19, first token). Forgotten on
+   * any change of the key (this window's writes at once, another window's by the event).
+   */
+  private readonly keys = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -46,6 +52,7 @@ export class ProviderConfig implements vscode.Disposable {
         this.changed.fire();
       }),
       secrets.onDidChange((e) => {
+        this.keys.delete(e.key);
         if (e.key.startsWith("downcity.apiKey.")) this.changed.fire();
       }),
     );
@@ -70,16 +77,10 @@ export class ProviderConfig implements vscode.Disposable {
     const env = this.envProvider();
     if (env)
       return [
-        describe(
-          env,
-          "environment",
-          (await this.secrets.get(secretKey(ENV_PROFILE_ID))) !== undefined || envGivesKey(this.env, env),
-        ),
+        describe(env, "environment", (await this.key(ENV_PROFILE_ID)) !== undefined || envGivesKey(this.env, env)),
       ];
     return Promise.all(
-      this.settings.providers.map(async (p) =>
-        describe(p, "settings", (await this.secrets.get(secretKey(p.profile.id))) !== undefined),
-      ),
+      this.settings.providers.map(async (p) => describe(p, "settings", (await this.key(p.profile.id)) !== undefined)),
     );
   }
 
@@ -88,12 +89,12 @@ export class ProviderConfig implements vscode.Disposable {
     const env = this.envProvider();
     if (env) {
       // A key set through Set API Key wins over the environment's (or its local-server placeholder).
-      const stored = await this.secrets.get(secretKey(ENV_PROFILE_ID));
+      const stored = await this.key(ENV_PROFILE_ID);
       return [stored ? { ...env.profile, apiKey: stored } : env.profile];
     }
     return Promise.all(
       this.settings.providers.map(async ({ profile }) => {
-        const apiKey = (await this.secrets.get(secretKey(profile.id))) ?? (profile.baseURL ? "not-needed" : undefined);
+        const apiKey = (await this.key(profile.id)) ?? (profile.baseURL ? "not-needed" : undefined);
         return apiKey ? { ...profile, apiKey } : { ...profile };
       }),
     );
@@ -117,8 +118,29 @@ export class ProviderConfig implements vscode.Disposable {
     this.changed.fire();
   }
 
-  async setApiKey(profileId: string, key: string): Promise<void> {
-    await this.secrets.store(secretKey(profileId), key);
+  /** Stores the profile's key, or deletes it (`undefined`). */
+  async setApiKey(profileId: string, key: string | undefined): Promise<void> {
+    const name = secretKey(profileId);
+    this.keys.delete(name);
+    try {
+      if (key) await this.secrets.store(name, key);
+      else await this.secrets.delete(name);
+    } finally {
+      // A read that raced the write may hold the old key.
+      this.keys.delete(name);
+    }
+  }
+
+  private key(profileId: string): Promise<string | undefined> {
+    const name = secretKey(profileId);
+    let read = this.keys.get(name);
+    if (!read) {
+      read = Promise.resolve(this.secrets.get(name));
+      this.keys.set(name, read);
+      // A failed read is not kept: the next one asks again.
+      read.catch(() => this.keys.get(name) === read && this.keys.delete(name));
+    }
+    return read;
   }
 
   dispose(): void {

@@ -33,6 +33,8 @@ export class McpServers implements vscode.Disposable {
   constructor(
     context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">,
     readonly output: vscode.OutputChannel,
+    /** How long a run waits for a starting server (the manager's default when unset); tests on a loaded machine wait longer. */
+    private readonly firstRunWaitMs?: number,
   ) {
     this.trust = new McpTrust(context.workspaceState);
     this.inputs = new McpInputs(context.secrets);
@@ -83,6 +85,7 @@ export class McpServers implements vscode.Disposable {
     }
     const manager = new McpManager({
       root,
+      firstRunWaitMs: this.firstRunWaitMs,
       log: {
         stderr: (server, line) => this.output.appendLine(`[${server}] ${line}`),
         info: (server, message) => this.output.appendLine(`[${server}] ${message}`),

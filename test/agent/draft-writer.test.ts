@@ -53,3 +53,57 @@ test("only one write is in flight; updates meanwhile collapse into one follow-up
   assert.deepEqual(storage.writes[1]!.blocks, [{ type: "text", text: "c" }]);
   await writer.settle();
 });
+
+test("the live view never waits for the disk: with a write in flight, the next snapshot still shows after the interval", async () => {
+  let now = 1_000;
+  const storage = recorder();
+  storage.slow = true;
+  const shown: string[] = [];
+  const writer = new DraftWriter(
+    storage,
+    new Session({ id: "s" }),
+    { draftId: "d1" },
+    100,
+    () => now,
+    (blocks) => shown.push(blocks.map((b) => (b.type === "text" ? b.text : b.type)).join("")),
+  );
+  writer.update(() => [{ type: "text", text: "The" }]);
+  assert.deepEqual(shown, ["The"], "the first text shows at once");
+  assert.equal(storage.writes.length, 1, "and is written at once");
+  now += 100;
+  writer.update(() => [{ type: "text", text: "The inventory" }]);
+  assert.deepEqual(shown, ["The", "The inventory"], "the write still in flight holds nothing back");
+  assert.equal(storage.writes.length, 1, "one write in flight at a time");
+  writer.update(() => [{ type: "text", text: "The inventory module" }]);
+  assert.equal(shown.length, 2, "within the interval the view waits (a burst costs one update)");
+  // The end of the stream: the views get the newest text before the write in flight is waited for.
+  const settled = writer.settle();
+  assert.deepEqual(shown.at(-1), "The inventory module");
+  storage.finish();
+  await settled;
+  assert.equal(shown.length, 3);
+  assert.equal(storage.writes.length, 1, "nothing more is written once settled");
+});
+
+test("the stream's opening empty delta is neither shown nor written, so the first text does not wait an interval", () => {
+  const now = 1_000;
+  const storage = recorder();
+  const shown: number[] = [];
+  const writer = new DraftWriter(
+    storage,
+    new Session({ id: "s" }),
+    { draftId: "d1" },
+    100,
+    () => now,
+    (blocks) => shown.push(blocks.length),
+  );
+  writer.update(() => []);
+  writer.update(() => [{ type: "text", text: "" }]);
+  assert.equal(storage.writes.length, 0);
+  assert.deepEqual(shown, []);
+  // Same instant: without the skip this would wait out the interval the empty delta started.
+  writer.update(() => [{ type: "text", text: "The" }]);
+  assert.equal(storage.writes.length, 1);
+  assert.deepEqual(storage.writes[0]!.blocks, [{ type: "text", text: "The" }]);
+  assert.deepEqual(shown, [1]);
+});

@@ -186,7 +186,7 @@ test(
   },
 );
 
-test("what the watcher cannot vouch for is walked in full: a changed .gitignore, a burst of events, a replaced root, a new exclude setting, and no watching at all", async (t) => {
+test("what the watcher cannot vouch for is walked in full: a changed .gitignore or .git/info/exclude, a burst of events, a replaced root, a new exclude setting, and no watching at all", async (t) => {
   const root = tempDir(t);
   seed(root, 2, 5);
   let exclude: (rel: string) => boolean = () => false;
@@ -206,8 +206,14 @@ test("what the watcher cannot vouch for is walked in full: a changed .gitignore,
     // build/ was ignored and never watched: once un-ignored, only a walk can list it.
     await fullAfter(".gitignore edited", () => writeFileSync(join(root, ".gitignore"), "*.log\n"));
     assert.ok(walk.has("build/out.js"));
+    // .git/ is never watched, yet its info/exclude rules apply to the whole folder.
+    await fullAfter(".git/info/exclude written", () => {
+      mkdirSync(join(root, ".git", "info"), { recursive: true });
+      writeFileSync(join(root, ".git", "info", "exclude"), "src1/\n");
+    });
+    assert.ok(![...walk.keys()].some((rel) => rel.startsWith("src1/")));
     await fullAfter("more events than the inotify queue is sure to hold", () => {
-      for (let i = 0; i < 5000; i++) writeFileSync(join(root, "src1", `b${i}.txt`), "burst\n");
+      for (let i = 0; i < 5000; i++) writeFileSync(join(root, "src0", `b${i}.txt`), "burst\n");
     });
     await fullAfter("the root replaced under the same path", () => {
       renameSync(root, `${root}.old`);

@@ -13,7 +13,15 @@ import { chatFrame, chatFrameElement, sessionRow } from "../../scripts/vscode/wo
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import {
+  chainedSteps,
+  fileMatches,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  runPaletteCommand,
+  setSidebarWidth,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const FIRST_PROMPT = "Which module restocks items?";
@@ -63,23 +71,6 @@ function layoutFacts(chat: FrameLocator) {
       overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
     };
   });
-}
-
-/** Drags the sash between the sidebar and the editor until the sidebar is `width` px wide. */
-async function setSidebarWidth(page: Page, width: number): Promise<void> {
-  const sidebar = page.locator(".part.sidebar");
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const box = (await sidebar.boundingBox())!;
-    if (Math.abs(box.width - width) <= 2) return;
-    const edge = box.x + box.width;
-    await page.mouse.move(edge - 1, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(edge - 1 + (width - box.width) / 2, box.y + box.height / 2, { steps: 4 });
-    await page.mouse.move(box.x + width - 1, box.y + box.height / 2, { steps: 4 });
-    await page.mouse.up();
-  }
-  const final = (await sidebar.boundingBox())!.width;
-  assert.ok(Math.abs(final - width) <= 2, `the sidebar is ${final} px wide, not ${width}`);
 }
 
 test(

@@ -1,6 +1,7 @@
 // Shared by the real-VS-Code tests: an output folder per test file under test/.tmp/e2e/,
 // code-server + Chromium started together and stopped in reverse (scripts/vscode/open-workbench.ts),
 // bounded waits, and failure artefacts (screenshot, logs) left in the output folder.
+import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, readFileSync, rmSync, watch } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
@@ -86,4 +87,21 @@ export async function openChatWorkbench(t: TestContext, out: string, baseURL: st
   const { page } = workbench;
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
   return { workbench, page, chat: () => chatFrame(page), step: chainedSteps(t, workbench) };
+}
+
+/** Drags the sash between the sidebar and the editor until the sidebar is `width` px wide. */
+export async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator(".part.sidebar");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const box = (await sidebar.boundingBox())!;
+    if (Math.abs(box.width - width) <= 2) return;
+    const edge = box.x + box.width;
+    await page.mouse.move(edge - 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(edge - 1 + (width - box.width) / 2, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + width - 1, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+  }
+  const final = (await sidebar.boundingBox())!.width;
+  assert.ok(Math.abs(final - width) <= 2, `the sidebar is ${final} px wide, not ${width}`);
 }

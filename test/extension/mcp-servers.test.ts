@@ -33,13 +33,30 @@ function workspace(t: { after(fn: () => unknown): void }, servers: Record<string
 
 function servers(t: { after(fn: () => unknown): void }, context = fakeContext()) {
   const output: string[] = [];
-  const s = new McpServers(context, {
-    appendLine: (l: string) => output.push(l),
-    show() {},
-    dispose() {},
-  } as unknown as vscode.OutputChannel);
+  const waiters: { line: string; resolve(): void }[] = [];
+  const s = new McpServers(
+    context,
+    {
+      appendLine: (l: string) => {
+        output.push(l);
+        for (const w of waiters.filter((w) => w.line === l)) w.resolve();
+      },
+      show() {},
+      dispose() {},
+    } as unknown as vscode.OutputChannel,
+    // The fixture server is a tsx child: on 2 busy cores its start can pass the product's 3 s first-run wait.
+    60_000,
+  );
   t.after(() => s.dispose());
-  return { s, output, context };
+  /** Resolves once `line` reached the channel: stderr and the stdio replies are separate pipes, so it can come after them. */
+  const seen = (line: string, ms = 10_000) =>
+    output.includes(line)
+      ? Promise.resolve(true)
+      : new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), ms);
+          waiters.push({ line, resolve: () => (clearTimeout(timer), resolve(true)) });
+        });
+  return { s, output, context, seen };
 }
 
 test("Restricted Mode starts no MCP server and asks nothing", async (t) => {
@@ -72,10 +89,7 @@ test("a folder's mcp.json server asks once in a modal showing its command line; 
   assert.equal(asked[0]!.message, 'Start the MCP server "fx" from .vscode/mcp.json?');
   assert.equal(asked[0]!.options.modal, true);
   assert.match(asked[0]!.options.detail!, /It runs:\n.*mcp-fixture-server\.ts/);
-  assert.ok(
-    first.output.some((l) => l === "[fx] fixture: ready"),
-    "the server's stderr reaches the Downcity MCP channel",
-  );
+  assert.ok(await first.seen("[fx] fixture: ready"), "the server's stderr reaches the Downcity MCP channel");
 
   // A new window on the same folder (same workspaceState): no second question.
   const second = servers(t, first.context);

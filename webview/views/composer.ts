@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import type { ModelChoice, ResolvedAttachment } from "../../core/protocol";
+import { agentPicker } from "./agent-picker";
 import { mentionChips } from "./mention-chips";
 import { MENU_ID, mentionMenuView, optionId, type MentionMenu } from "./mention-menu";
 
@@ -108,18 +109,7 @@ export function composer(host: ComposerHost, p: ComposerProps): TemplateResult {
       ></textarea>
     </div>
     <div class="composer-bar">
-      ${
-        p.agents.length > 1
-          ? html`<select
-              aria-label="Agent"
-              title="Agent"
-              .value=${live(p.agentId ?? p.agents[0]!.id)}
-              @change=${(e: Event) => host.chooseAgent((e.currentTarget as HTMLSelectElement).value)}
-            >
-              ${p.agents.map((a) => html`<option value=${a.id} ?selected=${a.id === (p.agentId ?? p.agents[0]!.id)}>${a.name}</option>`)}
-            </select>`
-          : nothing
-      }
+      ${agentPicker(p.agents, p.agentId, (id) => host.chooseAgent(id))}
       ${
         p.models.length
           ? html`<select

@@ -4,6 +4,15 @@
 // extensionDevelopmentPath by bench/host/first-figures.ts.
 const vscode = require("vscode");
 const crypto = require("node:crypto");
+const fs = require("node:fs");
+
+/** The same hop trace as Downcity's (core/util/hop-trace.ts), so the bench lines the two up. */
+const hop = (name) =>
+  process.env.DOWNCITY_HOP_TRACE &&
+  fs.appendFileSync(
+    process.env.DOWNCITY_HOP_TRACE,
+    `${JSON.stringify({ hop: name, t: performance.timeOrigin + performance.now() })}\n`,
+  );
 
 exports.activate = (context) => {
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right);
@@ -17,6 +26,7 @@ exports.activate = (context) => {
         view.webview.options = { enableScripts: true };
         view.webview.html = page(nonce, view.webview.cspSource);
         view.webview.onDidReceiveMessage(async (message) => {
+          hop(`rpc ${message.type} in`);
           try {
             if (message.type === "send") await send(view.webview, message.text);
             if (message.type === "connect") {
@@ -36,6 +46,7 @@ exports.deactivate = () => {};
 
 /** One streamed chat completion from DOWNCITY_BASE_URL; each content delta goes to the view as it arrives. */
 async function send(webview, text) {
+  hop("request/header");
   const response = await fetch(`${process.env.DOWNCITY_BASE_URL}/chat/completions`, {
     method: "POST",
     headers: {
@@ -48,16 +59,22 @@ async function send(webview, text) {
       messages: [{ role: "user", content: text }],
     }),
   });
+  hop("llm response");
   const decoder = new TextDecoder();
   let buffered = "";
+  let chunks = 0;
   for await (const chunk of response.body) {
+    if (chunks++ === 0) hop("agent chunk");
     buffered += decoder.decode(chunk, { stream: true });
     const lines = buffered.split("\n");
     buffered = lines.pop();
     for (const line of lines) {
       if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
       const delta = JSON.parse(line.slice(6)).choices?.[0]?.delta?.content;
-      if (delta) webview.postMessage({ type: "token", text: delta });
+      if (delta) {
+        webview.postMessage({ type: "token", text: delta });
+        hop("post draft");
+      }
     }
   }
 }

@@ -24,3 +24,18 @@ export function loadedSdks(): { openai?: typeof OpenAISdk; anthropic?: typeof An
 export async function preloadSdk(protocol: Protocol): Promise<void> {
   await (protocol === "anthropic-messages" ? loadAnthropicSdk() : loadOpenAISdk());
 }
+
+let fetchLoaded: Promise<void> | undefined;
+
+/**
+ * Loads Node's fetch (undici is evaluated on the process's first fetch) with a `data:` URL:
+ * no request leaves the machine, and nothing fails if it cannot load.
+ */
+export function preloadFetch(): Promise<void> {
+  return (fetchLoaded ??= fetch("data:,")
+    .then((response) => response.arrayBuffer())
+    .then(
+      () => undefined,
+      () => undefined,
+    ));
+}

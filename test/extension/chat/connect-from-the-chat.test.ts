@@ -24,7 +24,7 @@ function chatWithConnect(t: { after(fn: () => unknown): void }) {
   const config = new ProviderConfig(context.secrets, context.workspaceState, {});
   const runtimes = new FolderRegistry(createWorkspaceRuntime, config);
   const controller = new ChatController(
-    chatRuntimes(runtimes, config, new Connector(config, context.secrets, () => runtimes.restricted())),
+    chatRuntimes(runtimes, config, new Connector(config, () => runtimes.restricted())),
   );
   t.after(async () => {
     controller.dispose();

@@ -4,6 +4,7 @@ import { chatCompat, serverKind } from "../../compat";
 import type { LlmAdapter, ModelCapabilities, ProviderProfile } from "../../types";
 import { openaiClient } from "../clients";
 import { translateStream } from "../translate-stream";
+import { hop } from "../../../util/hop-trace";
 import { buildChatRequest, type ChatRequest } from "./request";
 import { ChatTranslator } from "./translate";
 
@@ -29,8 +30,10 @@ export class OpenAIChatAdapter implements LlmAdapter {
     capabilities: ModelCapabilities,
   ): AsyncIterable<StreamChunk> {
     const client = await openaiClient(profile, this.fetchImpl);
+    hop("llm client");
     const body = this.request(options, profile, capabilities);
     const wire = await client.chat.completions.create(body, options.signal ? { signal: options.signal } : {});
+    hop("llm response");
     yield* translateStream(wire as AsyncIterable<ChatCompletionChunk>, new ChatTranslator(), options.signal);
   }
 }

@@ -1,0 +1,250 @@
+// Issue 19, round 3 (first5): in the real workbench (dist/downcity.vsix in code-server, the
+// model played by the loopback provider server),
+//   - the sidebar's "Chat moved to an editor" placeholder survives a window reload, names the
+//     session's new title after a rename in the Sessions tree, and Bring Chat Back still works;
+//   - the Agent picker keeps the agent's name readable at a 460 px sidebar with Stop showing,
+//     and names a session of an agent no configuration defines "‹id› (unknown agent)".
+// A screenshot per step lands in test/.tmp/e2e/first5-moved-picker-ui/.
+import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import type { FrameLocator, Locator, Page } from "playwright-core";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { seedSessions } from "../../scripts/vscode/seed";
+import { chatFrame, sessionRow } from "../../scripts/vscode/workbench";
+import { sessionPaths } from "../../core/storage";
+import { startProviderServer, wire } from "../support/provider-server";
+import { scriptedModel } from "../support/scripted-model";
+import {
+  chainedSteps,
+  fileMatches,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  runPaletteCommand,
+  setSidebarWidth,
+} from "./helpers";
+
+const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
+const FIRST_PROMPT = "Plan the restock rule.";
+const FIRST_ANSWER = "Restock when the level falls under the threshold.";
+const RENAMED = "Restock rule, renamed";
+const HELD_ANSWER = "Listing every SKU with its stock level, one per line:";
+const GHOST = "ghost";
+
+const sse = (text: string) => wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, text });
+
+/** The visible Downcity webviews split by where they sit: the sidebar's, and the editor area's (if one is open). */
+async function chats(page: Page): Promise<{ sidebar: FrameLocator; editor: FrameLocator | undefined }> {
+  const sidebarRight = await page.locator(".part.sidebar").evaluate((el) => el.getBoundingClientRect().right);
+  const frames = page
+    .locator('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]')
+    .filter({ visible: true });
+  let sidebar: FrameLocator | undefined;
+  let editor: FrameLocator | undefined;
+  for (let i = 0; i < (await frames.count()); i++) {
+    const inner = frames.nth(i).contentFrame().frameLocator("iframe#active-frame");
+    if (((await frames.nth(i).boundingBox())?.x ?? 0) >= sidebarRight - 1) editor = inner;
+    else sidebar = inner;
+  }
+  assert.ok(sidebar, "the sidebar chat is visible");
+  return { sidebar, editor };
+}
+
+/** Runs a palette command through the title bar's command center: with the chat in the editor area, there is no empty editor to click. */
+async function fromCommandCenter(page: Page, title: string): Promise<void> {
+  await page.locator(".part.titlebar .command-center .command-center-center").click({ timeout: 15_000 });
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page
+    .locator(".quick-input-list .monaco-list-row", { hasText: title })
+    .filter({ visible: true })
+    .first()
+    .click({ timeout: 15_000 });
+}
+
+/** The picker's width on screen against the width its selected name needs (the same select, unconstrained). */
+const pickerWidths = (picker: Locator) =>
+  picker.evaluate((el) => {
+    const select = el as HTMLSelectElement;
+    const free = select.cloneNode(true) as HTMLSelectElement;
+    free.value = select.value;
+    free.style.cssText = "position:absolute;visibility:hidden;flex:none;max-width:none;min-width:0;width:auto";
+    document.body.appendChild(free);
+    const needed = free.getBoundingClientRect().width;
+    free.remove();
+    return {
+      shown: select.getBoundingClientRect().width,
+      needed,
+      text: select.selectedOptions[0]?.textContent ?? "",
+      barWidth: select.parentElement!.getBoundingClientRect().width,
+    };
+  });
+
+test(
+  "the moved-chat placeholder survives a reload and follows a rename; the Agent picker stays readable and names an unknown agent",
+  { skip: missingVsCode(), timeout: 500_000 },
+  async (t) => {
+    const out = outputDir("first5-moved-picker-ui");
+    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
+      cwd: PROJECT_ROOT,
+      stdio: "ignore",
+    });
+    await installVsix(join(out, "run"), VSIX);
+    const workspace = join(out, "sample-workspace");
+    cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
+    // An agent folder with no configuration behind it (a cloned repo's, or a removed agent's).
+    await seedSessions(workspace, [
+      { id: "ghost-plan", agentId: GHOST, title: "Ghost plan", turns: ["Who wrote this?", "An agent now gone."] },
+    ]);
+
+    const model = scriptedModel([
+      () => ({ sse: sse(FIRST_ANSWER) }),
+      // Held after a few words until the client goes away: Stop shows meanwhile.
+      () => ({ sse: sse(HELD_ANSWER), stallAfter: 6 }),
+    ]);
+    const provider = await startProviderServer(model.handler);
+    t.after(() => provider.close());
+    const workbench = await openWorkbench(out, {
+      env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
+    });
+    t.after(() => workbench.close());
+    const { page } = workbench;
+    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+    const chat = () => chatFrame(page);
+    const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
+    const placeholder = (frame: FrameLocator) => frame.getByRole("heading", { name: "Chat moved to an editor" });
+    const tabOf = (title: string) => page.locator(".tabs-container .tab", { hasText: `Downcity: ${title}` }).first();
+    const step = chainedSteps(t, workbench);
+    let sessionId = "";
+
+    await step("01 the first message is answered in the sidebar", async () => {
+      await page.goto(workbenchUrl(workbench.server, workspace));
+      await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      await page
+        .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')
+        .click({ timeout: 30_000 });
+      await box().fill(FIRST_PROMPT);
+      await box().press("Enter");
+      await chat().locator("article.message.assistant", { hasText: FIRST_ANSWER }).waitFor({ timeout: 30_000 });
+      const dir = join(workspace, ".downcity", "agents", "code", "sessions");
+      const ids = existsSync(dir) ? readdirSync(dir) : [];
+      assert.equal(ids.length, 1, `one session on disk: ${ids.join(", ")}`);
+      sessionId = ids[0]!;
+      await fileMatches(sessionPaths(workspace, "code", sessionId).active, /Restock when the level/, 30_000);
+    });
+
+    await step("02 Open Chat in Editor: the sidebar shows the placeholder naming the session", async () => {
+      await runPaletteCommand(page, "Downcity: Open Chat in Editor", 30_000);
+      await tabOf("Plan the restock rule").waitFor({ timeout: 30_000 });
+      const { sidebar } = await chats(page);
+      await placeholder(sidebar).waitFor({ timeout: 30_000 });
+      await sidebar.getByText("“Plan the restock rule.” is open in an editor tab").waitFor({ timeout: 15_000 });
+      await workbench.screenshot("02a-moved");
+    });
+
+    await step(
+      "03 after a window reload the sidebar still shows the placeholder, the tab the conversation",
+      async () => {
+        // The workbench's own reload, as a user's: it saves the editor layout (the tab) on the way.
+        const reloaded = page.waitForEvent("load", { timeout: 60_000 });
+        await fromCommandCenter(page, "Developer: Reload Window");
+        await reloaded;
+        await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+        const tab = tabOf("Plan the restock rule");
+        await tab.waitFor({ timeout: 60_000 });
+        // The restored tab shows its conversation once it is the active one: a webview right of the sidebar.
+        await tab.click();
+        await page.waitForFunction(
+          () => {
+            const right = document.querySelector(".part.sidebar")!.getBoundingClientRect().right;
+            return Array.from(
+              document.querySelectorAll('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]'),
+            ).some((f) => {
+              const r = f.getBoundingClientRect();
+              return r.width > 0 && r.height > 0 && r.x >= right - 1;
+            });
+          },
+          undefined,
+          { timeout: 60_000 },
+        );
+        const seen = await chats(page);
+        assert.ok(seen.editor, "the editor chat is back after the reload");
+        await seen.editor.locator("article.message.assistant", { hasText: FIRST_ANSWER }).waitFor({ timeout: 30_000 });
+        await placeholder(seen.sidebar).waitFor({ timeout: 30_000 });
+        assert.equal(await seen.sidebar.locator("article.message").count(), 0, "the sidebar does not show it twice");
+        await workbench.screenshot("03a-reloaded");
+      },
+    );
+
+    await step("04 a rename in the Sessions tree: the placeholder and the tab name the new title", async () => {
+      const row = sessionRow(page, "Plan the restock rule");
+      await row.hover({ timeout: 15_000 });
+      await row.getByRole("button", { name: "Rename Session…" }).click({ timeout: 15_000 });
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible", timeout: 15_000 });
+      await input.fill(RENAMED);
+      await input.press("Enter");
+      const { sidebar } = await chats(page);
+      await sidebar.getByText(`“${RENAMED}” is open in an editor tab`).waitFor({ timeout: 30_000 });
+      await tabOf(RENAMED).waitFor({ timeout: 30_000 });
+      await fileMatches(sessionPaths(workspace, "code", sessionId).meta, new RegExp(RENAMED), 30_000);
+      await workbench.screenshot("04a-renamed");
+    });
+
+    await step("05 Bring Chat Back closes the tab and shows the conversation in the sidebar", async () => {
+      const { sidebar } = await chats(page);
+      await sidebar.getByRole("button", { name: "Bring Chat Back" }).click();
+      await tabOf(RENAMED).waitFor({ state: "detached", timeout: 30_000 });
+      await chat().locator("article.message.assistant", { hasText: FIRST_ANSWER }).waitFor({ timeout: 30_000 });
+      await chat()
+        .getByRole("button", { name: new RegExp(`Session title: ${RENAMED}`) })
+        .waitFor({ timeout: 30_000 });
+      await workbench.screenshot("05a-back");
+    });
+
+    await step("06 at a 460 px sidebar with Stop showing, the Agent picker shows the agent's whole name", async () => {
+      await setSidebarWidth(page, 460);
+      await box().fill("List every SKU with its stock level.");
+      await box().press("Enter");
+      await model.request(1, "the held prompt");
+      await chat().getByRole("button", { name: "Stop", exact: true }).waitFor({ timeout: 30_000 });
+      const picker = chat().getByRole("combobox", { name: "Agent", exact: true });
+      const widths = await pickerWidths(picker);
+      assert.equal(widths.text, "Code");
+      assert.ok(
+        widths.shown >= widths.needed - 1,
+        `the picker is ${widths.shown} px, its name needs ${widths.needed} px (bar ${widths.barWidth} px)`,
+      );
+      await workbench.screenshot("06a-460-running");
+      await chat().getByRole("button", { name: "Stop", exact: true }).click();
+      await chat().getByRole("button", { name: "Stop", exact: true }).waitFor({ state: "detached", timeout: 30_000 });
+    });
+
+    await step("07 a session of an agent with no configuration: the picker names it as an unknown agent", async () => {
+      await sessionRow(page, "Ghost plan").click({ timeout: 30_000 });
+      await chat()
+        .getByRole("button", { name: /Session title: Ghost plan/ })
+        .waitFor({ timeout: 30_000 });
+      const picker = chat().getByRole("combobox", { name: "Agent", exact: true });
+      const widths = await pickerWidths(picker);
+      assert.equal(widths.text, `${GHOST} (unknown agent)`);
+      assert.ok(widths.shown > 40, `the picker is not blank-narrow (${widths.shown} px)`);
+      // The configured agents are still offered beside it.
+      const options = await picker.locator("option").allTextContents();
+      assert.deepEqual(options.slice(0, 1), [`${GHOST} (unknown agent)`]);
+      assert.ok(options.includes("Code") && options.includes("Ask"), `offered: ${options.join(", ")}`);
+      await workbench.screenshot("07a-unknown-agent");
+      assert.ok(existsSync(sessionPaths(workspace, GHOST, "ghost-plan").dir), "the ghost session stays where it is");
+      // Picking a configured agent asks first: this conversation stays with its own agent.
+      await picker.selectOption("code");
+      await chat()
+        .getByText(/works in its own sessions/)
+        .waitFor({ timeout: 15_000 });
+      await workbench.screenshot("07b-asks");
+    });
+  },
+);
