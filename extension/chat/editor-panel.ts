@@ -3,6 +3,7 @@ import type { SessionRef } from "../../core/protocol";
 import type { ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import type { ChatRpcServer } from "./rpc-server";
+import type { ShownMemory } from "./shown-memory";
 import { sameRef } from "../../core/protocol";
 import { attachChat, CHAT_PANEL_TYPE, type ChatViewProvider } from "./views";
 
@@ -46,9 +47,21 @@ export class EditorChats implements vscode.Disposable {
     return chat.panel;
   }
 
-  /** A tab restored after a reload: its webview's saved state says which session it shows. */
+  /**
+   * A tab restored after a reload: its webview's saved state says which session it shows. VS Code may not
+   * have saved that state before the reload (the tab then came back empty): a tab with none shows the
+   * conversation the sidebar's placeholder says is in a tab, unless another tab shows it already.
+   */
   restore(panel: vscode.WebviewPanel): void {
-    this.attach(panel);
+    this.attach(panel, {
+      get: () => {
+        const moved = this.sidebar.moved;
+        return moved && ![...this.open].some((c) => c.server.ref && sameRef(c.server.ref, moved)) ? moved : undefined;
+      },
+      set: () => {},
+      moved: () => undefined,
+      setMoved: () => {},
+    });
   }
 
   /** The placeholder's button: the tab showing `ref` closes (which shows it in the sidebar), else the sidebar shows it. */
@@ -63,9 +76,16 @@ export class EditorChats implements vscode.Disposable {
     for (const chat of this.open) chat.panel.dispose();
   }
 
-  private attach(panel: vscode.WebviewPanel): EditorChat {
+  private attach(panel: vscode.WebviewPanel, memory?: ShownMemory): EditorChat {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "downcity.svg");
-    const server = attachChat(panel.webview, this.extensionUri, this.controller, this.actions, () => panel.visible);
+    const server = attachChat(
+      panel.webview,
+      this.extensionUri,
+      this.controller,
+      this.actions,
+      () => panel.visible,
+      memory,
+    );
     // The tab says which session it shows, and follows a rename from anywhere.
     server.onTitle = (title) => (panel.title = title ? `Downcity: ${title}` : "Downcity Chat");
     const chat = { panel, server };

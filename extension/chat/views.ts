@@ -126,9 +126,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.server!.moveAway() !== undefined;
   }
 
-  /** The conversation the placeholder names, while it shows. */
+  /** The conversation the placeholder names, while it shows (or, before the view is resolved, will show). */
   get moved(): SessionRef | undefined {
-    return this.server?.moved?.ref;
+    return this.server ? this.server.moved?.ref : this.memory?.moved()?.ref;
   }
 
   /** Called by the placeholder's "Bring Chat Back". */
