@@ -116,8 +116,13 @@ async function serverActions(servers: McpServers, item: ServerItem): Promise<boo
       description: "in this folder",
       run: () => servers.trust.toggleAlways(root, status.name),
     },
-    ...status.tools.map((name) => {
-      const tool = name.replace(/^mcp__.*?__/, "");
+    // The running server's tools, and those allowed always (a stopped server lists no tools).
+    ...[
+      ...new Set([
+        ...status.tools.map((name) => name.replace(/^mcp__.*?__/, "")),
+        ...servers.trust.alwaysTools(root, status.name),
+      ]),
+    ].map((tool) => {
       const on = servers.trust.isAlways(root, `${status.name}/${tool}`);
       return {
         label: `$(tools) ${tool}`,

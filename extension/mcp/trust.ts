@@ -55,6 +55,15 @@ export class McpTrust {
     if (!list.includes(id)) await this.state.update(ALWAYS_KEY, [...list, id]);
   }
 
+  /** The tools of `server` allowed always in this folder (listed even while the server is stopped). */
+  alwaysTools(root: string, server: string): string[] {
+    const prefix = `${root}\u0000${server}/`;
+    return this.state
+      .get<string[]>(ALWAYS_KEY, [])
+      .filter((id) => id.startsWith(prefix))
+      .map((id) => id.slice(prefix.length));
+  }
+
   /** Toggles "always allow" for a server ("name") or one tool ("name/tool"). */
   async toggleAlways(root: string, key: string): Promise<boolean> {
     const list = this.state.get<string[]>(ALWAYS_KEY, []);

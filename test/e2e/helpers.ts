@@ -79,9 +79,15 @@ export function chainedSteps(t: TestContext, workbench: Workbench) {
  * model, closed after `t`, with the `__name` shim (tsx compiles with keepNames: functions
  * shipped to a frame call it), the chat frame and chained steps.
  */
-export async function openChatWorkbench(t: TestContext, out: string, baseURL: string) {
+export async function openChatWorkbench(
+  t: TestContext,
+  out: string,
+  baseURL: string,
+  settings?: Record<string, unknown>,
+) {
   const workbench = await openWorkbench(out, {
     env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "gpt-4o" },
+    ...(settings ? { settings } : {}),
   });
   t.after(() => workbench.close());
   const { page } = workbench;
