@@ -22,7 +22,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { freePort, PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
-import { extensionHostPid, missingVsCode, openWorkbench } from "../../test/support/workbench";
+import { extensionHostPid, missingVsCode, openWorkbench } from "../../scripts/vscode/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
 import { startProfiler, type Profiler } from "./cdp-profile";
