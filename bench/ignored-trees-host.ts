@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../scripts/vscode/code-server";
-import { missingVsCode, openWorkbench } from "../test/support/workbench";
+import { missingVsCode, openWorkbench } from "../scripts/vscode/open-workbench";
 import { withTimeout } from "../test/support/with-timeout";
 import type { IgnoredTreesResults } from "./host/ignored-trees.payload";
 import { IGNORED_FILES, SOURCE_FILES, makeIgnoredTree, makeSourceTree } from "./ignored-trees";

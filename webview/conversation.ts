@@ -1,3 +1,4 @@
+// Over 350 lines: the conversation fold: one reducer over session and agent events, with its row types.
 import type {
   AgentEvent,
   AgentEventOf,

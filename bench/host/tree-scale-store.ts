@@ -1,6 +1,6 @@
 // The stores the tree-scale bench opens, written through the core store itself: a few
 // sessions, or thousands spread over the past months plus one long session.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mock } from "node:test";
 import { Sessions } from "../../core/storage";
@@ -56,14 +56,45 @@ export async function writeStore(root: string, count: number, longEvents = 0): P
     await sessions.flush(long);
   }
   await sessions.close();
+  stampMetaTimes(root);
+}
+
+/**
+ * Sets each meta.json's mtime to its `updatedAt`: a store used over months has each meta.json
+ * written when its session was last active, while this one was written in minutes under a
+ * mocked Date. (A store copied or checked out at once has equal mtimes instead: the tree's first
+ * page then reads every meta.json, the full list's cost: test/storage/list-newest.test.ts.)
+ */
+export function stampMetaTimes(root: string): void {
+  const agents = join(root, ".downcity", "agents");
+  for (const agent of readdirSync(agents)) {
+    for (const area of ["sessions", "archived"]) {
+      const dir = join(agents, agent, area);
+      if (!existsSync(dir)) continue;
+      for (const name of readdirSync(dir)) {
+        const meta = join(dir, name, "meta.json");
+        if (!existsSync(meta)) continue;
+        const at = (JSON.parse(readFileSync(meta, "utf8")) as { updatedAt: number }).updatedAt / 1000;
+        utimesSync(meta, at, at);
+      }
+    }
+  }
 }
 
 /** A store under `root` written once and kept (a marker file says it is complete), so repeated runs skip the minutes of writing. */
 export async function cachedStore(root: string, count: number, longEvents: number): Promise<string> {
   const marker = join(root, `.complete-${count}-${longEvents}`);
-  if (existsSync(marker)) return root;
-  if (existsSync(join(root, ".downcity"))) throw new Error(`${root} holds an incomplete or different store: remove it`);
-  await writeStore(root, count, longEvents);
-  writeFileSync(marker, "");
+  const stamped = join(root, ".meta-times");
+  if (!existsSync(marker)) {
+    if (existsSync(join(root, ".downcity")))
+      throw new Error(`${root} holds an incomplete or different store: remove it`);
+    await writeStore(root, count, longEvents);
+    writeFileSync(marker, "");
+  }
+  // Stores cached before the first page read mtimes were written with write-time mtimes.
+  if (!existsSync(stamped)) {
+    stampMetaTimes(root);
+    writeFileSync(stamped, "");
+  }
   return root;
 }

@@ -22,7 +22,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { freePort, PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
-import { extensionHostPid, missingVsCode, openWorkbench } from "../../test/support/workbench";
+import { extensionHostPid, missingVsCode, openWorkbench } from "../../scripts/vscode/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
 import { startProfiler, type Profiler } from "./cdp-profile";
@@ -208,9 +208,9 @@ async function main() {
   }
 }
 
-/** A copy of a workspace for one sample (hard links would share the files a sample appends to). */
+/** A copy of a workspace for one sample (hard links would share the files a sample appends to), mtimes kept. */
 function copyOf(from: string, to: string): string {
-  cpSync(from, to, { recursive: true });
+  cpSync(from, to, { recursive: true, preserveTimestamps: true });
   return to;
 }
 

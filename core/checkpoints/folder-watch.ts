@@ -1,3 +1,4 @@
+// Over 350 lines: the folder manifest's full walk and partial syncs share one counted cache; split, they would share its internals.
 import {
   lstatSync,
   mkdtempSync,

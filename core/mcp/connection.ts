@@ -1,3 +1,4 @@
+// Over 350 lines: one MCP server connection (transports, backoff, tool list, calls) as one state machine.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";

@@ -1,8 +1,9 @@
+// Over 350 lines: the folder's one runtime (WorkspaceRuntimeApi); its helpers are agent-tools, provider-profiles, session-search, log-events.
 import { randomUUID } from "node:crypto";
 import { platform } from "node:os";
 import { Agent, SessionApprovals, type CallSettings, type TurnOutcome } from "../agent";
 import { LlmRuntime } from "../llm/runtime";
-import type { LlmClient, ProviderProfile } from "../llm/types";
+import type { LlmClient } from "../llm/types";
 import { sessionKey, type AgentEvent, type ModelChoice, type ContentBlock, type SessionEvent } from "../protocol";
 import {
   renderTranscript,
@@ -22,22 +23,20 @@ import { encodeId } from "../storage/id-codec";
 import { folderPaths, sessionPaths } from "../storage/layout";
 import { readStoredItemAt } from "../storage/list/stored-item";
 import { Sessions } from "../storage/sessions";
-import { serverOf } from "../llm/endpoint";
 import type { SearchHit, SearchOptions } from "../protocol/search";
-import { indexPrefilter, searchSessions, type SearchCatalog, type SearchIndex } from "../search";
-import { openSearchIndex } from "./search";
-import { createStorageContext } from "../storage/context";
 import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
 import { CheckpointRecorder } from "../checkpoints/recorder";
 import { realRoot } from "../checkpoints/real-root";
 import * as restore from "./restore";
-import { ToolRegistry } from "../tools/registry";
-import type { Tool } from "../tools/types";
 import { Emitter, type Unsubscribe } from "../util/emitter";
 import { hop } from "../util/hop-trace";
 import { ProjectRules, touchedPaths } from "../rules";
 import type { SessionRules } from "../protocol/rules";
 import { BUILTIN_AGENTS } from "./agents";
+import { AgentTools } from "./agent-tools";
+import { SessionSearch } from "./session-search";
+import { forwardLogEvent } from "./log-events";
+import { ProviderProfiles } from "./provider-profiles";
 import { RestrictedModeError, RuntimeError } from "./errors";
 import type {
   AgentProfile,
@@ -65,9 +64,6 @@ interface Entry {
   checkpoints?: CheckpointRecorder;
 }
 
-/** How old the index's last check of every session folder may be before a search checks them all again. */
-const SEARCH_FULL_CHECK_MS = 2_000;
-
 /**
  * One workspace folder's agent host: the session store, the LLM runtime, the tools and
  * an agent per session, built from plain options and closed together. Several sessions
@@ -80,16 +76,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   private readonly llmRuntime: LlmRuntime | undefined;
   private readonly entries = new Map<string, Entry>();
   private readonly emitter = new Emitter<{ event: [AgentEvent] }>();
-  private readonly profileSnapshots = new Map<string, string>();
-  private readonly registries = new Map<
-    string,
-    { profile: AgentProfile; tools: readonly Tool[]; registry: ToolRegistry }
-  >();
+  private readonly providerProfiles: ProviderProfiles;
+  private readonly agentTools: AgentTools;
   /** What `updateOptions` replaces; read when a turn builds its agent, never during one. */
   private live: { agents: readonly AgentProfile[]; compaction: WorkspaceRuntimeOptions["compaction"] };
   private closing: Promise<void> | undefined;
-  /** Opened at the first search when the host gave an index directory. */
-  private searchIndex: SearchIndex | undefined;
+  private readonly sessionSearch: SessionSearch;
   private readonly projectRules: ProjectRules;
 
   constructor(private readonly options: WorkspaceRuntimeOptions) {
@@ -103,6 +95,13 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     });
     this.llmRuntime = options.llm ? undefined : new LlmRuntime();
     this.llm = options.llm ?? this.llmRuntime!;
+    this.sessionSearch = new SessionSearch(this.sessions, this.root, options.searchIndexDir);
+    this.agentTools = new AgentTools(options, (event) => this.emitter.emit("event", event));
+    this.providerProfiles = new ProviderProfiles(
+      this.llmRuntime,
+      () => options.providers(),
+      (provider) => options.providerSetting?.(provider),
+    );
   }
 
   get agents(): readonly AgentProfile[] {
@@ -335,31 +334,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   search(options: SearchOptions): AsyncIterable<SearchHit> {
-    const catalog = this.searchCatalog();
-    if (!this.searchIndex && this.options.searchIndexDir !== undefined) {
-      const index = openSearchIndex(catalog.ctx, this.options.searchIndexDir);
-      // This runtime's own writes are reported as they happen; other processes' at the next full check.
-      this.sessions.onChange((change) => index.changed(change.agentId, change.sessionId));
-      this.searchIndex = index;
-    }
-    return searchSessions(
-      catalog,
-      options,
-      this.searchIndex && indexPrefilter(this.searchIndex, catalog.hotItems, SEARCH_FULL_CHECK_MS),
-    );
-  }
-
-  private searchCatalog(): SearchCatalog {
-    const { persistence, store } = this.sessions;
-    // Search reads the JSONL layout (another backend's files are not searched).
-    const ctx =
-      persistence instanceof JsonlSessionPersistence ? persistence.ctx : createStorageContext({ root: this.root });
-    return {
-      ctx,
-      list: (filter) => this.sessions.list(filter),
-      hotItems: () => store.list().map((session) => persistence.describe(session)),
-      hot: (agentId, sessionId) => store.get(sessionId, agentId),
-    };
+    return this.sessionSearch.search(options);
   }
 
   close(): Promise<void> {
@@ -374,7 +349,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       for (const entry of this.entries.values()) for (const off of entry.detach) off();
       await Promise.all([...this.entries.values()].map((e) => e.checkpoints?.dispose()));
       this.entries.clear();
-      await this.searchIndex?.idle();
+      await this.sessionSearch.idle();
       await this.sessions.close();
     })();
     return this.closing;
@@ -409,7 +384,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     let entry = this.entries.get(key);
     if (entry) return entry;
     const profile = this.agents.find((a) => a.id === session.agentId) ?? this.agents[0]!;
-    const forward = (event: SessionEvent) => this.forwardLogEvent(session, event);
+    const forward = (event: SessionEvent) => forwardLogEvent((e) => this.emitter.emit("event", e), session, event);
     entry = {
       session,
       profile,
@@ -418,39 +393,6 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     };
     this.entries.set(key, entry);
     return entry;
-  }
-
-  private forwardLogEvent(session: Session, event: SessionEvent): void {
-    const base = { sessionId: session.id, agentId: session.agentId };
-    this.emitter.emit("event", { type: "session-event", ...base, event });
-    const data = (event.data ?? {}) as {
-      reason?: string;
-      folded?: number;
-      closed?: number;
-      note?: string;
-      message?: string;
-    };
-    const reason = String(data.reason ?? "unknown");
-    if (event.type === "compaction/start") this.emitter.emit("event", { type: "compaction-started", ...base, reason });
-    else if (event.type === "compaction/end") {
-      this.emitter.emit("event", {
-        type: "compaction-finished",
-        ...base,
-        reason,
-        // compaction/end counts what it closed (CompactionEndData); by now the prefix is gone.
-        closed: data.closed ?? 0,
-        ...(typeof data.folded === "number" ? { folded: data.folded } : {}),
-        ...(data.note ? { note: data.note } : {}),
-      });
-    } else if (event.type === "compaction/error") {
-      this.emitter.emit("event", {
-        type: "compaction-finished",
-        ...base,
-        reason,
-        closed: 0,
-        error: String(data.message ?? "compaction failed"),
-      });
-    }
   }
 
   /**
@@ -470,11 +412,14 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     entry.profile = this.profileOf(entry, purpose);
     const selection = requested ?? this.options.model();
     if (!selection) throw new RuntimeError("no model is configured: choose a provider and a model first");
-    await this.syncProviders();
+    await this.providerProfiles.sync();
     hop("runtime providers");
     const { compaction } = this.live;
     const buildKey = JSON.stringify([selection, entry.profile, compaction ?? null]);
-    const tools = this.registryFor(entry.profile, purpose === "run" ? await this.mcpTools(entry) : []);
+    const tools = this.agentTools.registryFor(
+      entry.profile,
+      purpose === "run" ? await this.agentTools.mcp(entry.session) : [],
+    );
     if (entry.agent && entry.buildKey === buildKey) {
       entry.agent.setTools(tools);
       return entry.agent;
@@ -508,7 +453,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...(options.titles ? { titles: options.titles } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(this.recorderFor(entry) ? { checkpoints: this.recorderFor(entry)! } : {}),
-      endpoint: (provider) => this.endpoint(provider),
+      endpoint: (provider) => this.providerProfiles.endpoint(provider),
     });
     agent.onEvent((event) => this.emitter.emit("event", event));
     entry.agent = agent;
@@ -526,14 +471,6 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       prepare: () => this.sessions.flush(session),
       ...(this.options.checkpointExclude ? { exclude: this.options.checkpointExclude } : {}),
     }));
-  }
-
-  /** The server a profile points at and where it is set, for errors that say what to check. */
-  private endpoint(provider: string): { server?: string; setting: string } {
-    const profile = this.llmRuntime?.profile(provider);
-    const server = profile ? serverOf(profile) : undefined;
-    const setting = this.options.providerSetting?.(provider) ?? `the provider profile "${provider}"`;
-    return { ...(server ? { server } : {}), setting };
   }
 
   /**
@@ -563,73 +500,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     return fallback;
   }
 
-  /** The MCP servers' tools; what went wrong with a server is told in the session, and never fails the run. */
-  private async mcpTools(entry: Entry): Promise<readonly Tool[]> {
-    if (!this.options.mcpTools) return [];
-    const { session } = entry;
-    const notice = (message: string) =>
-      this.emitter.emit("event", {
-        type: "notice",
-        sessionId: session.id,
-        agentId: session.agentId,
-        level: "warning",
-        message,
-      });
-    try {
-      const { tools, notices } = await this.options.mcpTools();
-      for (const message of notices) notice(message);
-      return tools;
-    } catch (err) {
-      notice(`MCP tools are unavailable: ${err instanceof Error ? err.message : String(err)}`);
-      return [];
-    }
-  }
-
-  /** The agent's tools from the host's current list (an agent may name a subset), MCP tools after the host's own. */
-  private registryFor(profile: AgentProfile, extra: readonly Tool[] = []): ToolRegistry {
-    const allowed = profile.tools ? new Set(profile.tools) : undefined;
-    const tools = [...this.options.tools(), ...extra].filter(
-      (tool) => (!allowed || allowed.has(tool.name)) && !profile.forbiddenKinds?.includes(tool.kind),
-    );
-    // The same tools keep their registry (and its cached JSON schemas).
-    const cached = this.registries.get(profile.id);
-    if (
-      cached &&
-      cached.profile === profile &&
-      cached.tools.length === tools.length &&
-      cached.tools.every((tool, i) => tool === tools[i])
-    )
-      return cached.registry;
-    const registry = new ToolRegistry(tools);
-    this.registries.set(profile.id, { profile, tools, registry });
-    return registry;
-  }
-
   /** Loads the selected model's SDK ahead of the first message (the chat calls it once it is ready and idle). */
   async warm(): Promise<void> {
     const selection = this.options.model();
     if (!this.llmRuntime || !selection) return;
-    await this.syncProviders();
+    await this.providerProfiles.sync();
     await this.llmRuntime.warm(selection.provider);
-  }
-
-  /** Re-reads the provider profiles; unchanged ones are kept (with what the runtime learnt of their servers). */
-  private async syncProviders(): Promise<void> {
-    if (!this.llmRuntime) return;
-    const profiles: readonly ProviderProfile[] = await this.options.providers();
-    const seen = new Set<string>();
-    for (const profile of profiles) {
-      seen.add(profile.id);
-      const snapshot = JSON.stringify(profile);
-      if (this.profileSnapshots.get(profile.id) === snapshot) continue;
-      this.llmRuntime.addProfile(profile);
-      this.profileSnapshots.set(profile.id, snapshot);
-    }
-    for (const id of this.profileSnapshots.keys()) {
-      if (seen.has(id)) continue;
-      this.llmRuntime.removeProfile(id);
-      this.profileSnapshots.delete(id);
-    }
   }
 
   private async whileIdle(ref: LocalSessionRef, op: () => Promise<void>): Promise<void> {

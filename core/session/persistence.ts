@@ -95,6 +95,13 @@ export interface ListFilter {
    * reads): `sessions list --damaged` and the tree's "Damaged" group.
    */
   onDamaged?: (folder: DamagedFolder) => void;
+  /**
+   * Only the `limit` newest (the tree's first page), from one bounded pass: no meta.json
+   * read beyond what the page needs when mtimes order the folders (see list-newest.ts).
+   * Folders without a usable meta.json are left out and not reported: the full list that
+   * follows rebuilds or reports them.
+   */
+  limit?: number;
 }
 
 export interface SessionChange {

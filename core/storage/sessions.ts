@@ -89,15 +89,20 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
       report &&
       ((d: DamagedFolder) =>
         void (this.store.list({ agentId: d.agentId }).some((s) => encodeId(s.id) === d.folder) || report(d)));
-    const cold = await this.persistence.list(onDamaged ? { ...filter, onDamaged } : filter);
-    // Hot wins: cold items whose session is live in this process are replaced.
-    const hot = filter.archived ? [] : this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {});
+    const hotOf = () =>
+      filter.archived ? [] : this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {});
+    // A first page asks for as many more cold items as hot ones may replace.
+    const coldFilter = filter.limit === undefined ? filter : { ...filter, limit: filter.limit + hotOf().length };
+    const cold = await this.persistence.list(onDamaged ? { ...coldFilter, onDamaged } : coldFilter);
+    // Hot wins: cold items whose session is live in this process are replaced (those live by now).
+    const hot = hotOf();
     const items = filter.archived ? cold : cold.filter((item) => !this.store.get(item.sessionId, item.agentId));
     for (const session of hot) {
       const item = this.persistence.describe(session);
       if (!item.archived) items.push(item);
     }
-    return sortByUpdated(items);
+    sortByUpdated(items);
+    return filter.limit === undefined ? items : items.slice(0, filter.limit);
   }
 
   onChange(listener: (change: SessionChange) => void): Unsubscribe {

@@ -1,3 +1,4 @@
+// Over 350 lines: not split yet: the per-folder record of issue 22 item 3 would take its folder wiring out.
 import type {
   AgentEvent,
   ApprovalDecision,

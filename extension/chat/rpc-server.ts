@@ -1,3 +1,4 @@
+// Over 350 lines: one validated handler per chat RPC method (core/protocol/rpc.ts), dispatched from one table.
 import {
   ChatMethods,
   parseChatRequest,

@@ -53,9 +53,33 @@ export class FolderModel {
     return this.buffered === undefined;
   }
 
-  /** The first (and only) full list; changes that arrived meanwhile are applied after it. */
-  load(items: readonly SessionListItem[]): void {
+  /** Only the first page is in (see `preview`): group sizes are not known yet. */
+  get partial(): boolean {
+    return this.previewed && !this.loaded;
+  }
+
+  private previewed = false;
+
+  /**
+   * The first page (the newest sessions, from one bounded pass), shown while the full list
+   * is read. Changes keep being buffered for after the full list, which replaces these rows.
+   */
+  preview(items: readonly SessionListItem[]): void {
+    if (this.loaded || this.previewed) return;
+    this.previewed = true;
     for (const item of items) this.add(item);
+  }
+
+  /**
+   * The full list; changes that arrived meanwhile are applied after it. A first page's
+   * rows are replaced, each keeping its node (and what this window knows of its activity).
+   */
+  load(items: readonly SessionListItem[]): void {
+    const shown = new Map(this.nodes);
+    this.nodes.clear();
+    this.perAgent.clear();
+    this.order.clear();
+    for (const item of items) this.add(item, shown.get(sessionKey(item)));
     const pending = this.buffered ?? [];
     this.buffered = undefined;
     for (const change of pending) this.apply(change);
@@ -213,14 +237,15 @@ export class FolderModel {
     return [{ type: "folder" }];
   }
 
-  private add(item: SessionListItem): Stale[] {
-    const node: SessionNode = {
+  private add(item: SessionListItem, reuse?: SessionNode): Stale[] {
+    const node: SessionNode = reuse ?? {
       kind: "session",
       entry: this.entry,
       item,
       activity: { waiting: new Set(), interrupted: false, running: false },
       index: -1,
     };
+    node.item = item;
     this.nodes.set(sessionKey(item), node);
     this.order.delete(groupKey(item.agentId, item.archived));
     const count = this.perAgent.get(item.agentId) ?? 0;

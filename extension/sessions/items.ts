@@ -96,7 +96,8 @@ export function sessionTreeItem(
       const item = new vscode.TreeItem("Archived", vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `archived:${base}:${node.agentId}`;
       item.iconPath = new vscode.ThemeIcon("archive");
-      item.description = String(model?.sessions(node.agentId, true).length ?? 0);
+      // Counts only once the full list is in (the first page knows the newest sessions, not how many).
+      if (model && !model.partial) item.description = String(model.sessions(node.agentId, true).length);
       item.contextValue = "archivedGroup";
       return item;
     }
@@ -108,7 +109,7 @@ export function sessionTreeItem(
         open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
       );
       item.id = `date:${base}:${node.agentId}:${node.key}`;
-      item.description = String(model?.groupSize(node) ?? 0);
+      if (model && !model.partial) item.description = String(model.groupSize(node));
       item.contextValue = "dateGroup";
       return item;
     }

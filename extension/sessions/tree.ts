@@ -1,17 +1,25 @@
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import type { DamagedFolder, SessionChange } from "../../core/runtime";
 import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { untilMidnight } from "./date-groups";
-import { FolderModel, type Stale } from "./folder-model";
+import { FolderModel, PAGE_SIZE, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
 
 /** Other windows' and the CLI's writes: every session's meta.json, live or archived. */
 export const META_GLOB = ".downcity/agents/*/{sessions,archived}/*/meta.json";
+/**
+ * Their archive, unarchive and delete: a session folder renamed between areas (or aside
+ * to be removed) is one event for the folder, none for the meta.json inside it.
+ */
+export const SESSION_DIR_GLOB = ".downcity/agents/*/{sessions,archived}/*";
 /** Changes within this window become one refresh. */
 export const COALESCE_MS = 100;
+/** The first page read before the full list: Today's and Yesterday's pages (open at first), and one to tell "Show more". */
+export const FIRST_ROWS = 2 * PAGE_SIZE + 1;
 
 export interface SessionsTreeOptions {
   coalesceMs?: number;
@@ -31,6 +39,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private readonly damaged = new Map<OpenFolder, DamagedFolders>();
   private readonly perFolder = new Map<OpenFolder, vscode.Disposable[]>();
   private readonly loads = new Map<OpenFolder, Promise<void>>();
+  private readonly firstLoads = new Map<OpenFolder, Promise<void>>();
+  /** Folders whose rows were handed out from their first page only: redrawn when the full list is in. */
+  private readonly drawnPartial = new Set<FolderModel>();
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly pendingNodes = new Set<SessionTreeNode>();
@@ -73,22 +84,29 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.midnight.unref?.();
   }
 
-  /** Resolves when every folder's first list is in. */
+  /** Resolves when every folder's full list is in. */
   get ready(): Promise<void> {
     return Promise.all(this.loads.values()).then(() => {});
+  }
+
+  /** Resolves when every folder shows at least its first page (the full list may follow). */
+  get firstRows(): Promise<void> {
+    return Promise.all(this.firstLoads.values()).then(() => {});
   }
 
   // ------------------------------------------------------------------ data provider
 
   async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
     if (!node) {
-      await this.ready;
+      await this.firstRows;
       const models = [...this.models.values()].sort((a, b) => a.entry.folder.index - b.entry.folder.index);
+      for (const m of models) if (m.partial) this.drawnPartial.add(m);
       if (models.length === 1) return this.folderChildren(models[0]!);
       return models.map((m) => m.folderNode);
     }
     const model = this.models.get(node.entry);
     if (!model) return [];
+    if (model.partial) this.drawnPartial.add(model);
     switch (node.kind) {
       case "folder":
         return this.folderChildren(model);
@@ -187,6 +205,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     const { runtime, folder } = entry;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, META_GLOB));
     const onPath = (uri: vscode.Uri) => this.queuePath(entry, uri.fsPath);
+    // A folder that came or went: its meta.json is read (or found gone) like a changed one.
+    const dirs = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(folder, SESSION_DIR_GLOB),
+      false,
+      true,
+      false,
+    );
+    const onDir = (uri: vscode.Uri) => this.queuePath(entry, join(uri.fsPath, "meta.json"));
     const offChange = runtime.onChange((change) => this.onChange(model, change));
     const offEvent = runtime.onEvent((event) => this.onAgentEvent(model, event));
     this.perFolder.set(entry, [
@@ -194,6 +220,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       watcher.onDidCreate(onPath),
       watcher.onDidChange(onPath),
       watcher.onDidDelete(onPath),
+      dirs,
+      dirs.onDidCreate(onDir),
+      dirs.onDidDelete(onDir),
       new vscode.Disposable(offChange),
       new vscode.Disposable(offEvent),
     ]);
@@ -201,25 +230,44 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.damaged.set(entry, damaged);
     // Each log's existence is checked (one check per session), so a folder without one shows only under "Damaged".
     const onDamaged = (d: DamagedFolder) => damaged.add(d);
-    const load = Promise.all([
-      runtime.list({ verifyLogs: true, onDamaged }),
-      runtime.list({ archived: true, verifyLogs: true, onDamaged }),
-    ]).then(
-      ([live, archived]) => model.load([...live, ...archived]),
-      (error: Error) => {
-        this.options.log?.(`listing the sessions of ${folder.name} failed: ${error.message}`);
-        model.load([]);
-      },
+    // The newest sessions first, from one bounded pass (Today and Yesterday open with a page each); the
+    // full list follows, so at 10,000 sessions the first rows do not wait for 10,000 meta.json reads.
+    const first = runtime.list({ verifyLogs: true, limit: FIRST_ROWS }).then(
+      (items) => model.preview(items),
+      () => {}, // the full list reports it
     );
+    const load = first
+      .then(() =>
+        Promise.all([
+          runtime.list({ verifyLogs: true, onDamaged }),
+          runtime.list({ archived: true, verifyLogs: true, onDamaged }),
+        ]),
+      )
+      .then(
+        ([live, archived]) => model.load([...live, ...archived]),
+        (error: Error) => {
+          this.options.log?.(`listing the sessions of ${folder.name} failed: ${error.message}`);
+          model.load([]);
+        },
+      )
+      .then(() => {
+        // Rows drawn from the first page are redrawn from the full list (group sizes, older groups, Archived).
+        if (this.drawnPartial.delete(model) && this.models.get(entry) === model)
+          this.markStale(model, [{ type: "folder" }]);
+      });
+    this.firstLoads.set(entry, first);
     this.loads.set(entry, load);
   }
 
   private detach(entry: OpenFolder): void {
     this.perFolder.get(entry)?.forEach((d) => d.dispose());
     this.perFolder.delete(entry);
+    const model = this.models.get(entry);
+    if (model) this.drawnPartial.delete(model);
     this.models.delete(entry);
     this.damaged.delete(entry);
     this.loads.delete(entry);
+    this.firstLoads.delete(entry);
     this.pendingPaths.delete(entry);
   }
 

@@ -144,7 +144,7 @@ test("extension/approval and extension/tools import only the floors below them",
 
 /**
  * Shared test helpers have one home, test/support/ (the loopback provider, fakes, temp folders, the CLI runner, the
- * host tests' workspace, the storage generators and harnesses, the webview harness, the workbench launcher): scripts/
+ * host tests' workspace, the storage generators and harnesses, the webview harness): scripts/
  * (which npm start and the packaging run) and bench/ take only from there. (Inside test/, a suite may still use
  * another suite's helpers, e.g. test/agent/harness.ts, without a cycle between folders.)
  */
@@ -202,6 +202,27 @@ test("the barrels of core/agent, core/compaction, core/llm and core/storage expo
     for (const name of exported) if (!used.has(name)) unused.push(`${barrel} exports ${name}`);
   }
   assert.deepEqual(unused, [], "a name only tests use: import it from its file in the test, not from the barrel");
+});
+
+/**
+ * Small files with one job each (issue 22): a source file over about 350 lines says on its first line why it is
+ * one piece (`// Over 350 lines: <reason>`). The test lists them with their reasons.
+ */
+const LONG_FILE_LINES = 350;
+test("source files over 350 lines state why on their first line", (t) => {
+  const long: string[] = [];
+  const unstated: string[] = [];
+  for (const file of ["core", "extension", "webview", "cli"].flatMap((d) => sources(join(ROOT, d)))) {
+    const text = readFileSync(file, "utf8");
+    const lines = text.split("\n").length - 1;
+    if (lines <= LONG_FILE_LINES) continue;
+    const rel = relative(ROOT, file).split(sep).join("/");
+    const reason = /^\/\/ Over 350 lines: (.{20,})/.exec(text)?.[1];
+    if (reason) long.push(`${rel} (${lines}): ${reason}`);
+    else unstated.push(`${rel} (${lines} lines)`);
+  }
+  for (const line of long) t.diagnostic(line);
+  assert.deepEqual(unstated, [], "split the file, or give its reason on the first line");
 });
 
 test("the checks see a violation (self-test of the import scanner)", () => {

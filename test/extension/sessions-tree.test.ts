@@ -9,7 +9,7 @@ import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
 import { FolderRegistry } from "../../extension/runtime/runtimes";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
-import { SessionsTree } from "../../extension/sessions/tree";
+import { META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../extension/sessions/tree";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
@@ -54,12 +54,17 @@ function setup(folders: vscode.WorkspaceFolder[], coalesceMs = 100) {
 
 /** The rows of the first date group (every session these tests write is from today). */
 const todayRows = async (tree: SessionsTree, parent?: SessionTreeNode) => {
+  // The full list, not the first page that may show before it (sessions-tree-first-page.test.ts).
+  await tree.ready;
   const [today] = await tree.getChildren(parent);
   assert.equal(today?.kind, "date");
   return (await tree.getChildren(today)) as SessionNode[];
 };
 const labels = (nodes: SessionTreeNode[], tree: SessionsTree) => nodes.map((n) => tree.getTreeItem(n).label as string);
 const lists = (made: { lists: number }[]) => made.reduce((n, m) => n + m.lists, 0);
+/** The fake watchers made for `glob` (the tree has one for meta.json files, one for session folders). */
+const watcherOf = (glob: string) =>
+  fake.created.watchers.filter((w) => typeof w.pattern !== "string" && w.pattern.pattern === glob);
 
 test("the tree merges hot and cold, then follows the change feed and the meta.json watcher without listing again", async (t) => {
   const root = tempDir(t);
@@ -82,7 +87,7 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
     "newest first",
   );
   const listed = lists(made);
-  assert.equal(listed, 2, "one list of live sessions and one of archived ones");
+  assert.equal(listed, 3, "one first page, then one list of live sessions and one of archived ones");
   const item = tree.getTreeItem(rows.find((r) => r.item.sessionId === "session-1")!);
   assert.equal(item.label, "Stored 1");
   assert.equal(item.contextValue, "session.live");
@@ -104,7 +109,7 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   // Another process writes a session: the watcher's meta.json event adds it.
   await storeSessions(root, 1, { start: 50 });
   const added = nextFire();
-  fake.created.watchers
+  watcherOf(META_GLOB)
     .at(-1)!
     .fire("create", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-50", "meta.json")));
   await added;
@@ -121,15 +126,16 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   assert.equal(tree.getTreeItem(group).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
   assert.deepEqual(labels(await tree.getChildren(group), tree), ["Stored 0"]);
 
-  // A delete seen by the watcher (another window) removes the row.
+  // A delete seen by the watcher (another window) removes the row: the folder goes (renamed aside, then
+  // removed), one event for the folder and none for the meta.json inside it.
   const gone = nextFire();
   const other = setup([folder(root)], 5);
   await other.runtimes.all()[0]!.runtime.delete({ agentId: "code", sessionId: "session-2" });
   await other.close();
   setFolders([folder(root)]);
-  fake.created.watchers
+  watcherOf(SESSION_DIR_GLOB)
     .find((w) => !w.disposed)!
-    .fire("delete", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-2", "meta.json")));
+    .fire("delete", vscode.Uri.file(join(root, ".downcity", "agents", "code", "sessions", "session-2")));
   await gone;
   assert.equal(tree.find(runtimes.all()[0]!, "code", "session-2"), undefined);
   assert.equal(lists(made), listed, "no event caused a re-list");
@@ -187,7 +193,7 @@ test("a burst of 1,000 events causes a bounded number of refreshes, each naming 
   });
   t.mock.timers.tick(100);
   assert.equal((tree.getTreeItem(rows[3]!).iconPath as vscode.ThemeIcon).id, "debug-pause", "interrupted");
-  assert.equal(lists(made), 2);
+  assert.equal(lists(made), 3, "the first page and the two full lists, nothing more");
   void runtimes;
 });
 

@@ -1,3 +1,4 @@
+// Over 350 lines: the index journal, its postings and its folder checks are one on-disk format, kept together.
 import { createHash } from "node:crypto";
 import type { Stats } from "node:fs";
 import { join, sep } from "node:path";

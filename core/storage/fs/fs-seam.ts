@@ -1,5 +1,5 @@
 import * as fsp from "node:fs/promises";
-import { closeSync, constants, existsSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 
 /** The part of a `FileHandle` the store uses: positional writes, fsync, truncation. */
@@ -30,6 +30,8 @@ export interface FsSeam {
   readTextSync(path: string): string;
   /** Synchronous existence check (cheap: no Stats object; follows links, so pair it with `lstat` where that matters). */
   existsSync(path: string): boolean;
+  /** A regular file's mtime in ms, on the calling thread (no link followed); undefined for anything else or nothing. */
+  mtimeSync(path: string): number | undefined;
   lstat(path: string): Promise<Stats>;
   readdir(path: string): Promise<Dirent[]>;
   mkdir(path: string): Promise<void>;
@@ -86,6 +88,10 @@ export const nodeFs: FsSeam = {
   readFile: readFileNoFollow,
   readTextSync: readSmallTextSync,
   existsSync,
+  mtimeSync: (path) => {
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    return stats?.isFile() ? stats.mtimeMs : undefined;
+  },
   lstat: (path) => fsp.lstat(path),
   readdir: (path) => fsp.readdir(path, { withFileTypes: true }),
   mkdir: async (path) => {

@@ -3,13 +3,13 @@ import type { ListFilter, SessionListItem } from "../../session";
 import type { StorageContext } from "../context";
 import { isErrno } from "../fs/fs-seam";
 import { decodeId, encodeId } from "../id-codec";
-import { ACTIVE_FILE, agentsDir, areaDir, DOWNCITY_DIR, META_FILE, type Area } from "../layout";
+import { agentsDir, areaDir, DOWNCITY_DIR, type Area } from "../layout";
+import type { SessionMeta } from "../meta";
 import { itemFromMeta } from "./list-item";
+import { newestItems } from "./list-newest";
 import type { SessionDir } from "./list-rebuild";
-import { parseMeta, type SessionMeta } from "../meta";
+import { readListed } from "./read-listed";
 
-const ACTIVE_SUFFIX = `${sep}messages${sep}${ACTIVE_FILE}`;
-const META_SUFFIX = sep + META_FILE;
 /** Whether `path` is a real directory (a linked `.downcity` part is never listed through). */
 async function isRealDir(ctx: StorageContext, path: string): Promise<boolean> {
   try {
@@ -93,8 +93,10 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
     for (const name of await readdirNames(ctx, base, leftovers))
       dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
   }
-  if (leftovers.length > 0) await sweepLeftovers(ctx, leftovers);
   const archived = area === "archived";
+  // The first page: no sweep (the full list that follows does it), no rebuild of an unusual folder.
+  if (filter.limit !== undefined) return newestItems(ctx, dirs, archived, filter.verifyLogs === true, filter.limit);
+  if (leftovers.length > 0) await sweepLeftovers(ctx, leftovers);
   const items: SessionListItem[] = [];
   const missing: SessionDir[] = [];
   const logless: { meta: SessionMeta; dir: string; name: string }[] = [];
@@ -104,16 +106,10 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   for (let i = 0; i < dirs.length; i++) {
     if (i > 0 && i % ctx.listConcurrency === 0) await new Promise((r) => setImmediate(r));
     const d = dirs[i]!;
-    let meta: SessionMeta | undefined;
-    try {
-      meta = parseMeta(ctx.fs.readTextSync(d.dir + META_SUFFIX));
-    } catch {
-      meta = undefined;
-    }
-    if (!meta || meta.agentId !== d.agentId || encodeId(meta.sessionId) !== d.name) missing.push(d);
-    // On request, one existence check per session: a meta.json whose log is gone must not list as healthy.
-    else if (!filter.verifyLogs || ctx.fs.existsSync(d.dir + ACTIVE_SUFFIX)) items.push(itemFromMeta(meta, archived));
-    else logless.push({ meta, dir: d.dir, name: d.name });
+    const read = readListed(ctx, d, filter.verifyLogs === true);
+    if (read.kind === "missing") missing.push(d);
+    else if (read.kind === "listed") items.push(itemFromMeta(read.meta, archived));
+    else logless.push({ meta: read.meta, dir: d.dir, name: d.name });
   }
   if (logless.length === 0 && missing.length === 0) return items;
   // Loaded only now: it parses event logs (zod), which a list of healthy sessions never needs.
@@ -125,19 +121,4 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   return items;
 }
 
-const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * Newest first, then by session id, then by agent id: a total order (two agents may hold
- * the same session id at the same time), so every list and the tree agree on it.
- */
-export function byUpdated(
-  a: Pick<SessionListItem, "updatedAt" | "sessionId" | "agentId">,
-  b: Pick<SessionListItem, "updatedAt" | "sessionId" | "agentId">,
-): number {
-  return b.updatedAt - a.updatedAt || compareIds(a.sessionId, b.sessionId) || compareIds(a.agentId, b.agentId);
-}
-
-export function sortByUpdated(items: SessionListItem[]): SessionListItem[] {
-  return items.sort(byUpdated);
-}
+export { byUpdated, sortByUpdated } from "./order";

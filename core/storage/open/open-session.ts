@@ -1,3 +1,4 @@
+// Over 350 lines: the open plan and its application are one recovery procedure (DESIGN §4), read top to bottom.
 import { join } from "node:path";
 import type { SessionEvent } from "../../protocol";
 import { Session, type SessionInit } from "../../session";

@@ -4,13 +4,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "../../scripts/vscode/chromium";
-import {
-  CODE_SERVER_BIN,
-  startCodeServer,
-  type CodeServer,
-  type CodeServerOptions,
-} from "../../scripts/vscode/code-server";
+import { launchChromium } from "./chromium";
+import { CODE_SERVER_BIN, startCodeServer, type CodeServer, type CodeServerOptions } from "./code-server";
 
 /** Skip reason when the machine has no code-server/Chromium (scripts/setup-vscode.sh installs them). */
 export function missingVsCode(): string | false {
