@@ -1,3 +1,4 @@
+// Over 350 lines: the tree provider and its coalesced, row-precise refreshes (the watcher paths, the change feed, the first page) share one set of pending nodes.
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
