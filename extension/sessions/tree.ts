@@ -17,6 +17,8 @@ export const META_GLOB = ".downcity/agents/*/{sessions,archived}/*/meta.json";
  * to be removed) is one event for the folder, none for the meta.json inside it.
  */
 export const SESSION_DIR_GLOB = ".downcity/agents/*/{sessions,archived}/*";
+/** An area folder made by the move into it (an agent's first archive): the watcher reports the area alone, not the session inside. */
+export const AREA_DIR_GLOB = ".downcity/agents/*/{sessions,archived}";
 /** Changes within this window become one refresh. */
 export const COALESCE_MS = 100;
 /** The first page read before the full list: Today's and Yesterday's pages (open at first), and one to tell "Show more". */
@@ -214,6 +216,20 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       false,
     );
     const onDir = (uri: vscode.Uri) => this.queuePath(entry, join(uri.fsPath, "meta.json"));
+    const areas = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(folder, AREA_DIR_GLOB),
+      false,
+      true,
+      true,
+    );
+    const onArea = (uri: vscode.Uri) =>
+      void Promise.resolve(vscode.workspace.fs.readDirectory(uri)).then(
+        (children) => {
+          for (const [name, type] of children)
+            if (type === vscode.FileType.Directory) onDir(vscode.Uri.joinPath(uri, name));
+        },
+        () => undefined, // gone again: nothing to show
+      );
     const offChange = runtime.onChange((change) => this.onChange(model, change));
     const offEvent = runtime.onEvent((event) => this.onAgentEvent(model, event));
     this.perFolder.set(entry, [
@@ -224,6 +240,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       dirs,
       dirs.onDidCreate(onDir),
       dirs.onDidDelete(onDir),
+      areas,
+      areas.onDidCreate(onArea),
       new vscode.Disposable(offChange),
       new vscode.Disposable(offEvent),
     ]);

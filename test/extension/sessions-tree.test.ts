@@ -9,7 +9,7 @@ import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
 import { FolderRegistry } from "../../extension/runtime/runtimes";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
-import { META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../extension/sessions/tree";
+import { AREA_DIR_GLOB, META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../extension/sessions/tree";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
@@ -223,4 +223,30 @@ test("folder level only with several folders, agent level only with several agen
   const [row] = await todayRows(tree, top[1]);
   assert.equal(tree.getParent(row!), beta[0]);
   assert.equal(tree.getParent(beta[0]!), top[1]);
+});
+
+test("another window's first archive of an agent (the move makes archived/, the one event names it) shows under Archived", async (t) => {
+  const root = tempDir(t);
+  await storeSessions(root, 3);
+  const { runtimes, tree, nextFire, close } = setup([folder(root)], 5);
+  t.after(close);
+  await todayRows(tree);
+  const other = setup([folder(root)], 5);
+  await other.runtimes.all()[0]!.runtime.archive({ agentId: "code", sessionId: "session-1" });
+  await other.close();
+  setFolders([folder(root)]);
+  // VS Code's watcher reports the new area folder alone: nothing for the session folder moved into it.
+  const shown = nextFire();
+  watcherOf(AREA_DIR_GLOB)
+    .find((w) => !w.disposed)!
+    .fire("create", vscode.Uri.file(join(root, ".downcity", "agents", "code", "archived")));
+  await shown;
+  const group = (await tree.getChildren()).at(-1)!;
+  assert.equal(group.kind, "archived");
+  const archived = (await tree.getChildren(group)) as SessionNode[];
+  assert.deepEqual(
+    archived.map((n) => n.item.sessionId),
+    ["session-1"],
+  );
+  assert.equal(tree.find(runtimes.all()[0]!, "code", "session-1")?.item.archived, true);
 });

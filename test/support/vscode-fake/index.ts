@@ -6,7 +6,7 @@
  */
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { posix } from "node:path";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 
 export class Disposable {
   static from(...items: { dispose(): unknown }[]): Disposable {
@@ -311,6 +311,8 @@ export const workspace: Record<string, any> = {
     },
     readFile: async (uri: Uri) => new Uint8Array(await readFile(uri.fsPath)),
     writeFile: async (uri: Uri, data: Uint8Array) => writeFile(uri.fsPath, data),
+    readDirectory: async (uri: Uri) =>
+      (await readdir(uri.fsPath, { withFileTypes: true })).map((d) => [d.name, d.isDirectory() ? 2 : 1] as const),
   },
 };
 
