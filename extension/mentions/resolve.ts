@@ -11,7 +11,7 @@ import {
 } from "../../core/runtime/mentions";
 import type { Mention, ResolvedAttachment } from "../../core/protocol";
 import { resolveInsideRoot } from "../../core/tools/sandbox";
-import type { ChatFolder } from "../chat/runtimes";
+import type { WorkspaceRuntimeApi } from "../../core/runtime";
 import { editorExcludes } from "../tools/excludes";
 import { relativeToRoot } from "../tools/paths";
 import { hostUri } from "./dropped-uri";
@@ -26,6 +26,12 @@ const SEVERITY: Problem["severity"][] = ["error", "warning", "info", "hint"];
 
 /** Thrown with a message the chat shows as is (the mention cannot be attached). */
 export class MentionError extends Error {}
+
+/** The folder a mention is resolved in: its key (the folder's URI string) and its runtime's root (the chat's ChatFolder is one). */
+export interface MentionFolder {
+  key: string;
+  runtime: Pick<WorkspaceRuntimeApi, "root">;
+}
 
 /**
  * The VS Code side of @-mentions: the workspace's files (what the editor's excludes and
@@ -47,7 +53,7 @@ export class VscodeMentions implements vscode.Disposable {
     ];
   }
 
-  async search(folder: ChatFolder, kind: "file" | "folder", query: string): Promise<string[]> {
+  async search(folder: MentionFolder, kind: "file" | "folder", query: string): Promise<string[]> {
     const files = await this.files(folder);
     if (kind === "file") return fuzzyFilter(files, query, PICKS);
     const folders = new Set<string>();
@@ -56,7 +62,7 @@ export class VscodeMentions implements vscode.Disposable {
     return fuzzyFilter([...folders], query, PICKS);
   }
 
-  async resolve(folder: ChatFolder, mention: Mention): Promise<ResolvedAttachment> {
+  async resolve(folder: MentionFolder, mention: Mention): Promise<ResolvedAttachment> {
     const root = folder.runtime.root;
     switch (mention.kind) {
       case "file": {
@@ -140,7 +146,7 @@ export class VscodeMentions implements vscode.Disposable {
     }
   }
 
-  private files(folder: ChatFolder): Promise<string[]> {
+  private files(folder: MentionFolder): Promise<string[]> {
     let list = this.lists.get(folder.key);
     if (!list) {
       list = this.listFiles(folder);
@@ -150,7 +156,7 @@ export class VscodeMentions implements vscode.Disposable {
     return list;
   }
 
-  private async listFiles(folder: ChatFolder): Promise<string[]> {
+  private async listFiles(folder: MentionFolder): Promise<string[]> {
     const root = folder.runtime.root;
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folder.key));
     const excludes = workspaceFolder ? await editorExcludes(workspaceFolder, root) : undefined;

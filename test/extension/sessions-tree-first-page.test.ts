@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { createWorkspaceRuntime, type ListFilter } from "../../core/runtime";
 import { ProviderConfig } from "../../extension/config/providers";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
 import { FIRST_ROWS, SessionsTree } from "../../extension/sessions/tree";
 import { DAY, manySessions } from "../support/many-sessions";
