@@ -4,15 +4,15 @@ import type { LocalSessionRef } from "../core/protocol";
 import { registerCommands } from "./commands/register";
 import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
-import { ModelStatus } from "./config/status-bar";
+import { ModelStatus } from "./status/status-bar";
 import { createWorkspaceRuntime, type RuntimeFactory } from "../core/runtime";
-import { offerGitignore } from "./runtime/gitignore-offer";
-import { FolderRegistry, type FolderHooks } from "./runtime/runtimes";
+import { offerGitignore } from "./folders/gitignore-offer";
+import { FolderRegistry, type FolderHooks } from "./folders/registry";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
 import { SHOW_MORE_COMMAND } from "./sessions/items";
 import { registerChat, type ChatRegistration } from "./chat";
-import { chatRuntimes } from "./runtime/chat-runtimes";
+import { chatFoldersOf } from "./chat/folders-from-registry";
 import { FolderTools } from "./tools/per-folder";
 import { PendingDecisions } from "./approval/decisions";
 import { registerSearch } from "./search/register";
@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext, options: ActivateOpti
   const status = new ModelStatus(config, runtimes);
   chat = registerChat(
     context,
-    chatRuntimes(runtimes, config, new Connector(config, () => runtimes.restricted())),
+    chatFoldersOf(runtimes, config, new Connector(config, () => runtimes.restricted())),
     decisions,
   );
   const registered = chat;

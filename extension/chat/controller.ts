@@ -20,7 +20,7 @@ import { hop, SessionNotFoundError } from "../../core/runtime";
 import { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { LiveState } from "./live-state";
-import type { ChatConnection, ChatFolder, ChatFolders, Disposable } from "./runtimes";
+import type { ChatConnection, ChatFolder, ChatFolders, Disposable } from "./folders";
 
 /** An error the RPC layer reports with its code. */
 export class ChatError extends Error {

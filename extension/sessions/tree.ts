@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import type { DamagedFolder, SessionChange } from "../../core/runtime";
-import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../folders/registry";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { untilMidnight } from "./date-groups";
 import { FolderModel, PAGE_SIZE, type Stale } from "./folder-model";

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
 import type { Tool } from "../../core/tools/types";
-import type { FolderHooks } from "../runtime/runtimes";
+import type { FolderHooks } from "../folders/registry";
 import type { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { createApprover } from "./approvals";

@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import { createWorkspaceRuntime, type ListFilter } from "../../core/runtime";
 import { Sessions } from "../../core/storage";
 import { ProviderConfig } from "../../extension/config/providers";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
 import { PAGE_SIZE } from "../../extension/sessions/folder-model";
 import { FIRST_ROWS, SessionsTree } from "../../extension/sessions/tree";

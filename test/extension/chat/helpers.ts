@@ -3,7 +3,7 @@ import type { WorkspaceRuntimeApi } from "../../../core/runtime";
 import { ChatController } from "../../../extension/chat/controller";
 import type { HostActions } from "../../../extension/chat/host-actions";
 import { ChatRpcServer } from "../../../extension/chat/rpc-server";
-import type { ChatFolders } from "../../../extension/chat/runtimes";
+import type { ChatFolders } from "../../../extension/chat/folders";
 import type { ShownMemory } from "../../../extension/chat/shown-memory";
 
 export const FOLDER = "file:///ws";

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { rulesSettings } from "../config/rules-settings";
 import * as vscode from "vscode";
-import { filesExcluded } from "../restore/files-exclude";
+import { filesExcluded } from "../config/files-exclude";
 import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
 import type { LiveOptions, SessionApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";

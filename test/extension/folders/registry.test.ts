@@ -3,10 +3,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { ProviderConfig } from "../../extension/config/providers";
-import { RESTRICTED_REASON, FolderRegistry } from "../../extension/runtime/runtimes";
-import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
+import { ProviderConfig } from "../../../extension/config/providers";
+import { RESTRICTED_REASON, FolderRegistry } from "../../../extension/folders/registry";
+import { tempDir } from "../../support/temp";
+import { countingFactory, fakeContext, folder, setFolders } from "../../support/extension/helpers";
 
 function runtimesFor(folders: vscode.WorkspaceFolder[]) {
   setFolders(folders);

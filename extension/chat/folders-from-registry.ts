@@ -1,11 +1,11 @@
 import * as vscode from "vscode";
 import type { ModelChoice } from "../../core/protocol";
-import type { ChatConnection, ChatFolders } from "../chat/runtimes";
+import type { ChatConnection, ChatFolders } from "./folders";
 import type { ProviderConfig } from "../config/providers";
-import type { FolderRegistry } from "./runtimes";
+import type { FolderRegistry } from "../folders/registry";
 
 /** The chat's narrow view of the folder runtimes and the provider settings. */
-export function chatRuntimes(
+export function chatFoldersOf(
   runtimes: FolderRegistry,
   config: ProviderConfig,
   connection?: ChatConnection,
