@@ -14,6 +14,7 @@ import { resolveInsideRoot } from "../../core/tools/sandbox";
 import type { WorkspaceRuntimeApi } from "../../core/runtime";
 import { editorExcludes } from "../tools/excludes";
 import { relativeToRoot } from "../tools/paths";
+import { hostUri } from "./dropped-uri";
 import type { TerminalOutputs } from "./terminal-output";
 
 /** How many files the picker scores (a bigger workspace is cut here, said in no result only by its absence). */
@@ -133,8 +134,7 @@ export class VscodeMentions implements vscode.Disposable {
   private async inside(root: string, raw: string): Promise<string> {
     let candidate = raw;
     if (/^[a-z][a-z0-9+.-]+:/i.test(raw)) {
-      const uri = vscode.Uri.parse(raw, true);
-      const rel = relativeToRoot(root, uri);
+      const rel = relativeToRoot(root, hostUri(raw, vscode.env.remoteName));
       if (rel === undefined) throw new MentionError(`${raw} is not a file of this workspace folder`);
       candidate = rel;
     }

@@ -111,7 +111,7 @@ test("every command works from the palette (a quick pick of sessions, newest fir
   assert.deepEqual(revealed, [join(root, ".downcity", "agents", "code", "sessions", "session-1")]);
 
   // Nothing above listed the store again.
-  assert.equal(made[0]!.lists, 3, "the first page and the two full lists");
+  assert.equal(made[0]!.lists, 4, "the two first pages (live, archived) and the two full lists");
 });
 
 test("errors name what failed and offer an action; Restricted Mode refuses Compact Now with a clear message", async (t) => {

@@ -25,7 +25,7 @@ test('the tree shows a stray folder and a session folder without its log only un
   const { factory } = countingFactory();
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs: 1 });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 1, drawWaitMs: 0 });
   t.after(async () => {
     tree.dispose();
     await runtimes.close();

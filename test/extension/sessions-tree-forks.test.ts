@@ -33,7 +33,7 @@ test("a fork's row says it is one: its title, a fork icon, and its origin by tit
     countingFactory(createWorkspaceRuntime).factory,
     new ProviderConfig(context.secrets, context.workspaceState, {}),
   );
-  const tree = new SessionsTree(runtimes, { coalesceMs: 5 });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 5, drawWaitMs: 0 });
   t.after(async () => {
     tree.dispose();
     await runtimes.close();

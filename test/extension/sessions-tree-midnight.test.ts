@@ -64,7 +64,7 @@ test("at local midnight the tree regroups by itself: Today becomes Yesterday, Ye
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs: 0 });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 0, drawWaitMs: 0 });
   const fired: (SessionTreeNode | SessionTreeNode[] | undefined)[] = [];
   tree.onDidChangeTreeData((e) => fired.push(e));
   t.after(async () => {

@@ -52,7 +52,7 @@ async function scaleTree(t: { after(fn: () => unknown): void }, items: SessionLi
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs: 0, now: () => NOW });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 0, drawWaitMs: 0, now: () => NOW });
   const fired: (SessionTreeNode | SessionTreeNode[] | undefined)[] = [];
   tree.onDidChangeTreeData((e) => fired.push(e));
   t.after(async () => {
