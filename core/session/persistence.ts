@@ -96,7 +96,8 @@ export interface ListFilter {
    */
   onDamaged?: (folder: DamagedFolder) => void;
   /**
-   * Only the `limit` newest (the tree's first page), from one bounded pass: no meta.json
+   * Only the `limit` newest of each agent (the tree's first page: every agent's level and
+   * its newest rows, as the full list shows them), from one bounded pass: no meta.json
    * read beyond what the page needs when mtimes order the folders (see list-newest.ts).
    * Folders without a usable meta.json are left out and not reported: the full list that
    * follows rebuilds or reports them.

@@ -17,6 +17,7 @@ import type { Unsubscribe } from "../util/emitter";
 import { JsonlSessionPersistence, type JsonlPersistenceOptions } from "./jsonl-persistence";
 import { encodeId } from "./id-codec";
 import { sortByUpdated } from "./list/list";
+import { firstOfEachAgent } from "./list/order";
 
 export interface SessionsOptions<
   P extends SessionPersistence = JsonlSessionPersistence,
@@ -91,7 +92,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
         void (this.store.list({ agentId: d.agentId }).some((s) => encodeId(s.id) === d.folder) || report(d)));
     const hotOf = () =>
       filter.archived ? [] : this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {});
-    // A first page asks for as many more cold items as hot ones may replace.
+    // A first page asks for as many more cold items (of each agent) as hot ones may replace.
     const coldFilter = filter.limit === undefined ? filter : { ...filter, limit: filter.limit + hotOf().length };
     const cold = await this.persistence.list(onDamaged ? { ...coldFilter, onDamaged } : coldFilter);
     // Hot wins: cold items whose session is live in this process are replaced (those live by now).
@@ -102,7 +103,7 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
       if (!item.archived) items.push(item);
     }
     sortByUpdated(items);
-    return filter.limit === undefined ? items : items.slice(0, filter.limit);
+    return filter.limit === undefined ? items : firstOfEachAgent(items, filter.limit);
   }
 
   onChange(listener: (change: SessionChange) => void): Unsubscribe {

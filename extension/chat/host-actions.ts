@@ -1,5 +1,5 @@
 import type { SessionRef, EditDetails, Mention, ResolvedAttachment } from "../../core/protocol";
-import type { ChatFolder } from "./runtimes";
+import type { ChatFolder } from "./folders";
 
 /** The editor-side effects a chat asks for; VS Code implements them (`vscode-actions.ts`), tests record them. */
 export interface HostActions {

@@ -3,16 +3,16 @@ import { SessionRef, type RevealTarget } from "../../core/protocol";
 import type { PendingDecisions } from "../approval/decisions";
 import { ChatController } from "./controller";
 import type { ChatApprovalSink } from "../approval/chat-sink";
-import type { ChatFolders } from "./runtimes";
+import type { ChatFolders } from "./folders";
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./views";
 import { EditorChats, chatEditorTabOpen } from "./editor-panel";
 import { workspaceShownMemory } from "./shown-memory";
 import { DIFF_SCHEME, DiffDocuments, VscodeHostActions } from "./vscode-actions";
-import { registerAddToChat } from "../mentions/add-to-chat";
+import { registerAddToChat } from "./add-to-chat";
 import { VscodeMentions } from "../mentions/resolve";
 import { TerminalOutputs } from "../mentions/terminal-output";
 
-export type { ChatFolder, ChatFolders } from "./runtimes";
+export type { ChatFolder, ChatFolders } from "./folders";
 export { ChatController } from "./controller";
 
 export interface ChatRegistration extends vscode.Disposable {

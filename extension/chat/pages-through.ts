@@ -1,5 +1,5 @@
 import type { ChatPage, SessionRef } from "../../core/protocol";
-import type { ChatFolder } from "./runtimes";
+import type { ChatFolder } from "./folders";
 
 /**
  * The history pages from `beforeSeq` back to the one that holds `seq`, newest first: what

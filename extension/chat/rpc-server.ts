@@ -27,7 +27,7 @@ import { searchOneSession } from "../search/session-search";
 import { ChatError, SESSION_GONE, type ChatController } from "./controller";
 import type { HostActions } from "./host-actions";
 import { pagesThrough } from "./pages-through";
-import type { Disposable } from "./runtimes";
+import type { Disposable } from "./folders";
 import type { ShownMemory } from "./shown-memory";
 
 type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResult<M>> };

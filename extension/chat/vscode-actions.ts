@@ -7,7 +7,7 @@ import { UNDO_EDIT_COMMAND } from "../tools/undo-edit";
 import { applyUnifiedDiff } from "./diff-sides";
 import { RESTORE_COMMAND } from "../restore/flow";
 import type { HostActions } from "./host-actions";
-import type { ChatFolder } from "./runtimes";
+import type { ChatFolder } from "./folders";
 
 const ATTACHMENT_LIMIT = 256 * 1024;
 export const DIFF_SCHEME = "downcity-diff";

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { ProviderConfig } from "../config/providers";
-import { modelCommands } from "../config/model-commands";
+import { modelCommands } from "./model-commands";
 import { guarded } from "./errors";
 import { sessionCommands, type SessionCommandDeps } from "./session-commands";
 

@@ -5,7 +5,7 @@ import type { LocalSessionRef } from "../../core/protocol";
 import type { TranscriptFormat } from "../../core/runtime";
 import { RestrictedModeError } from "../../core/runtime/errors";
 import type { CompactNowResult } from "../../core/runtime/types";
-import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../folders/registry";
 import { damagedFolderUri, isDamagedFolderNode, type DamagedFolderNode } from "../sessions/damaged";
 import { sessionLabel } from "../sessions/items";
 import type { SessionNode } from "../sessions/nodes";

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { LocalSessionRef } from "../../core/protocol";
-import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../folders/registry";
 import { relativeTime } from "../sessions/format";
 import { sessionLabel } from "../sessions/items";
 import type { SessionNode, SessionTreeNode } from "../sessions/nodes";

@@ -11,9 +11,10 @@ import {
 } from "../../core/runtime/mentions";
 import type { Mention, ResolvedAttachment } from "../../core/protocol";
 import { resolveInsideRoot } from "../../core/tools/sandbox";
-import type { ChatFolder } from "../chat/runtimes";
+import type { WorkspaceRuntimeApi } from "../../core/runtime";
 import { editorExcludes } from "../tools/excludes";
 import { relativeToRoot } from "../tools/paths";
+import { hostUri } from "./dropped-uri";
 import type { TerminalOutputs } from "./terminal-output";
 
 /** How many files the picker scores (a bigger workspace is cut here, said in no result only by its absence). */
@@ -25,6 +26,12 @@ const SEVERITY: Problem["severity"][] = ["error", "warning", "info", "hint"];
 
 /** Thrown with a message the chat shows as is (the mention cannot be attached). */
 export class MentionError extends Error {}
+
+/** The folder a mention is resolved in: its key (the folder's URI string) and its runtime's root (the chat's ChatFolder is one). */
+export interface MentionFolder {
+  key: string;
+  runtime: Pick<WorkspaceRuntimeApi, "root">;
+}
 
 /**
  * The VS Code side of @-mentions: the workspace's files (what the editor's excludes and
@@ -46,7 +53,7 @@ export class VscodeMentions implements vscode.Disposable {
     ];
   }
 
-  async search(folder: ChatFolder, kind: "file" | "folder", query: string): Promise<string[]> {
+  async search(folder: MentionFolder, kind: "file" | "folder", query: string): Promise<string[]> {
     const files = await this.files(folder);
     if (kind === "file") return fuzzyFilter(files, query, PICKS);
     const folders = new Set<string>();
@@ -55,7 +62,7 @@ export class VscodeMentions implements vscode.Disposable {
     return fuzzyFilter([...folders], query, PICKS);
   }
 
-  async resolve(folder: ChatFolder, mention: Mention): Promise<ResolvedAttachment> {
+  async resolve(folder: MentionFolder, mention: Mention): Promise<ResolvedAttachment> {
     const root = folder.runtime.root;
     switch (mention.kind) {
       case "file": {
@@ -127,8 +134,7 @@ export class VscodeMentions implements vscode.Disposable {
   private async inside(root: string, raw: string): Promise<string> {
     let candidate = raw;
     if (/^[a-z][a-z0-9+.-]+:/i.test(raw)) {
-      const uri = vscode.Uri.parse(raw, true);
-      const rel = relativeToRoot(root, uri);
+      const rel = relativeToRoot(root, hostUri(raw, vscode.env.remoteName));
       if (rel === undefined) throw new MentionError(`${raw} is not a file of this workspace folder`);
       candidate = rel;
     }
@@ -140,7 +146,7 @@ export class VscodeMentions implements vscode.Disposable {
     }
   }
 
-  private files(folder: ChatFolder): Promise<string[]> {
+  private files(folder: MentionFolder): Promise<string[]> {
     let list = this.lists.get(folder.key);
     if (!list) {
       list = this.listFiles(folder);
@@ -150,7 +156,7 @@ export class VscodeMentions implements vscode.Disposable {
     return list;
   }
 
-  private async listFiles(folder: ChatFolder): Promise<string[]> {
+  private async listFiles(folder: MentionFolder): Promise<string[]> {
     const root = folder.runtime.root;
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folder.key));
     const excludes = workspaceFolder ? await editorExcludes(workspaceFolder, root) : undefined;

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { SearchHit } from "../../core/runtime/types";
 import { guarded } from "../commands/errors";
-import type { FolderRegistry } from "../runtime/runtimes";
+import type { FolderRegistry } from "../folders/registry";
 import { searchSessionsPicker } from "./search-picker";
 
 export const SEARCH_COMMAND = "downcity.searchSessions";

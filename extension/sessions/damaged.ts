@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { DamagedFolder } from "../../core/runtime";
-import type { OpenFolder } from "../runtime/runtimes";
+import type { OpenFolder } from "../folders/registry";
 
 // The "Damaged" group at the bottom of the Sessions tree (issue 21): the folders a list
 // left out because they are not sessions it can show. Each row is named by its folder

@@ -1,6 +1,6 @@
 import { sessionKey } from "../../core/protocol";
 import { byUpdated, type SessionChange, type SessionListItem } from "../../core/runtime";
-import type { OpenFolder } from "../runtime/runtimes";
+import type { OpenFolder } from "../folders/registry";
 import { dateBucket, dateRanges } from "./date-groups";
 import {
   type AgentNode,

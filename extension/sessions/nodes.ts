@@ -1,5 +1,5 @@
 import type { SessionListItem } from "../../core/runtime";
-import type { OpenFolder } from "../runtime/runtimes";
+import type { OpenFolder } from "../folders/registry";
 import type { DamagedTreeNode } from "./damaged";
 
 /** The elements of the Sessions tree. Each is one stable object, so a refresh can name it. */

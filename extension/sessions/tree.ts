@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import type { DamagedFolder, SessionChange } from "../../core/runtime";
-import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
+import type { OpenFolder, FolderRegistry } from "../folders/registry";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { untilMidnight } from "./date-groups";
 import { FolderModel, PAGE_SIZE, type Stale } from "./folder-model";
@@ -21,11 +21,18 @@ export const SESSION_DIR_GLOB = ".downcity/agents/*/{sessions,archived}/*";
 export const AREA_DIR_GLOB = ".downcity/agents/*/{sessions,archived}";
 /** Changes within this window become one refresh. */
 export const COALESCE_MS = 100;
-/** The first page read before the full list: Today's and Yesterday's pages (open at first), and one to tell "Show more". */
+/**
+ * How long a refresh waits at most for the workbench to ask for the children of the open
+ * groups it was handed (a group the user had collapsed is never asked for).
+ */
+export const DRAW_WAIT_MS = 2_000;
+/** The first page of each agent read before the full list: Today's and Yesterday's pages (open at first), and one to tell "Show more". */
 export const FIRST_ROWS = 2 * PAGE_SIZE + 1;
 
 export interface SessionsTreeOptions {
   coalesceMs?: number;
+  /** See DRAW_WAIT_MS; 0: refreshes never wait (tests that play no workbench). */
+  drawWaitMs?: number;
   log?: (line: string) => void;
   /** The clock the date groups and relative times read (tests fix it). */
   now?: () => number;
@@ -51,9 +58,17 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private pendingRoot = false;
   private readonly pendingPaths = new Map<OpenFolder, Set<string>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Open groups handed to the workbench whose children it has not asked for yet. A refresh
+   * drops the handles of what it redraws, so one fired in that gap makes VS Code log
+   * "No tree item with id … found" for the group it then asks about: refreshes wait for these.
+   */
+  private readonly awaitingDraw = new Set<SessionTreeNode>();
+  private drawWait: ReturnType<typeof setTimeout> | undefined;
   private midnight: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
+  private readonly drawWaitMs: number;
   private readonly now: () => number;
   private readonly sessionChanged = new vscode.EventEmitter<{ entry: OpenFolder; change: SessionChange }>();
   /**
@@ -67,6 +82,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     private readonly options: SessionsTreeOptions = {},
   ) {
     this.coalesceMs = options.coalesceMs ?? COALESCE_MS;
+    this.drawWaitMs = options.drawWaitMs ?? DRAW_WAIT_MS;
     this.now = options.now ?? Date.now;
     runtimes.all().forEach((entry) => this.attach(entry));
     this.subscription = runtimes.onDidChange(({ added, removed }) => {
@@ -100,6 +116,28 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   // ------------------------------------------------------------------ data provider
 
   async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
+    if (node) this.drawn(node);
+    const children = await this.childrenOf(node);
+    for (const child of children) if (this.opensExpanded(child)) this.awaitingDraw.add(child);
+    return children;
+  }
+
+  /** Whether a row is handed out expanded (the workbench then asks for its children at once). */
+  private opensExpanded(node: SessionTreeNode): boolean {
+    if (node.kind === "folder" || node.kind === "agent") return true;
+    return node.kind === "date" && (node.key === "today" || node.key === "yesterday");
+  }
+
+  /** The workbench asked for a group's children: a refresh waiting for it may go. */
+  private drawn(node: SessionTreeNode): void {
+    if (this.awaitingDraw.delete(node) && this.awaitingDraw.size === 0 && this.drawWait) {
+      clearTimeout(this.drawWait);
+      this.drawWait = undefined;
+      this.schedule();
+    }
+  }
+
+  private async childrenOf(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
     if (!node) {
       await this.firstRows;
       const models = [...this.models.values()].sort((a, b) => a.entry.folder.index - b.entry.folder.index);
@@ -249,10 +287,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.damaged.set(entry, damaged);
     // Each log's existence is checked (one check per session), so a folder without one shows only under "Damaged".
     const onDamaged = (d: DamagedFolder) => damaged.add(d);
-    // The newest sessions first, from one bounded pass (Today and Yesterday open with a page each); the
-    // full list follows, so at 10,000 sessions the first rows do not wait for 10,000 meta.json reads.
-    const first = runtime.list({ verifyLogs: true, limit: FIRST_ROWS }).then(
-      (items) => model.preview(items),
+    // The newest sessions of each agent first, from one bounded pass (Today and Yesterday open with a page
+    // each), and each agent's newest archived ones: the first rows have the full list's shape (agent level,
+    // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads.
+    const first = Promise.all([
+      runtime.list({ verifyLogs: true, limit: FIRST_ROWS }),
+      runtime.list({ archived: true, verifyLogs: true, limit: PAGE_SIZE + 1 }),
+    ]).then(
+      ([live, archived]) => model.preview([...live, ...archived]),
       () => {}, // the full list reports it
     );
     const load = first
@@ -388,20 +430,35 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   }
 
   private schedule(): void {
+    if (this.drawWait) return;
     this.timer ??= setTimeout(() => void this.flush(), this.coalesceMs);
   }
 
   private async flush(): Promise<void> {
     this.timer = undefined;
     if (this.pendingPaths.size > 0) await this.readPaths();
-    if (this.pendingRoot) this.changed.fire(undefined);
-    else if (this.pendingNodes.size > 0) this.changed.fire([...this.pendingNodes]);
+    if (!this.pendingRoot && this.pendingNodes.size === 0) return;
+    if (this.awaitingDraw.size > 0 && this.drawWaitMs > 0) {
+      // The workbench is still drawing what it was handed: the refresh goes once it asked (bounded).
+      this.drawWait ??= setTimeout(() => {
+        this.drawWait = undefined;
+        this.awaitingDraw.clear();
+        this.schedule();
+      }, this.drawWaitMs);
+      return;
+    }
+    // A root refresh redraws everything: the workbench asks again from the root.
+    if (this.pendingRoot) {
+      this.awaitingDraw.clear();
+      this.changed.fire(undefined);
+    } else this.changed.fire([...this.pendingNodes]);
     this.pendingRoot = false;
     this.pendingNodes.clear();
   }
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.drawWait);
     clearTimeout(this.midnight);
     this.subscription.dispose();
     [...this.perFolder.keys()].forEach((entry) => this.detach(entry));

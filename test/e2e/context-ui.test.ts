@@ -2,19 +2,21 @@
 // played by the loopback provider server): the rules chip of the folder's AGENTS.md opens
 // the file; typing @file, picking a file and sending shows its chip in the transcript and
 // puts the file's text (and the rules) in the provider's request; "Add to Chat" in the
-// Explorer's context menu attaches a file to the composer. A screenshot per step lands in
-// test/.tmp/e2e/context-ui/.
+// Explorer's context menu attaches a file to the composer; a real mouse drag of a file from
+// the Explorer onto the chat (open in an editor tab, Shift held as VS Code asks for a drop
+// into a webview) attaches it, and sending puts it in the request and in the user message's
+// event on disk. A screenshot per step lands in test/.tmp/e2e/context-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { FrameLocator } from "playwright-core";
+import type { FrameLocator, Locator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { missingVsCode, openChatWorkbench, outputDir } from "./helpers";
+import { missingVsCode, openChatWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const RULE = "Rule from AGENTS.md: name every SKU in upper case.";
@@ -33,7 +35,7 @@ function userText(body: any): string {
 }
 
 test(
-  "context in the real workbench: rules chips open AGENTS.md, @file attaches and sends a file, Add to Chat from the Explorer",
+  "context in the real workbench: rules chips open AGENTS.md, @file attaches and sends a file, Add to Chat and a drag from the Explorer",
   { skip: missingVsCode(), timeout: 600_000 },
   async (t) => {
     const out = outputDir("context-ui");
@@ -47,10 +49,12 @@ test(
     writeFileSync(join(workspace, "AGENTS.md"), `# Project rules\n\n${RULE}\n`);
     const inventory = readFileSync(join(workspace, "src", "inventory.ts"), "utf8");
     const readme = readFileSync(join(workspace, "README.md"), "utf8");
+    const spec = readFileSync(join(workspace, "src", "inventory.spec.ts"), "utf8");
 
     const model = scriptedModel([
       answer("The inventory module keeps stock levels."),
       answer("The README explains the sample."),
+      answer("The spec tests the restock rule."),
     ]);
     const provider = await startProviderServer(model.handler);
     t.after(() => provider.close());
@@ -146,8 +150,103 @@ test(
         .locator("summary", { hasText: "README.md" })
         .waitFor({ timeout: 60_000 });
     });
+
+    await step(
+      "07 a real drag from the Explorer onto the chat (in an editor tab, Shift held) attaches src/inventory.spec.ts",
+      async () => {
+        await runPaletteCommand(page, "Downcity: Open Chat in Editor", 30_000);
+        // The editor's webview has focus, and keeps keys: the palette shows the Explorer.
+        await runPaletteCommand(page, "View: Show Explorer", 30_000);
+        // The sidebar shows the Explorer now: the one visible chat is the editor tab's.
+        await box().waitFor({ timeout: 60_000 });
+        const src = page
+          .locator(".explorer-folders-view .monaco-list-row")
+          .filter({ has: page.locator(".label-name").getByText("src", { exact: true }) })
+          .first();
+        const spec = page.locator(".explorer-folders-view .monaco-list-row", { hasText: "inventory.spec.ts" }).first();
+        if ((await src.getAttribute("aria-expanded", { timeout: 60_000 })) !== "true") await src.click();
+        await spec.waitFor({ timeout: 30_000 });
+        await dragWithShift(page, spec, chat().locator("footer.composer"));
+        await chat()
+          .getByRole("button", { name: "Remove src/inventory.spec.ts", exact: true })
+          .waitFor({ timeout: 30_000 });
+        assert.equal(await chat().locator("footer.composer .mention-error").count(), 0);
+      },
+    );
+
+    await step(
+      "08 sending it: the dropped file is in the provider's request and in the user message's event on disk",
+      async () => {
+        await box().fill("And the tests?", { timeout: 10_000 });
+        await chat().getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
+        const sent = userText(await model.request(2, "the dropped file's prompt"));
+        assert.ok(sent.includes("Attached file `src/inventory.spec.ts`:"), sent.slice(-400));
+        assert.ok(sent.includes(spec.split("\n").slice(0, 5).join("\n")), "the spec's text");
+        await chat()
+          .locator('article.message.user[aria-label="You"]')
+          .last()
+          .locator("summary", { hasText: "src/inventory.spec.ts" })
+          .waitFor({ timeout: 60_000 });
+        await userMessageOnDisk(workspace, "And the tests?", (content) =>
+          content.some((b) => b.attachment?.kind === "file" && b.attachment.path === "src/inventory.spec.ts"),
+        );
+      },
+    );
   },
 );
+
+/**
+ * A real drag in Chromium (mouse down on `from`, moves, up on `to`), as a user makes it:
+ * Shift is held once the drag has started, since VS Code keeps a workbench drag out of
+ * webviews (their iframes get `pointer-events: none`) unless Shift is down over them.
+ */
+async function dragWithShift(page: Page, from: Locator, to: Locator): Promise<void> {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  const [x, y] = [a.x + a.width / 2, a.y + a.height / 2];
+  const [tx, ty] = [b.x + b.width / 2, b.y + b.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  try {
+    await page.mouse.move(x + 20, y + 4, { steps: 3 });
+    await page.keyboard.down("Shift");
+    await page.mouse.move(tx, ty, { steps: 10 });
+    await page.mouse.move(tx + 3, ty + 1, { steps: 2 });
+  } finally {
+    await page.mouse.up();
+    await page.keyboard.up("Shift");
+  }
+}
+
+/** Resolves once a `user/message` event holding `prompt` is in a session log and `check` holds for its content. */
+function userMessageOnDisk(
+  workspace: string,
+  prompt: string,
+  check: (content: { type: string; text?: string; attachment?: { kind: string; path?: string } }[]) => boolean,
+): Promise<void> {
+  const dir = join(workspace, ".downcity", "agents", "code", "sessions");
+  const satisfied = () => {
+    for (const id of existsSync(dir) ? readdirSync(dir) : []) {
+      const file = join(dir, id, "messages", "active.jsonl");
+      if (!existsSync(file)) continue;
+      for (const line of readFileSync(file, "utf8").split("\n")) {
+        if (!line.includes('"user/message"') || !line.includes(prompt)) continue;
+        const event = JSON.parse(line) as { type: string; data: { content: Parameters<typeof check>[0] } };
+        if (event.type === "user/message" && check(event.data.content)) return true;
+      }
+    }
+    return false;
+  };
+  let watcher: ReturnType<typeof watch> | undefined;
+  return withTimeout(
+    new Promise<void>((resolve) => {
+      watcher = watch(join(workspace, ".downcity"), { recursive: true }, () => satisfied() && resolve());
+      if (satisfied()) resolve();
+    }),
+    30_000,
+    `the user message "${prompt}" with its attachment on disk`,
+  ).finally(() => watcher?.close());
+}
 
 const rulesChip = (chat: FrameLocator, path: string) =>
   chat

@@ -5,7 +5,7 @@
 // lands in test/.tmp/e2e/sessions-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mock, test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
@@ -153,8 +153,13 @@ test(
         DOWNCITY_MODEL: "e2e-model",
         DOWNCITY_API_KEY: "sk-e2e",
       },
-      // A sticky group header would stand in for the group's own row, and clicking it scrolls instead of collapsing.
-      settings: { "workbench.tree.enableStickyScroll": false },
+      settings: {
+        // A sticky group header would stand in for the group's own row, and clicking it scrolls instead of collapsing.
+        "workbench.tree.enableStickyScroll": false,
+        // Step 10's Compact Now closes every message before the newest answer: compaction measures this unknown
+        // model against the stated default window, far above these few turns, so the default ratio keeps them all.
+        "downcity.compaction.retainRatio": 0,
+      },
     });
     t.after(() => workbench.close());
     const { page } = workbench;
@@ -355,8 +360,78 @@ test(
         "the row to go",
       );
     });
+
+    await step(
+      "10 Compact Now from the tree: the notice shows in the sidebar chat and in an editor chat of the session, with the toast's count and the log's",
+      async () => {
+        const title = "Fork of Orphan renamed";
+        // Not "Fork of Fork of Orphan renamed" (step 06's fork).
+        const fork = /^Fork of Orphan renamed/;
+        await sessionRow(page, fork).click({ timeout: 15_000 });
+        await header(await sidebar(), title).waitFor({ timeout: 30_000 });
+        // The session in an editor tab too: Open Chat in Editor moves it there; its row shows it in the sidebar again.
+        await palette(page, "Downcity: Open Chat in Editor");
+        await page
+          .locator(".tabs-container .tab", { hasText: `Downcity: ${title}` })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        await sessionRow(page, fork).click({ timeout: 15_000 });
+        const views = [await chatShowing(page, "sidebar", title), await chatShowing(page, "editor", title)];
+        await workbench.screenshot("10a-both-chats-show-the-fork");
+        await contextMenu(page, fork, "Compact Now");
+        // Any outcome's toast (a failure or "Nothing to compact" too), so a wrong one fails with its text, not a timeout.
+        const toast = page
+          .locator(".notifications-toasts .notification-list-item", { hasText: `"${title}": ` })
+          .first();
+        await toast.waitFor({ timeout: 60_000 });
+        const text = await toast.innerText();
+        const shown = Number(/Compacted (\d+) messages?/.exec(text)?.[1]);
+        assert.ok(shown > 0, `the toast: ${text}`);
+        // Each view's notice: the same words and number, from the log's compaction/end event.
+        for (const chat of views)
+          await chat
+            .getByText(`Compacted ${shown} message${shown === 1 ? "" : "s"}`)
+            .first()
+            .waitFor({ timeout: 30_000 });
+        const area = join(workspace, ".downcity", "agents", "default", "sessions");
+        const dir = readdirSync(area).find(
+          (name) =>
+            (JSON.parse(readIfExists(join(area, name, "meta.json")) || "{}") as { title?: string }).title === title,
+        );
+        assert.ok(dir, "the fork's folder");
+        const end = readFileSync(join(area, dir, "messages", "active.jsonl"), "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { type: string; data: { closed?: number } })
+          .find((e) => e.type === "compaction/end");
+        assert.equal(end?.data.closed, shown, `compaction/end ${JSON.stringify(end?.data)}`);
+      },
+    );
   },
 );
+
+const readIfExists = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "");
+
+/** The chat in the sidebar or in the editor area whose header shows `title` (several editor chats may be open). */
+async function chatShowing(page: Page, where: "sidebar" | "editor", title: string): Promise<FrameLocator> {
+  let found: FrameLocator | undefined;
+  await withTimeout(
+    waitUntil(async () => {
+      const sidebarRight = await page.locator(".part.sidebar").evaluate((el) => el.getBoundingClientRect().right);
+      const frames = page.locator(CHAT_FRAMES).filter({ visible: true });
+      for (let i = 0, count = await frames.count(); i < count && !found; i++) {
+        const left = (await frames.nth(i).boundingBox())?.x ?? 0;
+        if (left >= sidebarRight - 1 !== (where === "editor")) continue;
+        const chat = frames.nth(i).contentFrame().frameLocator("iframe#active-frame");
+        if ((await header(chat, title).count()) > 0) found = chat;
+      }
+      return found !== undefined;
+    }),
+    30_000,
+    `a chat in the ${where} showing "${title}"`,
+  );
+  return found!;
+}
 
 /** Drags the sash between the Chat and Sessions panes up, so the tree shows more than a few rows (it starts at a fifth). */
 async function growSessionsPane(page: Page): Promise<void> {

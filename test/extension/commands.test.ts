@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { activate, deactivate } from "../../extension/activate";
+import { useSeams } from "../../extension/seams";
 import type { SessionNode } from "../../extension/sessions/nodes";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
@@ -17,7 +18,8 @@ async function start(t: { after(fn: () => unknown): void }, root: string) {
   const { factory, made } = countingFactory();
   const context = fakeContext();
   const opened: string[] = [];
-  const host = activate(context, { factory, env: {}, openInChat: async (_f, ref) => void opened.push(ref.sessionId) });
+  const host =
+    (useSeams({ factory, env: {}, openInChat: async (_f, ref) => void opened.push(ref.sessionId) }), activate(context));
   await host.tree.ready;
   t.after(async () => {
     await deactivate();
@@ -109,7 +111,7 @@ test("every command works from the palette (a quick pick of sessions, newest fir
   assert.deepEqual(revealed, [join(root, ".downcity", "agents", "code", "sessions", "session-1")]);
 
   // Nothing above listed the store again.
-  assert.equal(made[0]!.lists, 3, "the first page and the two full lists");
+  assert.equal(made[0]!.lists, 4, "the two first pages (live, archived) and the two full lists");
 });
 
 test("errors name what failed and offer an action; Restricted Mode refuses Compact Now with a clear message", async (t) => {

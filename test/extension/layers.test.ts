@@ -119,18 +119,33 @@ test("extension/ and cli/ reach core only through core/runtime, core/protocol an
 });
 
 /**
- * extension/ in floors, the part that holds so far (issue 22 item 3 is not finished: config ⇄ runtime, config ⇄
- * commands and chat ⇄ mentions still point both ways): the open decisions (approval/) are the ground floor, and the
- * editor-backed tools stand on it and on the folder registry only, never on the chat above them.
+ * extension/ in floors (issue 22): each folder imports only the floors below it, so no two folders point at each
+ * other. Ground floor first; `extension/activate.ts` (the top, at the folder's root) wires them all.
  */
-const FLOORS: Record<string, string[]> = {
-  "extension/approval": [],
-  "extension/tools": ["extension/approval", "extension/runtime"],
-};
+const FLOORS = [
+  "extension/approval", // one open decision per tool call, answered from wherever it is shown
+  "extension/config", // settings, SecretStorage keys, provider profiles, files.exclude
+  "extension/mcp", // MCP servers per folder (their tools reach the runtime through a hook)
+  "extension/folders", // the per-folder registry: one runtime per workspace folder, the .gitignore offer
+  "extension/tools", // editor-backed tools and their approver
+  "extension/sessions", // the Sessions tree
+  "extension/commands", // palette and tree commands, model commands, the failure reporter
+  "extension/status", // the status bar's model and context meter
+  "extension/restore", // Restore to Here / Undo Restore
+  "extension/search", // Search Sessions…
+  "extension/mentions", // @-mentions from the editor
+  "extension/chat", // the chat's host side (controller, RPC server, views, Add to Chat)
+];
 
-test("extension/approval and extension/tools import only the floors below them", () => {
+test("extension/ is in floors: a folder imports only the floors below it", () => {
   const bad: string[] = [];
-  for (const [floor, below] of Object.entries(FLOORS)) {
+  const folders = readdirSync(join(ROOT, "extension")).filter((n) =>
+    statSync(join(ROOT, "extension", n)).isDirectory(),
+  );
+  for (const name of folders)
+    if (!FLOORS.includes(`extension/${name}`)) bad.push(`extension/${name} has no floor: add it to FLOORS`);
+  for (const [level, floor] of FLOORS.entries()) {
+    const below = FLOORS.slice(0, level);
     for (const file of sources(join(ROOT, floor))) {
       for (const spec of specifiers(file)) {
         const to = target(file, spec);

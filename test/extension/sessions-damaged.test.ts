@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ProviderConfig } from "../../extension/config/providers";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import { isDamagedFolderNode } from "../../extension/sessions/damaged";
 import type { SessionTreeNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
@@ -25,7 +25,7 @@ test('the tree shows a stray folder and a session folder without its log only un
   const { factory } = countingFactory();
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs: 1 });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 1, drawWaitMs: 0 });
   t.after(async () => {
     tree.dispose();
     await runtimes.close();

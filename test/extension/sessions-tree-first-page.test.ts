@@ -2,10 +2,13 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import * as vscode from "vscode";
 import { createWorkspaceRuntime, type ListFilter } from "../../core/runtime";
+import { Sessions } from "../../core/storage";
 import { ProviderConfig } from "../../extension/config/providers";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
+import { PAGE_SIZE } from "../../extension/sessions/folder-model";
 import { FIRST_ROWS, SessionsTree } from "../../extension/sessions/tree";
 import { DAY, manySessions } from "../support/many-sessions";
 import { tempDir } from "../support/temp";
@@ -38,7 +41,7 @@ test("the first rows show from the first page alone; the full list then redraws 
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs: 1 });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 1, drawWaitMs: 0 });
   const fired: (SessionTreeNode | SessionTreeNode[] | undefined)[] = [];
   tree.onDidChangeTreeData((e) => fired.push(e));
   t.after(async () => {
@@ -52,9 +55,14 @@ test("the first rows show from the first page alone; the full list then redraws 
   // Before the full list: Today's rows, newest first, and the older groups the first page reaches.
   const groups = await tree.getChildren();
   assert.deepEqual(
-    asked.map((f) => f.limit),
-    [FIRST_ROWS, undefined, undefined],
-    "one first page, then the full lists (held)",
+    asked.map((f) => [f.limit, f.archived === true]),
+    [
+      [FIRST_ROWS, false],
+      [PAGE_SIZE + 1, true],
+      [undefined, false],
+      [undefined, true],
+    ],
+    "first pages of live and archived sessions, then the full lists (held)",
   );
   assert.equal(item(groups[0]!).label, "Today");
   assert.equal(item(groups[0]!).description, undefined, "no count before the full list");
@@ -83,4 +91,152 @@ test("the first rows show from the first page alone; the full list then redraws 
     400,
   );
   assert.equal(tree.find(runtimes.all()[0]!, "code", ids[0]!), shown, "the row's node is kept");
+});
+
+/** The tree as the workbench walks it: every open group's rows (ids, labels without counts), depth first. */
+async function shape(tree: SessionsTree, node?: SessionTreeNode): Promise<string[]> {
+  const rows: string[] = [];
+  for (const child of await tree.getChildren(node)) {
+    const item = tree.getTreeItem(child);
+    rows.push(item.id!);
+    if (item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded)
+      rows.push(...(await shape(tree, child)).map((r) => `  ${r}`));
+  }
+  return rows;
+}
+
+test("with several agents the first page already shows each agent's level, its date groups and its Archived group: the full list's shape", async (t) => {
+  const root = tempDir(t);
+  const now = Date.now();
+  // "code" fills more than a first page with today's sessions; "ask" was last used 3 days ago, one of its sessions archived.
+  await manySessions(root, FIRST_ROWS + 40, (i) => now - i * 60_000, "code");
+  await manySessions(root, 3, (i) => now - (3 + i) * DAY, "ask");
+  const writer = new Sessions({ root });
+  await writer.archive({ agentId: "ask", sessionId: "s0002" });
+  await writer.close();
+  setFolders([folder(root)]);
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const { factory } = countingFactory((options) => {
+    const runtime = createWorkspaceRuntime(options);
+    const list = runtime.list.bind(runtime);
+    runtime.list = async (filter = {}) => {
+      if (filter.limit === undefined) await gate;
+      return list(filter);
+    };
+    return runtime;
+  });
+  const context = fakeContext();
+  const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+  const tree = new SessionsTree(runtimes, { coalesceMs: 1, drawWaitMs: 0 });
+  t.after(async () => {
+    release();
+    tree.dispose();
+    await runtimes.close();
+    runtimes.dispose();
+  });
+
+  const first = await shape(tree);
+  const base = vscode.Uri.file(root).toString();
+  assert.deepEqual(
+    first.filter((r) => !r.includes("session:")),
+    [
+      `agent:${base}:ask`,
+      `  date:${base}:ask:week`,
+      `  archived:${base}:ask`,
+      `agent:${base}:code`,
+      `  date:${base}:code:today`,
+      `    more:${base}:code:today`,
+    ],
+    "agent level, date groups and Archived before the full list",
+  );
+  release();
+  await tree.ready;
+  assert.deepEqual(await shape(tree), first, "the full list draws the same rows");
+});
+
+/**
+ * VS Code's side of a tree view, as far as handles go: the extension host keeps a handle per
+ * row it handed out and drops them on a refresh (all of them on a root refresh, an element's
+ * descendants on its refresh); the workbench asks for an open row's children a moment after
+ * it got the row. Asking about a dropped handle is what VS Code logs as "No tree item with id
+ * … found" (and answers with no children).
+ */
+function workbenchOf(tree: SessionsTree) {
+  const handles = new Map<string, SessionTreeNode>();
+  const parents = new Map<string, string | undefined>();
+  const missing: string[] = [];
+  const idOf = (n: SessionTreeNode) => tree.getTreeItem(n).id!;
+  const dropUnder = (id: string | undefined) => {
+    for (const [child, parent] of [...parents])
+      if (parent === id) {
+        dropUnder(child);
+        handles.delete(child);
+        parents.delete(child);
+      }
+  };
+  tree.onDidChangeTreeData((e) => {
+    if (e === undefined) {
+      handles.clear();
+      parents.clear();
+    } else for (const n of Array.isArray(e) ? e : [e]) dropUnder(idOf(n));
+  });
+  /** One fetch: the children of `id` (the root when undefined), registered; the open ones returned. */
+  const fetch = async (id?: string): Promise<string[]> => {
+    const node = id === undefined ? undefined : handles.get(id);
+    if (id !== undefined && !node) {
+      missing.push(id);
+      return [];
+    }
+    const open: string[] = [];
+    for (const child of await tree.getChildren(node)) {
+      const item = tree.getTreeItem(child);
+      handles.set(item.id!, child);
+      parents.set(item.id!, id);
+      if (item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded) open.push(item.id!);
+    }
+    return open;
+  };
+  return { fetch, missing };
+}
+
+test("the full list's redraw waits until the workbench asked for the open groups of the first page: no handle it holds is dropped first", async (t) => {
+  const root = tempDir(t);
+  const now = Date.now();
+  await manySessions(root, 30, (i) => now - i * 60_000, "code");
+  await manySessions(root, 2, (i) => now - i * 60_000, "ask");
+  setFolders([folder(root)]);
+  const context = fakeContext();
+  const { factory } = countingFactory();
+  const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+  // The product's wait for the workbench's draw (DRAW_WAIT_MS), the tree's own coalescing.
+  const tree = new SessionsTree(runtimes, { coalesceMs: 1 });
+  const fired: unknown[] = [];
+  tree.onDidChangeTreeData((e) => fired.push(e));
+  t.after(async () => {
+    tree.dispose();
+    await runtimes.close();
+    runtimes.dispose();
+  });
+  const workbench = workbenchOf(tree);
+
+  // The workbench gets the first page's agent rows; it is slow to ask for their groups (a busy renderer): the full
+  // list comes in meanwhile and would redraw the tree, dropping the agent rows' handles.
+  const agents = await workbench.fetch();
+  assert.equal(agents.length, 2);
+  await tree.ready;
+  const redrawn = new Promise<void>((resolve) => {
+    const sub = tree.onDidChangeTreeData(() => (sub.dispose(), resolve()));
+  });
+  // No redraw comes while the workbench has not asked (bounded: the redraw would come within the coalescing's 1 ms).
+  const early = await Promise.race([redrawn.then(() => true), new Promise((r) => setTimeout(() => r(false), 200))]);
+  assert.equal(early, false, "no redraw before the workbench asked for the open rows' children");
+  const groups = (await Promise.all(agents.map((id) => workbench.fetch(id)))).flat();
+  await Promise.all(groups.map((id) => workbench.fetch(id)));
+  assert.deepEqual(workbench.missing, [], "every handle the workbench asked about was known");
+  // Then the redraw goes, and the workbench walks the tree again without a miss.
+  await redrawn;
+  assert.deepEqual(fired, [undefined]);
+  for (const id of await workbench.fetch()) for (const g of await workbench.fetch(id)) await workbench.fetch(g);
+  assert.deepEqual(workbench.missing, []);
 });

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import * as vscode from "vscode";
 import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
 import { seedSessions } from "../../scripts/vscode/seed";
@@ -33,7 +33,7 @@ test("a fork's row says it is one: its title, a fork icon, and its origin by tit
     countingFactory(createWorkspaceRuntime).factory,
     new ProviderConfig(context.secrets, context.workspaceState, {}),
   );
-  const tree = new SessionsTree(runtimes, { coalesceMs: 5 });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 5, drawWaitMs: 0 });
   t.after(async () => {
     tree.dispose();
     await runtimes.close();

@@ -7,7 +7,7 @@ import type { SessionChange, SessionListItem } from "../../core/session";
 import { Emitter } from "../../core/util/emitter";
 import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import { untilMidnight } from "../../extension/sessions/date-groups";
 import type { SessionTreeNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
@@ -64,7 +64,7 @@ test("at local midnight the tree regroups by itself: Today becomes Yesterday, Ye
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs: 0 });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 0, drawWaitMs: 0 });
   const fired: (SessionTreeNode | SessionTreeNode[] | undefined)[] = [];
   tree.onDidChangeTreeData((e) => fired.push(e));
   t.after(async () => {

@@ -5,7 +5,7 @@ import type { SessionChange, SessionListItem } from "../../core/session";
 import { Emitter } from "../../core/util/emitter";
 import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import { PAGE_SIZE } from "../../extension/sessions/folder-model";
 import type { DateNode, SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
@@ -52,7 +52,7 @@ async function scaleTree(t: { after(fn: () => unknown): void }, items: SessionLi
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs: 0, now: () => NOW });
+  const tree = new SessionsTree(runtimes, { coalesceMs: 0, drawWaitMs: 0, now: () => NOW });
   const fired: (SessionTreeNode | SessionTreeNode[] | undefined)[] = [];
   tree.onDidChangeTreeData((e) => fired.push(e));
   t.after(async () => {

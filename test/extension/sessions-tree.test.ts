@@ -7,7 +7,7 @@ import type { SessionChange } from "../../core/session";
 import { Emitter } from "../../core/util/emitter";
 import { ProviderConfig } from "../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
 import { AREA_DIR_GLOB, META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../extension/sessions/tree";
 import * as fake from "../support/vscode-fake";
@@ -36,7 +36,7 @@ function setup(folders: vscode.WorkspaceFolder[], coalesceMs = 100) {
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  const tree = new SessionsTree(runtimes, { coalesceMs });
+  const tree = new SessionsTree(runtimes, { coalesceMs, drawWaitMs: 0 });
   const fired: (SessionTreeNode | SessionTreeNode[] | undefined)[] = [];
   tree.onDidChangeTreeData((e) => fired.push(e));
   const nextFire = () =>
@@ -87,7 +87,7 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
     "newest first",
   );
   const listed = lists(made);
-  assert.equal(listed, 3, "one first page, then one list of live sessions and one of archived ones");
+  assert.equal(listed, 4, "first pages of live and archived sessions, then one full list of each");
   const item = tree.getTreeItem(rows.find((r) => r.item.sessionId === "session-1")!);
   assert.equal(item.label, "Stored 1");
   assert.equal(item.contextValue, "session.live");
@@ -193,7 +193,7 @@ test("a burst of 1,000 events causes a bounded number of refreshes, each naming 
   });
   t.mock.timers.tick(100);
   assert.equal((tree.getTreeItem(rows[3]!).iconPath as vscode.ThemeIcon).id, "debug-pause", "interrupted");
-  assert.equal(lists(made), 3, "the first page and the two full lists, nothing more");
+  assert.equal(lists(made), 4, "the two first pages and the two full lists, nothing more");
   void runtimes;
 });
 

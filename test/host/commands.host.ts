@@ -12,7 +12,7 @@ import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import type { DowncityHost } from "../../extension/activate";
 import type { CommandSessionRef } from "../../extension/commands/session-commands";
-import type { OpenFolder } from "../../extension/runtime/runtimes";
+import type { OpenFolder } from "../../extension/folders/registry";
 import { startProviderServer, wire, type ProviderServer } from "../support/provider-server";
 import { withTimeout } from "../support/with-timeout";
 import { whenEvent } from "./events";

@@ -15,7 +15,7 @@ import { withAttachments } from "../../core/mentions";
 import type { ResolvedAttachment } from "../../core/protocol";
 import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import type { DowncityHost } from "../../extension/activate";
-import type { ChatFolder } from "../../extension/chat/runtimes";
+import type { ChatFolder } from "../../extension/chat/folders";
 import { VscodeMentions } from "../../extension/mentions/resolve";
 import { TerminalOutputs } from "../../extension/mentions/terminal-output";
 import { startProviderServer, wire, type ProviderServer } from "../support/provider-server";

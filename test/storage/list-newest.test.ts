@@ -82,3 +82,16 @@ test("a first page leaves out a folder without a usable meta.json (the full list
       .map((i) => i.sessionId),
   );
 });
+
+test("a first page holds the `limit` newest of each agent (a tree grouped by agent shows every agent from it), newest first across agents", async (t) => {
+  const root = tempRoot(t);
+  await manySessions(root, 80, hoursAgo(80), "code");
+  // "ask" was last used before every "code" session: a page across agents would leave it out.
+  await manySessions(root, 10, (i) => NOW - (200 + i) * 3_600_000, "ask");
+  const sessions = new Sessions({ root });
+  const page = await sessions.list({ verifyLogs: true, limit: LIMIT });
+  const full = await sessions.list({ verifyLogs: true });
+  await sessions.close();
+  const of = (agentId: string) => full.filter((i) => i.agentId === agentId);
+  assert.deepEqual(page, [...of("code").slice(0, LIMIT), ...of("ask")]);
+});

@@ -12,7 +12,9 @@ import { META_SUFFIX, readListed } from "./read-listed";
 export const MTIME_SLACK_MS = 2_000;
 
 /**
- * The `limit` newest sessions of `dirs` (the first page of a list), without reading every
+ * The `limit` newest sessions of each agent in `dirs` (the first page of a list: a tree
+ * grouped by agent shows every agent's level and its newest groups from it), newest first
+ * across agents, without reading every
  * meta.json: one `lstat` per folder, then meta.json reads newest-mtime first, stopping once
  * the `limit`-th newest read is newer than the next folder's mtime (+ slack). A meta.json is
  * written after the activity it records, so its `updatedAt` never exceeds its mtime: no
@@ -28,6 +30,26 @@ export async function newestItems(
   limit: number,
 ): Promise<SessionListItem[]> {
   if (limit <= 0) return [];
+  const perAgent = new Map<string, SessionDir[]>();
+  for (const d of dirs) {
+    let agent = perAgent.get(d.agentId);
+    if (!agent) perAgent.set(d.agentId, (agent = []));
+    agent.push(d);
+  }
+  const items: SessionListItem[] = [];
+  for (const agentDirs of perAgent.values())
+    items.push(...(await newestOfOne(ctx, agentDirs, archived, verifyLogs, limit)));
+  return items.sort(byUpdated);
+}
+
+/** The `limit` newest of one agent's folders (see newestItems). */
+async function newestOfOne(
+  ctx: StorageContext,
+  dirs: readonly SessionDir[],
+  archived: boolean,
+  verifyLogs: boolean,
+  limit: number,
+): Promise<SessionListItem[]> {
   const stamped: { d: SessionDir; mtime: number }[] = [];
   // A stat is a few times cheaper than a read: larger chunks between the event loop's turns.
   const statChunk = ctx.listConcurrency * 4;

@@ -16,3 +16,13 @@ export function byUpdated(
 export function sortByUpdated(items: SessionListItem[]): SessionListItem[] {
   return items.sort(byUpdated);
 }
+
+/** The first `limit` of each agent in `items` (sorted by byUpdated), in their order. */
+export function firstOfEachAgent(items: readonly SessionListItem[], limit: number): SessionListItem[] {
+  const taken = new Map<string, number>();
+  return items.filter((item) => {
+    const n = taken.get(item.agentId) ?? 0;
+    taken.set(item.agentId, n + 1);
+    return n < limit;
+  });
+}

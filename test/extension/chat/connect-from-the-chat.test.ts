@@ -6,9 +6,9 @@ import { test } from "node:test";
 import type { Protocol } from "../../../core/llm/types";
 import { Connector } from "../../../extension/config/connect";
 import { ProviderConfig, secretKey } from "../../../extension/config/providers";
-import { chatRuntimes } from "../../../extension/runtime/chat-runtimes";
+import { chatFoldersOf } from "../../../extension/chat/folders-from-registry";
 import { createWorkspaceRuntime } from "../../../core/runtime";
-import { FolderRegistry } from "../../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../../extension/folders/registry";
 import { freePort } from "../../../scripts/vscode/code-server";
 import * as fake from "../../support/vscode-fake";
 import { startProviderServer, wire } from "../../support/provider-server";
@@ -24,7 +24,7 @@ function chatWithConnect(t: { after(fn: () => unknown): void }) {
   const config = new ProviderConfig(context.secrets, context.workspaceState, {});
   const runtimes = new FolderRegistry(createWorkspaceRuntime, config);
   const controller = new ChatController(
-    chatRuntimes(runtimes, config, new Connector(config, () => runtimes.restricted())),
+    chatFoldersOf(runtimes, config, new Connector(config, () => runtimes.restricted())),
   );
   t.after(async () => {
     controller.dispose();

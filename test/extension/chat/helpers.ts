@@ -3,7 +3,7 @@ import type { WorkspaceRuntimeApi } from "../../../core/runtime";
 import { ChatController } from "../../../extension/chat/controller";
 import type { HostActions } from "../../../extension/chat/host-actions";
 import { ChatRpcServer } from "../../../extension/chat/rpc-server";
-import type { ChatFolders } from "../../../extension/chat/runtimes";
+import type { ChatFolders } from "../../../extension/chat/folders";
 import type { ShownMemory } from "../../../extension/chat/shown-memory";
 
 export const FOLDER = "file:///ws";
@@ -13,9 +13,10 @@ export function runtimesOf(
   runtime: WorkspaceRuntimeApi,
   restricted: () => string | undefined = () => undefined,
 ): ChatFolders {
+  const folder = { key: FOLDER, name: "ws", runtime };
   return {
-    folders: () => [{ key: FOLDER, name: "ws", runtime }],
-    onDidChange: () => ({ dispose() {} }),
+    folders: () => [folder],
+    attach: (open) => open(folder),
     providerConfigured: () => true,
     models: () => [{ provider: "test", model: "gpt-4o" }],
     defaultModel: () => ({ provider: "test", model: "gpt-4o" }),

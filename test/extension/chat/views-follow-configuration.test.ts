@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ProviderConfig } from "../../../extension/config/providers";
-import { chatRuntimes } from "../../../extension/runtime/chat-runtimes";
+import { chatFoldersOf } from "../../../extension/chat/folders-from-registry";
 import { createWorkspaceRuntime } from "../../../core/runtime";
-import { FolderRegistry } from "../../../extension/runtime/runtimes";
+import { FolderRegistry } from "../../../extension/folders/registry";
 import * as fake from "../../support/vscode-fake";
 import { tempDir } from "../../support/temp";
 import { configure, fakeContext, folder, setFolders } from "../../support/extension/helpers";
@@ -14,7 +14,7 @@ function chatOverSettings(t: { after(fn: () => unknown): void }, env: NodeJS.Pro
   const context = fakeContext();
   const config = new ProviderConfig(context.secrets, context.workspaceState, env);
   const runtimes = new FolderRegistry(createWorkspaceRuntime, config);
-  const controller = new ChatController(chatRuntimes(runtimes, config));
+  const controller = new ChatController(chatFoldersOf(runtimes, config));
   t.after(async () => {
     controller.dispose();
     await runtimes.close();

@@ -52,7 +52,7 @@ export class Uri {
     const url = new URL(value);
     return new Uri(
       url.protocol.slice(0, -1),
-      url.host,
+      decodeURIComponent(url.host), // as VS Code's Uri.parse: `ssh-remote%2Bbox` is `ssh-remote+box`
       decodeURIComponent(url.pathname),
       url.search.slice(1),
       url.hash.slice(1),

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { contextShare, contextTokens, type AgentEventOf } from "../../core/protocol";
-import type { OpenFolder, FolderRegistry } from "../runtime/runtimes";
-import type { ProviderConfig } from "./providers";
+import type { OpenFolder, FolderRegistry } from "../folders/registry";
+import type { ProviderConfig } from "../config/providers";
 
 /**
  * The status-bar item: the model new runs use and the real context use of the active

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { filesExcluded } from "../../../extension/restore/files-exclude";
+import { filesExcluded } from "../../../extension/config/files-exclude";
 import { settings } from "../../support/vscode-fake";
 
 test("files.exclude gives the same matcher while the setting is unchanged (the watched manifest stays warm) and a new one when it changes", (t) => {

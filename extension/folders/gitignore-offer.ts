@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { OpenFolder, FolderRegistry } from "./runtimes";
+import type { OpenFolder, FolderRegistry } from "./registry";
 
 const ANSWER_KEY = (folder: vscode.WorkspaceFolder) => `downcity.gitignore.${folder.uri.toString()}`;
 const ADD = "Add to .gitignore";

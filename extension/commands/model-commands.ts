@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
 import { listServerModels } from "../../core/runtime";
 import type { ModelChoice } from "../../core/protocol";
-import { Answers, keyProblem, parseArgs } from "../commands/arguments";
-import type { ProviderChoice, ProviderConfig } from "./providers";
+import { Answers, keyProblem, parseArgs } from "./arguments";
+import type { ProviderChoice, ProviderConfig } from "../config/providers";
 
 interface ModelPick extends vscode.QuickPickItem {
   selection?: ModelChoice;

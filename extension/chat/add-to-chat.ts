@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
 import type { ResolvedAttachment } from "../../core/protocol";
-import type { ChatController } from "../chat/controller";
+import type { ChatController } from "./controller";
 import { relativeToRoot } from "../tools/paths";
-import type { VscodeMentions } from "./resolve";
+import type { VscodeMentions } from "../mentions/resolve";
 
 export const ADD_TO_CHAT = "downcity.addToChat";
 
