@@ -11,6 +11,7 @@ import type { SessionChange } from "../core/session";
 import { encodeId, Sessions } from "../core/storage";
 import { Emitter } from "../core/util/emitter";
 import { activate, deactivate } from "../extension/activate";
+import { useSeams } from "../extension/seams";
 import { createWorkspaceRuntime } from "../core/runtime";
 import type { SessionNode, SessionTreeNode } from "../extension/sessions/nodes";
 import { fakeContext, folder, setFolders } from "../test/support/extension/helpers";
@@ -59,7 +60,7 @@ async function activation(root: string, feed?: Emitter<{ c: [SessionChange] }>, 
   setFolders([folder(root, 0, "bench")]);
   const context = fakeContext();
   const start = process.hrtime.bigint();
-  const host = activate(context, {
+  useSeams({
     env: {},
     ...(coalesceMs !== undefined && { coalesceMs }),
     factory: (options) => {
@@ -74,6 +75,7 @@ async function activation(root: string, feed?: Emitter<{ c: [SessionChange] }>, 
       return runtime;
     },
   });
+  const host = activate(context);
   const top = await host.tree.getChildren();
   for (const node of top.slice(0, 50)) host.tree.getTreeItem(node); // what VS Code renders first
   const ms = Number(process.hrtime.bigint() - start) / 1e6;

@@ -5,9 +5,9 @@ import { registerCommands } from "./commands/register";
 import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./status/status-bar";
-import { createWorkspaceRuntime, type RuntimeFactory } from "../core/runtime";
+import { createWorkspaceRuntime } from "../core/runtime";
 import { offerGitignore } from "./folders/gitignore-offer";
-import { FolderRegistry, type FolderHooks } from "./folders/registry";
+import { FolderRegistry } from "./folders/registry";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
 import { SHOW_MORE_COMMAND } from "./sessions/items";
@@ -18,6 +18,7 @@ import { PendingDecisions } from "./approval/decisions";
 import { registerSearch } from "./search/register";
 import { registerRestore } from "./restore/register";
 import { registerMcp } from "./mcp";
+import { clearSeams, currentSeams } from "./seams";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
@@ -31,106 +32,99 @@ export interface DowncityHost {
   chat: Pick<ChatRegistration, "shown" | "onDidShow">;
 }
 
-export interface ActivateOptions {
-  factory?: RuntimeFactory;
-  hooks?: FolderHooks;
-  env?: NodeJS.ProcessEnv;
-  /** The tree's coalescing window (benchmarks measure every event on its own). */
-  coalesceMs?: number;
-  /** The chat feature's "show this session"; until it is wired, the chat view is focused. */
-  openInChat?: (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => Promise<void>;
-}
-
 let host: DowncityHost | undefined;
 
-/** Wires one disposable per feature. Tests pass the factory and hooks; VS Code passes none. */
-export function activate(context: vscode.ExtensionContext, options: ActivateOptions = {}): DowncityHost {
-  const output = vscode.window.createOutputChannel("Downcity");
+/**
+ * The extension: a list of features, each one disposable, in the order they stand on each other. Unit tests and
+ * benches replace parts through extension/seams.ts (useSeams) before calling it; VS Code passes the context alone.
+ */
+export function activate(context: vscode.ExtensionContext): DowncityHost {
+  const seams = currentSeams();
+  const features: vscode.Disposable[] = [];
+  const feature = <T extends vscode.Disposable>(made: T): T => (features.push(made), made);
+
+  const output = feature(vscode.window.createOutputChannel("Downcity"));
   const log = (line: string) => output.appendLine(line);
-  let shownProblems = "";
-  const config = new ProviderConfig(context.secrets, context.workspaceState, options.env ?? process.env, (problems) => {
-    const text = problems.join("\n");
-    if (!text || text === shownProblems) return;
-    shownProblems = text;
-    problems.forEach((p) => log(`settings: ${p}`));
-    void vscode.window.showWarningMessage(
-      `Downcity: ${problems.length === 1 ? problems[0] : `${problems.length} settings are invalid (see the Downcity output)`}.`,
-    );
-  });
-  // Tests pass their own hooks; VS Code gets the editor-backed tools, asking the chat first.
-  let chat: ChatRegistration | undefined;
+  const config = feature(new ProviderConfig(context.secrets, context.workspaceState, seams.env ?? process.env, warn()));
   // One decision per approval, answered from the chat card, the diff's title bar or a notification.
   const decisions = new PendingDecisions();
-  const folderTools = options.hooks ? undefined : new FolderTools(decisions, () => chat?.approvals);
+  let chat: ChatRegistration | undefined;
+  const tools = seams.tools ? undefined : feature(new FolderTools(decisions, () => chat?.approvals));
+  const mcp = registerMcp(context);
+  feature(mcp.disposable);
   // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
   const storage = context.storageUri ?? context.globalStorageUri;
-  const mcp = registerMcp(context);
-  const hooks = {
-    ...(options.hooks ?? folderTools?.hooks),
-    mcpTools: (folder: vscode.WorkspaceFolder) => mcp.servers.tools(folder),
-  };
-  const runtimes = new FolderRegistry(
-    options.factory ?? createWorkspaceRuntime,
-    config,
-    hooks,
-    log,
-    storage && join(storage.fsPath, "search"),
+  // Each folder's record (runtime, tools, the chat's live state) is made and disposed here.
+  const runtimes = feature(
+    new FolderRegistry(
+      seams.factory ?? createWorkspaceRuntime,
+      config,
+      { tools: seams.tools ?? tools?.forFolder, mcpTools: (folder) => mcp.servers.tools(folder) },
+      log,
+      storage && join(storage.fsPath, "search"),
+    ),
   );
-  const tree = new SessionsTree(runtimes, {
-    log,
-    ...(options.coalesceMs !== undefined && { coalesceMs: options.coalesceMs }),
-  });
-  const view = vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true });
-  const showMore = vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node));
-  const status = new ModelStatus(config, runtimes);
-  chat = registerChat(
-    context,
-    chatFoldersOf(runtimes, config, new Connector(config, () => runtimes.restricted())),
-    decisions,
+  const tree = feature(
+    new SessionsTree(runtimes, { log, ...(seams.coalesceMs !== undefined && { coalesceMs: seams.coalesceMs }) }),
   );
-  const registered = chat;
+  const view = feature(
+    vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true }),
+  );
+  feature(vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node)));
+  const status = feature(new ModelStatus(config, runtimes));
+  const connector = new Connector(config, () => runtimes.restricted());
+  const registered = feature(registerChat(context, chatFoldersOf(runtimes, config, connector), decisions));
+  chat = registered;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.
-  const followSessions = tree.onDidChangeSession(({ entry, change }) =>
-    registered.controller.sessionChanged(entry.folder.uri.toString(), change),
-  );
+  feature(tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.key, change)));
   const show =
-    options.openInChat ??
+    seams.openInChat ??
     ((folder: vscode.WorkspaceFolder, ref: LocalSessionRef) =>
       registered.openInChat(folder.uri.toString(), { agentId: ref.agentId ?? "code", sessionId: ref.sessionId }));
   const openInChat = async (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => {
-    status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, ref);
+    status.setActive(runtimes.get(folder)?.root ?? folder.uri.fsPath, ref);
     await show(folder, ref);
   };
-  context.subscriptions.push(
-    output,
-    mcp.disposable,
-    ...(folderTools ? [folderTools] : []),
-    chat,
-    config,
-    runtimes,
-    tree,
-    followSessions,
-    showMore,
-    view,
-    status,
+  feature(
     registerCommands({ runtimes, tree, config, openInChat, output, showConnect: () => registered.showConnect() }),
-    offerGitignore(runtimes, context.workspaceState),
+  );
+  feature(offerGitignore(runtimes, context.workspaceState));
+  feature(
     registerRestore({ runtime: (key) => registered.controller.folder(key).runtime, shown: () => registered.shown() }),
+  );
+  feature(
     registerSearch(runtimes, async (folder, hit, query) => {
-      status.setActive(runtimes.get(folder)?.runtime.root ?? folder.uri.fsPath, {
+      status.setActive(runtimes.get(folder)?.root ?? folder.uri.fsPath, {
         agentId: hit.agentId,
         sessionId: hit.sessionId,
       });
       await registered.revealInChat(folder.uri.toString(), hit, { seq: hit.seq, query });
     }),
   );
+  // Disposed top floor first: the chat and commands go before the folders' records they use.
+  context.subscriptions.push(...features.reverse());
   host = { runtimes, tree, view, config, status, chat: registered };
   return host;
+
+  /** Invalid settings: each problem in the output, and one warning until they change. */
+  function warn(): (problems: string[]) => void {
+    let shownProblems = "";
+    return (problems) => {
+      const text = problems.join("\n");
+      if (!text || text === shownProblems) return;
+      shownProblems = text;
+      problems.forEach((p) => log(`settings: ${p}`));
+      void vscode.window.showWarningMessage(
+        `Downcity: ${problems.length === 1 ? problems[0] : `${problems.length} settings are invalid (see the Downcity output)`}.`,
+      );
+    };
+  }
 }
 
 /** Cancels runs, flushes sessions and releases locks within VS Code's deactivate budget. */
 export async function deactivate(): Promise<void> {
   const closing = host?.runtimes.close();
   host = undefined;
+  clearSeams();
   await closing;
 }

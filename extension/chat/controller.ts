@@ -58,7 +58,6 @@ export class ChatController implements Disposable {
   private readonly live = new Map<string, LiveState>();
   /** The last SDK warm-up (`warm`; tests await it). */
   warming: Promise<void> | undefined;
-  private readonly unsubscribe = new Map<string, () => void>();
   private readonly watchers = new Set<Watched>();
   private readonly models = new Map<string, ModelChoice>();
   private readonly subscriptions: Disposable[] = [];
@@ -72,14 +71,9 @@ export class ChatController implements Disposable {
     decisions: PendingDecisions = new PendingDecisions(),
   ) {
     this.approvals = { decisions, shows: (ref) => [...this.watchers].some((w) => w.visible() && sameRef(w.ref, ref)) };
-    this.syncFolders();
-    this.subscriptions.push(
-      runtimes.onDidChange(() => {
-        this.syncFolders();
-        // Another folder may bring other agents.
-        void this.refreshConfig();
-      }),
-    );
+    let attached = false;
+    this.subscriptions.push(runtimes.attach((folder) => this.openFolder(folder, attached)));
+    attached = true;
     const configChange = runtimes.onDidChangeConfig?.(() => void this.refreshConfig());
     if (configChange) this.subscriptions.push(configChange);
   }
@@ -359,12 +353,13 @@ export class ChatController implements Disposable {
     return first;
   }
 
+  private disposed = false;
+
   dispose(): void {
+    this.disposed = true;
     this.subscriptions.forEach((d) => d.dispose());
     this.configListeners.clear();
     this.changeListeners.clear();
-    for (const off of this.unsubscribe.values()) off();
-    this.unsubscribe.clear();
     this.watchers.clear();
   }
 
@@ -416,24 +411,21 @@ export class ChatController implements Disposable {
     }
   }
 
-  /** Subscribes to each folder's events once; drops folders that went away. */
-  private syncFolders(): void {
-    const folders = this.runtimes.folders();
-    const keys = new Set(folders.map((f) => f.key));
-    for (const [key, off] of this.unsubscribe) {
-      if (keys.has(key)) continue;
-      off();
-      this.unsubscribe.delete(key);
-      this.live.delete(key);
-    }
-    for (const folder of folders) {
-      if (this.unsubscribe.has(folder.key)) continue;
-      this.live.set(folder.key, new LiveState());
-      this.unsubscribe.set(
-        folder.key,
-        folder.runtime.onEvent((event) => this.dispatch(folder.key, event)),
-      );
-    }
+  /**
+   * The chat's part of a folder's record: its live state, fed by the folder's events, kept until the folder goes.
+   * A folder that opens or goes later may bring or take agents: the views' config is refreshed.
+   */
+  private openFolder(folder: ChatFolder, later: boolean): Disposable {
+    this.live.set(folder.key, new LiveState());
+    const off = folder.runtime.onEvent((event) => this.dispatch(folder.key, event));
+    if (later) void this.refreshConfig();
+    return {
+      dispose: () => {
+        off();
+        this.live.delete(folder.key);
+        if (!this.disposed) void this.refreshConfig();
+      },
+    };
   }
 }
 

@@ -12,9 +12,12 @@ export function chatFoldersOf(
 ): ChatFolders {
   return {
     ...(connection ? { connection } : {}),
-    folders: () =>
-      runtimes.all().map(({ folder, runtime }) => ({ key: folder.uri.toString(), name: folder.name, runtime })),
-    onDidChange: (listener) => runtimes.onDidChange(() => listener()),
+    folders: () => runtimes.all().map(({ folder, key, runtime }) => ({ key, name: folder.name, runtime })),
+    attach: (open) =>
+      runtimes.attach("chat", ({ folder, key, runtime }) => {
+        const part = open({ key, name: folder.name, runtime });
+        return new vscode.Disposable(() => part.dispose());
+      }),
     providerConfigured: () => config.selection() !== undefined,
     models: async () =>
       (await config.choices()).map((c): ModelChoice => ({

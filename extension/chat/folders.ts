@@ -25,8 +25,11 @@ export interface Disposable {
  */
 export interface ChatFolders {
   folders(): readonly ChatFolder[];
-  /** Folders added or removed. */
-  onDidChange(listener: () => void): Disposable;
+  /**
+   * Runs `open` for every folder now and for each folder that opens later, and disposes what it returned when the
+   * folder goes (the folder registry keeps it in the folder's record: the chat's live state of that folder).
+   */
+  attach(open: (folder: ChatFolder) => Disposable): Disposable;
   /** False when no provider profile (nor the DOWNCITY_* environment) is configured. */
   providerConfigured(): boolean;
   /** The models the pickers offer (configured profiles and their listed models). */

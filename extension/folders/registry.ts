@@ -9,20 +9,36 @@ import type { Tool } from "../../core/tools/types";
 import { ENV_PROFILE_ID, type ProviderConfig } from "../config/providers";
 import type { RuntimeFactory, WorkspaceRuntimeApi } from "../../core/runtime";
 
-/** One workspace folder and the core runtime that owns its `.downcity/` store. */
+/**
+ * One workspace folder's record: its folder, real root, runtime, editor-backed tools and what other features keep for
+ * it (the chat's live state). FolderRegistry makes it when the folder opens and disposes all of it when the folder
+ * goes or the extension deactivates: no other part of the extension follows folder changes to make or drop its own.
+ */
 export interface OpenFolder {
   readonly folder: vscode.WorkspaceFolder;
+  /** The folder's URI string: how the chat, the tools and the webview name the folder. */
+  readonly key: string;
+  /** The folder's real path (links resolved): the runtime's root. */
+  readonly root: string;
   readonly runtime: WorkspaceRuntimeApi;
+  /** The folder's editor-backed tools and their approver (extension/tools); undefined where none are given. */
+  readonly tools: FolderToolSet | undefined;
+  /** What features attached for this folder (`attach`), by name ("chat": the chat's live state), disposed with it. */
+  readonly parts: ReadonlyMap<string, vscode.Disposable>;
 }
 
-/** What other features plug into every runtime (the editor-backed tools and their approval UI). */
+/** A folder's tools as its runtime uses them (extension/tools makes them; made at the folder's first run). */
+export interface FolderToolSet {
+  tools(): readonly Tool[];
+  approve?(request: SessionApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+  /** Ends the tools' terminals and process groups. */
+  dispose(): Promise<void> | void;
+}
+
+/** What other features plug into every folder's record. */
 export interface FolderHooks {
-  tools?: (folder: vscode.WorkspaceFolder) => readonly Tool[];
-  approve?: (
-    folder: vscode.WorkspaceFolder,
-    request: SessionApprovalRequest,
-    signal: AbortSignal,
-  ) => Promise<ApprovalDecision>;
+  /** The folder's editor-backed tools and their approver (extension/tools). */
+  tools?: (folder: vscode.WorkspaceFolder, root: string) => FolderToolSet;
   /** The folder's MCP servers' tools (extension/mcp), started at the first run that needs them. */
   mcpTools?: (folder: vscode.WorkspaceFolder) => ReturnType<NonNullable<WorkspaceRuntimeOptions["mcpTools"]>>;
 }
@@ -40,7 +56,9 @@ const CLOSE_BUDGET_MS = 4000;
  * deactivates.
  */
 export class FolderRegistry implements vscode.Disposable {
-  private readonly byUri = new Map<string, OpenFolder>();
+  private readonly byUri = new Map<string, OpenFolder & { parts: Map<string, vscode.Disposable> }>();
+  /** The features attached to every record (`attach`), by name. */
+  private readonly features = new Map<string, (entry: OpenFolder) => vscode.Disposable>();
   private readonly changed = new vscode.EventEmitter<{ added: OpenFolder[]; removed: OpenFolder[] }>();
   readonly onDidChange = this.changed.event;
   private readonly applied = new vscode.EventEmitter<void>();
@@ -90,7 +108,7 @@ export class FolderRegistry implements vscode.Disposable {
       if (!entry) continue;
       this.byUri.delete(folder.uri.toString());
       gone.push(entry);
-      this.track(entry.runtime.close().catch((e) => this.log(`closing ${folder.name}: ${(e as Error).message}`)));
+      this.retire(entry);
     }
     const made: OpenFolder[] = [];
     for (const folder of added) {
@@ -103,21 +121,75 @@ export class FolderRegistry implements vscode.Disposable {
         this.log(`folder ${folder.name} is not readable: ${(error as Error).message}`);
         continue;
       }
-      const entry: OpenFolder = { folder, runtime: this.create(folder, root) };
-      this.byUri.set(folder.uri.toString(), entry);
+      const key = folder.uri.toString();
+      const tools = this.hooks.tools?.(folder, root);
+      const entry = { folder, key, root, tools, runtime: this.create(folder, root, tools), parts: new Map() };
+      for (const [name, open] of this.features) this.openPart(entry, name, open);
+      this.byUri.set(key, entry);
       made.push(entry);
     }
     if (made.length > 0 || gone.length > 0) this.changed.fire({ added: made, removed: gone });
   }
 
-  private create(folder: vscode.WorkspaceFolder, root: string): WorkspaceRuntimeApi {
-    const { approve, tools, mcpTools } = this.hooks;
+  /**
+   * Runs `open` for every open folder now and for each folder that opens later; what it returns is kept in the
+   * folder's record under `name` and disposed with it. Disposing the result disposes every such part.
+   */
+  attach(name: string, open: (entry: OpenFolder) => vscode.Disposable): vscode.Disposable {
+    if (this.features.has(name)) throw new Error(`a feature named ${name} is attached already`);
+    this.features.set(name, open);
+    for (const entry of this.byUri.values()) this.openPart(entry, name, open);
+    return new vscode.Disposable(() => {
+      if (this.features.get(name) !== open) return;
+      this.features.delete(name);
+      for (const entry of this.byUri.values()) this.closePart(entry, name);
+    });
+  }
+
+  private openPart(
+    entry: OpenFolder & { parts: Map<string, vscode.Disposable> },
+    name: string,
+    open: (entry: OpenFolder) => vscode.Disposable,
+  ): void {
+    try {
+      entry.parts.set(name, open(entry));
+    } catch (error) {
+      this.log(`${name} for ${entry.folder.name}: ${(error as Error).message}`);
+    }
+  }
+
+  private closePart(entry: OpenFolder & { parts: Map<string, vscode.Disposable> }, name: string): void {
+    const part = entry.parts.get(name);
+    entry.parts.delete(name);
+    try {
+      part?.dispose();
+    } catch (error) {
+      this.log(`${name} for ${entry.folder.name}: ${(error as Error).message}`);
+    }
+  }
+
+  /** A folder went (or the extension deactivates): its parts, tools and runtime end here. */
+  private retire(entry: OpenFolder & { parts: Map<string, vscode.Disposable> }): void {
+    for (const name of [...entry.parts.keys()]) this.closePart(entry, name);
+    const { folder, runtime, tools } = entry;
+    this.track(runtime.close().catch((e) => this.log(`closing ${folder.name}: ${(e as Error).message}`)));
+    if (!tools) return;
+    const toolsGone = (e: unknown) => this.log(`closing ${folder.name}'s tools: ${(e as Error).message}`);
+    try {
+      this.track(Promise.resolve(tools.dispose()).catch(toolsGone));
+    } catch (error) {
+      toolsGone(error);
+    }
+  }
+
+  private create(folder: vscode.WorkspaceFolder, root: string, tools: FolderToolSet | undefined): WorkspaceRuntimeApi {
+    const { mcpTools } = this.hooks;
     return this.factory({
       root,
       providers: () => this.config.profiles(),
       model: () => this.config.selection(),
       approval: () => this.config.current.approval,
-      tools: () => tools?.(folder) ?? [],
+      tools: () => tools?.tools() ?? [],
       ...this.liveOptions(),
       restricted: () => this.restricted(),
       rules: rulesSettings(folder),
@@ -128,7 +200,7 @@ export class FolderRegistry implements vscode.Disposable {
           ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables"
           : "downcity.providers",
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
-      ...(approve && { approve: (request, signal) => approve(folder, request, signal) }),
+      ...(tools?.approve && { approve: (request, signal) => tools.approve!(request, signal) }),
       ...(mcpTools && { mcpTools: () => mcpTools(folder) }),
     });
   }
@@ -152,8 +224,7 @@ export class FolderRegistry implements vscode.Disposable {
     const entries = [...this.byUri.values()];
     this.byUri.clear();
     for (const { runtime } of entries) runtime.cancelAll();
-    for (const { folder, runtime } of entries)
-      this.track(runtime.close().catch((e) => this.log(`closing ${folder.name}: ${(e as Error).message}`)));
+    for (const entry of entries) this.retire(entry);
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, budgetMs)));
     await Promise.race([Promise.all(this.closing), budget]);
@@ -164,6 +235,7 @@ export class FolderRegistry implements vscode.Disposable {
     this.subscriptions.forEach((d) => d.dispose());
     this.changed.dispose();
     this.applied.dispose();
+    this.features.clear();
     void this.close();
   }
 }

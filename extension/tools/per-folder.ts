@@ -1,7 +1,6 @@
-import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
 import type { Tool } from "../../core/tools/types";
-import type { FolderHooks } from "../folders/registry";
+import type { FolderToolSet } from "../folders/registry";
 import type { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { createApprover } from "./approvals";
@@ -10,13 +9,14 @@ import { createEditorTools, SHOW_APPLIED_DIFF_COMMAND, type EditorTools } from "
 import { UNDO_EDIT_COMMAND } from "./undo-edit";
 
 /**
- * The runtimes' hooks for editor-backed tools: one tool set per workspace folder
- * (created on its first run, disposed when the folder goes or the extension
- * deactivates, so its commands' process groups die with it) and one approver that asks
- * the chat first, then the diff review or a notification.
+ * The editor-backed tools of every folder: `open` makes a folder's tool set for its record in the folder registry
+ * (the tools themselves are made at its first run; the registry disposes them with the folder, so its commands'
+ * process groups die with it), with one approver that asks the chat first, then the diff review or a notification.
+ * The window-wide commands (show an applied diff, undo an edit) find the folder's tools among the open ones.
  */
 export class FolderTools implements vscode.Disposable {
-  private readonly byFolder = new Map<string, EditorTools>();
+  /** The tool sets the registry's records hold now (each leaves when its record disposes it). */
+  private readonly open = new Map<string, EditorTools>();
   private readonly subscriptions: vscode.Disposable[];
   /** The window's edit reviews: one set of title-bar commands for every folder. */
   private readonly reviews = new EditReviews();
@@ -27,18 +27,15 @@ export class FolderTools implements vscode.Disposable {
   ) {
     this.subscriptions = [
       this.reviews.register(),
-      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-        for (const folder of e.removed) void this.release(folder.uri.toString());
-      }),
       // One command for every folder (each folder registering its own threw at the second folder's first run).
       vscode.commands.registerCommand(SHOW_APPLIED_DIFF_COMMAND, async (toolCallId: string) => {
-        for (const tools of this.byFolder.values()) if (await tools.showAppliedDiff(toolCallId)) return true;
+        for (const tools of this.open.values()) if (await tools.showAppliedDiff(toolCallId)) return true;
         return false;
       }),
       vscode.commands.registerCommand(
         UNDO_EDIT_COMMAND,
         async (folderKey: string, sessionId: string, toolCallId: string) => {
-          const tools = this.byFolder.get(folderKey);
+          const tools = this.open.get(folderKey);
           if (!tools) throw new Error("this edit cannot be undone here: it was applied before the window was reloaded");
           return tools.undoEdit(toolCallId, sessionId);
         },
@@ -46,39 +43,40 @@ export class FolderTools implements vscode.Disposable {
     ];
   }
 
-  readonly hooks: FolderHooks = {
-    tools: (folder) => this.forFolder(folder).tools as readonly Tool[],
-    approve: (folder, request, signal) => {
-      const tools = this.forFolder(folder);
-      const options = {
-        folderKey: folder.uri.toString(),
-        proposals: tools.proposals,
-        reviews: this.reviews,
-        decisions: this.decisions,
-        chat: this.chat,
-      };
-      return createApprover(options)(request, signal);
-    },
-  };
-
-  private forFolder(folder: vscode.WorkspaceFolder): EditorTools {
+  /** The registry's `tools` hook: the folder's tool set, its editor tools made at the first run that asks. */
+  readonly forFolder = (folder: vscode.WorkspaceFolder, root: string): FolderToolSet => {
     const key = folder.uri.toString();
-    let tools = this.byFolder.get(key);
-    if (!tools) {
-      tools = createEditorTools({ folder, root: realpathSync(folder.uri.fsPath) });
-      this.byFolder.set(key, tools);
-    }
-    return tools;
-  }
-
-  private async release(key: string): Promise<void> {
-    const tools = this.byFolder.get(key);
-    this.byFolder.delete(key);
-    await tools?.dispose();
-  }
+    let made: EditorTools | undefined;
+    let disposed = false;
+    const tools = (): EditorTools => {
+      if (disposed) throw new Error(`${folder.name} is no longer open`);
+      if (!made) {
+        made = createEditorTools({ folder, root });
+        this.open.set(key, made);
+      }
+      return made;
+    };
+    return {
+      tools: () => tools().tools as readonly Tool[],
+      approve: (request, signal) => {
+        const options = {
+          folderKey: key,
+          proposals: tools().proposals,
+          reviews: this.reviews,
+          decisions: this.decisions,
+          chat: this.chat,
+        };
+        return createApprover(options)(request, signal);
+      },
+      dispose: async () => {
+        disposed = true;
+        if (made && this.open.get(key) === made) this.open.delete(key);
+        await made?.dispose();
+      },
+    };
+  };
 
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
-    for (const key of [...this.byFolder.keys()]) void this.release(key);
   }
 }

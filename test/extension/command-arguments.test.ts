@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { activate, deactivate } from "../../extension/activate";
+import { useSeams } from "../../extension/seams";
 import type { CommandSessionRef } from "../../extension/commands/session-commands";
 import { secretKey } from "../../extension/config/providers";
 import * as fake from "../support/vscode-fake";
@@ -31,11 +32,12 @@ async function start(t: { after(fn: () => unknown): void }, root: string) {
   ];
   const context = fakeContext();
   const opened: string[] = [];
-  const host = activate(context, {
+  useSeams({
     factory: countingFactory().factory,
     env: {},
     openInChat: async (_f, ref) => void opened.push(ref.sessionId),
   });
+  const host = activate(context);
   await host.tree.ready;
   t.after(async () => {
     delete fake.settings["downcity.providers"];

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { activate, deactivate } from "../../extension/activate";
+import { useSeams } from "../../extension/seams";
 import type { SessionNode } from "../../extension/sessions/nodes";
 import * as fake from "../support/vscode-fake";
 import { tempDir } from "../support/temp";
@@ -17,7 +18,8 @@ async function start(t: { after(fn: () => unknown): void }, root: string) {
   const { factory, made } = countingFactory();
   const context = fakeContext();
   const opened: string[] = [];
-  const host = activate(context, { factory, env: {}, openInChat: async (_f, ref) => void opened.push(ref.sessionId) });
+  const host =
+    (useSeams({ factory, env: {}, openInChat: async (_f, ref) => void opened.push(ref.sessionId) }), activate(context));
   await host.tree.ready;
   t.after(async () => {
     await deactivate();

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
 import { activate, deactivate } from "../../extension/activate";
+import { useSeams } from "../../extension/seams";
 import { secretKey } from "../../extension/config/providers";
 import * as fake from "../support/vscode-fake";
 import { startProviderServer, wire } from "../support/provider-server";
@@ -35,7 +36,7 @@ test("API keys live only in SecretStorage: never in session files, logs, setting
   t.after(() => delete fake.settings["downcity.providers"]);
   setFolders([folder(root, 0, "proj")]);
   const context = fakeContext();
-  const host = activate(context, { env: {}, openInChat: async () => {} });
+  const host = (useSeams({ env: {}, openInChat: async () => {} }), activate(context));
   t.after(async () => {
     await deactivate();
     context.subscriptions.forEach((d) => d.dispose());

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import type { AgentEvent } from "../../core/protocol";
 import { createNodeTools } from "../../core/tools/node";
 import { activate, deactivate } from "../../extension/activate";
+import { useSeams } from "../../extension/seams";
 import * as fake from "../support/vscode-fake";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
@@ -35,7 +36,9 @@ test("settings changes reach the open folder's runtime without a reload; an inva
   setFolders([folder(root, 0, "proj")]);
   const context = fakeContext();
   const tools = createNodeTools();
-  const host = activate(context, { env: {}, openInChat: async () => {}, hooks: { tools: () => tools } });
+  const host =
+    (useSeams({ env: {}, openInChat: async () => {}, tools: () => ({ tools: () => tools, dispose() {} }) }),
+    activate(context));
   t.after(async () => {
     await deactivate();
     context.subscriptions.forEach((d) => d.dispose());

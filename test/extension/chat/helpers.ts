@@ -13,9 +13,10 @@ export function runtimesOf(
   runtime: WorkspaceRuntimeApi,
   restricted: () => string | undefined = () => undefined,
 ): ChatFolders {
+  const folder = { key: FOLDER, name: "ws", runtime };
   return {
-    folders: () => [{ key: FOLDER, name: "ws", runtime }],
-    onDidChange: () => ({ dispose() {} }),
+    folders: () => [folder],
+    attach: (open) => open(folder),
     providerConfigured: () => true,
     models: () => [{ provider: "test", model: "gpt-4o" }],
     defaultModel: () => ({ provider: "test", model: "gpt-4o" }),

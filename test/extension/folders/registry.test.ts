@@ -103,3 +103,41 @@ test("a second window's runtime on the same folder gets the session read-only", 
   second.dispose();
   first.runtimes.dispose();
 });
+
+test("a folder's record (root, runtime, tools, the chat's part) is made when it opens and all of it ends when it goes", async (t) => {
+  const a = tempDir(t);
+  const b = tempDir(t);
+  setFolders([folder(a, 0, "a")]);
+  const { factory, made } = countingFactory();
+  const context = fakeContext();
+  const config = new ProviderConfig(context.secrets, context.workspaceState, {});
+  const life: string[] = [];
+  const runtimes = new FolderRegistry(factory, config, {
+    tools: (f, root) => {
+      life.push(`tools+ ${f.name} ${root === f.uri.fsPath}`);
+      return { tools: () => [], dispose: () => void life.push(`tools- ${f.name}`) };
+    },
+  });
+  t.after(() => runtimes.dispose());
+  // A feature attached after the first folder opened gets a part for it at once, and for each folder after.
+  const attached = runtimes.attach("chat", (entry) => {
+    life.push(`chat+ ${entry.folder.name}`);
+    return new vscode.Disposable(() => life.push(`chat- ${entry.folder.name}`));
+  });
+  assert.throws(() => runtimes.attach("chat", () => new vscode.Disposable(() => {})), /attached already/);
+  setFolders([folder(a, 0, "a"), folder(b, 1, "b")]);
+  const second = runtimes.get(vscode.Uri.file(b))!;
+  assert.equal(second.key, vscode.Uri.file(b).toString());
+  assert.equal(second.root, b);
+  assert.ok(second.tools && second.parts.has("chat"));
+  setFolders([folder(b, 0, "b")]);
+  assert.equal(made[0]!.closed, true);
+  assert.deepEqual(life, ["tools+ a true", "chat+ a", "tools+ b true", "chat+ b", "chat- a", "tools- a"]);
+  // Detaching the feature drops its parts; the folders stay open.
+  attached.dispose();
+  assert.deepEqual(life.slice(6), ["chat- b"]);
+  assert.equal(second.parts.size, 0);
+  await runtimes.close();
+  assert.deepEqual(life.slice(7), ["tools- b"], "deactivate ends the last folder's tools");
+  assert.equal(made[1]!.closed, true);
+});

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { Sessions } from "../../../core/storage";
 import type { WorkspaceRuntimeOptions } from "../../../core/runtime/types";
 import { activate, deactivate } from "../../../extension/activate";
+import { useSeams } from "../../../extension/seams";
 import { createWorkspaceRuntime, type WorkspaceRuntimeApi, type RuntimeFactory } from "../../../core/runtime";
 import * as fake from "../vscode-fake";
 
@@ -138,7 +139,7 @@ export async function activateWithEnvProvider(t: { after(fn: () => unknown): voi
   setFolders([folder(root, 0, "proj")]);
   const context = fakeContext();
   const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "m1" };
-  const host = activate(context, { env, openInChat: async () => {} });
+  const host = (useSeams({ env, openInChat: async () => {} }), activate(context));
   t.after(async () => {
     await deactivate();
     context.subscriptions.forEach((d) => d.dispose());
