@@ -1,7 +1,8 @@
 // Issue 20 items 1 and 3, issue 19 item 8, in the real workbench: dist/downcity.vsix in
-// code-server, the provider given by DOWNCITY_* and played by the loopback server. Three
+// code-server, the provider given by DOWNCITY_* and played by the loopback server. Five
 // sessions are driven through the chat's controls (a command stopped with Stop, a provider
-// error answered with Retry, a steer sent while the answer streams); then each is shown
+// error answered with Retry, a steer sent while the answer streams, an edit approved on its
+// card, a command run, two plain answers compacted with Compact Now); then each is shown
 // again after switching away and back, after a window reload, and after the extension
 // host is SIGKILLed, and must show the same cards, outcomes and errors. A screenshot per
 // step lands in test/.tmp/e2e/replay-ui/.
@@ -10,13 +11,14 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, watch } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { FrameLocator, Page } from "playwright-core";
+import type { FrameLocator, Locator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame, chatFrameElement } from "../../scripts/vscode/workbench";
+import { chatFrame, chatFrameElement, quickPickRow } from "../../scripts/vscode/workbench";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
 import {
   chainedSteps,
   extensionHostPid,
+  fileMatches,
   missingVsCode,
   openWorkbench,
   outputDir,
@@ -32,6 +34,14 @@ const STEER_PROMPT = "Explain the inventory module.";
 const STEER = "Also mention the tests.";
 const FIRST_ANSWER = "The inventory module tracks stock per SKU.";
 const STEER_ANSWER = "The tests cover restock and removal.";
+const EDIT_PROMPT = "Make restock change only the matching SKU.";
+const EDIT_ANSWER = "Fixed restock.";
+const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
+const NEW_LINE = "items.map((item) => (item.sku === sku ? { ...item, quantity: item.quantity + amount } : item))";
+const RUN_PROMPT = "Run the quick check.";
+const RUN_ANSWER = "The check passed.";
+const PLAIN_PROMPT = "Say hello.";
+const PLAIN_ANSWERS = ["Hello.", "Hello again."];
 
 function gate(): { promise: Promise<void>; open(): void } {
   let open!: () => void;
@@ -80,6 +90,8 @@ test(
 
     const workbench = await openWorkbench(out, {
       env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
+      // Step 06's Compact Now closes every message before the newest answer (two turns are far under the window).
+      settings: { "downcity.compaction.retainRatio": 0 },
     });
     t.after(() => workbench.close());
     const { page } = workbench;
@@ -172,8 +184,129 @@ test(
       ]);
     });
 
+    /** An edit's and a command's card as shown live: what each reopening must show again, text for text. */
+    const cards = new Map<string, string>();
+
+    await step("04 an edit approved on the card shows its inline diff and Open diff", async () => {
+      await newSession(chat());
+      replies.push(() => ({
+        sse: sse({
+          toolCalls: [
+            {
+              id: "call_edit",
+              name: "edit_file",
+              arguments: { path: "src/inventory.ts", edits: [{ oldText: OLD_LINE, newText: NEW_LINE }] },
+            },
+          ],
+        }),
+      }));
+      replies.push(() => ({ sse: sse({ text: EDIT_ANSWER }) }));
+      await send(chat(), EDIT_PROMPT);
+      await chat()
+        .getByRole("group", { name: "Tool edit_file: waiting for approval" })
+        .getByRole("button", { name: "Approve", exact: true })
+        .click({ timeout: 30_000 });
+      await assistants(chat()).filter({ hasText: EDIT_ANSWER }).waitFor({ timeout: 30_000 });
+      const card = chat().getByRole("group", { name: "Tool edit_file: done" });
+      await card.locator(".tool-decision", { hasText: /^approved$/ }).waitFor({ timeout: 30_000 });
+      await card.getByRole("button", { name: "Open diff", exact: true }).waitFor({ timeout: 10_000 });
+      assert.match(await card.locator(".tool-edit .diff").innerText(), new RegExp(`\\+\\s*return ${escape(NEW_LINE)}`));
+      cards.set(EDIT_PROMPT, await cardText(card));
+    });
+
+    await step("05 a command run shows its command, its output and how it ended", async () => {
+      await newSession(chat());
+      replies.push(() => ({
+        sse: sse({
+          toolCalls: [{ id: "call_check", name: "run_command", arguments: { command: "echo check passed" } }],
+        }),
+      }));
+      replies.push(() => ({ sse: sse({ text: RUN_ANSWER }) }));
+      await send(chat(), RUN_PROMPT);
+      await chat()
+        .getByRole("group", { name: /Tool run_command/ })
+        .getByRole("button", { name: "Approve", exact: true })
+        .click({ timeout: 30_000 });
+      await assistants(chat()).filter({ hasText: RUN_ANSWER }).waitFor({ timeout: 30_000 });
+      const card = chat().getByRole("group", { name: "Tool run_command: done" });
+      await card.waitFor({ timeout: 30_000 });
+      assert.match((await card.locator(".tool-output").textContent()) ?? "", /check passed/);
+      cards.set(RUN_PROMPT, await cardText(card));
+    });
+
+    /** The count Compact Now reported for the plain session. */
+    let compacted = 0;
+    const notice = (n: number) => chat().getByText(`Compacted ${n} message${n === 1 ? "" : "s"}`);
+
+    await step(
+      "06 two plain answers, then Compact Now from the palette: the chat's notice says the toast's count",
+      async () => {
+        await newSession(chat());
+        for (const [i, text] of PLAIN_ANSWERS.entries()) {
+          replies.push(() => ({ sse: sse({ text }) }));
+          await send(chat(), i === 0 ? PLAIN_PROMPT : "Again, please.");
+          await assistants(chat()).filter({ hasText: text }).waitFor({ timeout: 30_000 });
+        }
+        replies.push(() => ({ sse: sse({ text: "SUMMARY of the greetings." }) }));
+        await runPaletteCommand(page, "Downcity: Compact Now", 30_000);
+        await quickPickRow(page, PLAIN_PROMPT).click({ timeout: 30_000 });
+        // Any outcome's toast (a failure or "Nothing to compact" too), so a wrong one fails with its text.
+        const toast = page
+          .locator(".notifications-toasts .notification-list-item", { hasText: PLAIN_PROMPT })
+          .filter({ hasNotText: /compacting/ })
+          .first();
+        await toast.waitFor({ timeout: 60_000 });
+        const text = await toast.innerText();
+        compacted = Number(/Compacted (\d+) messages?/.exec(text)?.[1]);
+        assert.ok(compacted > 0, `the toast: ${text}`);
+        await notice(compacted).first().waitFor({ timeout: 30_000 });
+        // The closed messages went to a segment: the session is found by its title, its active log holds compaction/end.
+        const log = activeLogOf(workspace, PLAIN_PROMPT);
+        await fileMatches(log, /"type":"compaction\/end"/, 30_000);
+        const end = readFileSync(log, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { type: string; data: { closed?: number } })
+          .find((e) => e.type === "compaction/end");
+        assert.equal(end?.data.closed, compacted, `compaction/end ${JSON.stringify(end?.data)}`);
+      },
+    );
+
     /** What each session must show, however it was reopened. */
     const checks: [string, () => Promise<void>][] = [
+      [
+        EDIT_PROMPT,
+        async () => {
+          await assistants(chat()).filter({ hasText: EDIT_ANSWER }).waitFor({ timeout: 30_000 });
+          const card = chat().getByRole("group", { name: "Tool edit_file: done" });
+          await card.getByRole("button", { name: "Open diff", exact: true }).waitFor({ timeout: 30_000 });
+          assert.equal(await cardText(card), cards.get(EDIT_PROMPT), "the edit's card as it was live");
+        },
+      ],
+      [
+        RUN_PROMPT,
+        async () => {
+          await assistants(chat()).filter({ hasText: RUN_ANSWER }).waitFor({ timeout: 30_000 });
+          const card = chat().getByRole("group", { name: "Tool run_command: done" });
+          await card.waitFor({ timeout: 30_000 });
+          assert.equal(await cardText(card), cards.get(RUN_PROMPT), "the command's card as it was live");
+        },
+      ],
+      [
+        PLAIN_PROMPT,
+        async () => {
+          // Reopened, the compacted part is behind Load earlier: the summary, the newest answer and the notice show.
+          await assistants(chat()).filter({ hasText: PLAIN_ANSWERS[1] }).waitFor({ timeout: 30_000 });
+          await notice(compacted).first().waitFor({ timeout: 30_000 });
+          assert.equal(
+            await chat()
+              .getByText(/Compacted \d+ message/)
+              .count(),
+            1,
+            "one notice, one count",
+          );
+        },
+      ],
       [
         COMMAND_PROMPT,
         async () => {
@@ -217,21 +350,21 @@ test(
       }
     };
 
-    await step("04 after switching away and back each session shows the same", () => checkAll("04"));
+    await step("07 after switching away and back each session shows the same", () => checkAll("07"));
 
-    await step("05 after a window reload each session shows the same", async () => {
+    await step("08 after a window reload each session shows the same", async () => {
       await page.reload();
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await openDowncity(page);
-      await checkAll("05");
+      await checkAll("09");
     });
 
-    await step("06 after the extension host is SIGKILLed each session shows the same", async () => {
+    await step("09 after the extension host is SIGKILLed each session shows the same", async () => {
       process.kill(extensionHostPid(workbench.server.process.pid!), "SIGKILL");
       await page.reload();
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await openDowncity(page);
-      await checkAll("06");
+      await checkAll("09");
     });
   },
 );
@@ -268,6 +401,17 @@ async function switchTo(chat: FrameLocator, title: string): Promise<void> {
     .waitFor({ timeout: 30_000 });
 }
 
+/** A tool card's parts as text (its collapsed output included): the command and how it ended, the edit's diff, the decision. */
+async function cardText(card: Locator): Promise<string> {
+  return card.evaluate((el) =>
+    [".tool-command", ".tool-edit", ".tool-decision", ".tool-message", ".tool-output"]
+      .map((part) => `${part}: ${el.querySelector(part)?.textContent?.trim() ?? "–"}`)
+      .join("\n"),
+  );
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 const assistants = (chat: FrameLocator) => chat.locator('article.message.assistant[aria-label="Assistant"]');
 const users = (chat: FrameLocator) => chat.locator('article.message.user[aria-label="You"]');
 
@@ -283,6 +427,17 @@ async function transcript(chat: FrameLocator): Promise<string[]> {
       return `${who}${badge ? ` ${badge}` : ""}:${text}`;
     }),
   );
+}
+
+/** The active log of the session titled `title`. */
+function activeLogOf(workspace: string, title: string): string {
+  const dir = join(workspace, ".downcity", "agents", "code", "sessions");
+  const id = readdirSync(dir).find((name) => {
+    const meta = join(dir, name, "meta.json");
+    return existsSync(meta) && (JSON.parse(readFileSync(meta, "utf8")) as { title?: string }).title === title;
+  });
+  assert.ok(id, `a session titled "${title}"`);
+  return join(dir, id, "messages", "active.jsonl");
 }
 
 /** Resolves once the log of the session whose first message is `prompt` satisfies `check`, re-read on every change under the sessions folder (bounded). */

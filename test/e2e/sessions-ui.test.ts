@@ -399,7 +399,10 @@ test(
             (JSON.parse(readIfExists(join(area, name, "meta.json")) || "{}") as { title?: string }).title === title,
         );
         assert.ok(dir, "the fork's folder");
-        const end = readFileSync(join(area, dir, "messages", "active.jsonl"), "utf8")
+        const log = join(area, dir, "messages", "active.jsonl");
+        // Written behind the chat: waited for (bounded), not assumed.
+        await fileMatches(log, /"type":"compaction\/end"/, 30_000);
+        const end = readFileSync(log, "utf8")
           .split("\n")
           .filter(Boolean)
           .map((line) => JSON.parse(line) as { type: string; data: { closed?: number } })
