@@ -1,0 +1,120 @@
+import { html, nothing, type TemplateResult } from "lit-html";
+import { sameRef, type ChatSessionItem, type SessionRef } from "../../core/protocol";
+
+export interface HeaderProps {
+  ref: SessionRef | undefined;
+  title: string;
+  editingTitle: boolean;
+  readOnly: boolean;
+  /** The session list, while it is open. */
+  sessions: ChatSessionItem[] | undefined;
+}
+
+export interface HeaderActions {
+  /** The title button was clicked: it becomes an input. */
+  editTitle(): void;
+  /** The edit ended: with the new title on Enter, without one on Escape or blur. */
+  endEdit(title?: string): void;
+  toggleSessions(): void;
+  newSession(): void;
+  fork(ref: SessionRef): void;
+  exportSession(ref: SessionRef): void;
+  switchTo(ref: SessionRef): void;
+}
+
+/** The chat's header: the session's title (click to rename), Sessions, New, Fork and Export; the session list below it. */
+export function chatHeader(p: HeaderProps, a: HeaderActions): TemplateResult {
+  const { ref, title } = p;
+  const titleView = p.editingTitle
+    ? html`<input
+        class="title-input"
+        aria-label="Session title"
+        .value=${title}
+        @keydown=${(e: KeyboardEvent) => titleKey(e, a)}
+        @blur=${() => a.endEdit()}
+      />`
+    : html`<button
+        type="button"
+        class="title"
+        title="Rename"
+        aria-label="Session title: ${title}. Rename"
+        ?disabled=${!ref || p.readOnly}
+        @click=${() => a.editTitle()}
+      >
+        ${title}
+      </button>`;
+  return html`<header class="chat-header">
+      ${titleView}
+      <span class="spacer"></span>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Sessions"
+        title="Sessions"
+        aria-expanded=${p.sessions ? "true" : "false"}
+        @click=${() => a.toggleSessions()}
+      >
+        <i aria-hidden="true" class="codicon codicon-list-unordered"></i>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="New session"
+        title="New session"
+        @click=${() => a.newSession()}
+      >
+        <i aria-hidden="true" class="codicon codicon-add"></i>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Fork session"
+        title="Fork session"
+        ?disabled=${!ref}
+        @click=${() => ref && a.fork(ref)}
+      >
+        <i aria-hidden="true" class="codicon codicon-repo-forked"></i>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Export session"
+        title="Export session"
+        ?disabled=${!ref}
+        @click=${() => ref && a.exportSession(ref)}
+      >
+        <i aria-hidden="true" class="codicon codicon-export"></i>
+      </button>
+    </header>
+    ${p.sessions ? sessionList(p.sessions, ref, a) : nothing}`;
+}
+
+function titleKey(e: KeyboardEvent, a: HeaderActions): void {
+  const input = e.currentTarget as HTMLInputElement;
+  if (e.key === "Escape") {
+    // Leaves the edit only; the chat's Escape (stop the run) does not apply here.
+    e.preventDefault();
+    a.endEdit();
+  } else if (e.key === "Enter") {
+    a.endEdit(input.value.trim());
+  }
+}
+
+function sessionList(sessions: ChatSessionItem[], current: SessionRef | undefined, a: HeaderActions): TemplateResult {
+  return html`<nav class="session-list" aria-label="Sessions">
+    <ul>
+      ${sessions.map(
+        (s) =>
+          html`<li>
+            <button
+              type="button"
+              class=${current && sameRef(s.ref, current) ? "current" : ""}
+              @click=${() => a.switchTo(s.ref)}
+            >
+              ${s.running ? html`<i aria-hidden="true" class="codicon codicon-loading codicon-modifier-spin"></i>` : nothing}${s.title ?? s.ref.sessionId}
+            </button>
+          </li>`,
+      )}
+    </ul>
+  </nav>`;
+}
