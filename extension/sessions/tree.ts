@@ -65,6 +65,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
    */
   private readonly awaitingDraw = new Set<SessionTreeNode>();
   private drawWait: ReturnType<typeof setTimeout> | undefined;
+  private readonly onDrawn: (() => void)[] = [];
+  private rootAsked = false;
   private midnight: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
@@ -116,9 +118,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   // ------------------------------------------------------------------ data provider
 
   async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
-    if (node) this.drawn(node);
+    if (!node) this.rootAsked = true;
     const children = await this.childrenOf(node);
     for (const child of children) if (this.opensExpanded(child)) this.awaitingDraw.add(child);
+    if (node) this.awaitingDraw.delete(node);
+    if (this.awaitingDraw.size === 0) this.drawSettled();
     return children;
   }
 
@@ -128,13 +132,31 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     return node.kind === "date" && (node.key === "today" || node.key === "yesterday");
   }
 
-  /** The workbench asked for a group's children: a refresh waiting for it may go. */
-  private drawn(node: SessionTreeNode): void {
-    if (this.awaitingDraw.delete(node) && this.awaitingDraw.size === 0 && this.drawWait) {
+  /** The workbench asked for the children of every open row it was handed: what waited for that may go. */
+  private drawSettled(): void {
+    if (this.drawWait) {
       clearTimeout(this.drawWait);
       this.drawWait = undefined;
       this.schedule();
     }
+    for (const go of this.onDrawn.splice(0)) go();
+  }
+
+  /**
+   * Resolves once the workbench has asked for the open rows it was handed (bounded by DRAW_WAIT_MS); at once
+   * when it never asked for the root (the view is hidden: nothing is being drawn) or waits are off.
+   */
+  private whenDrawn(): Promise<void> {
+    return new Promise((resolve) =>
+      // After the root's own continuation on the same first page (it hands out the rows to wait for).
+      setImmediate(() => {
+        if (this.drawWaitMs === 0 || !this.rootAsked || this.awaitingDraw.size === 0) return resolve();
+        const go = () => (clearTimeout(timer), resolve());
+        const timer = setTimeout(go, this.drawWaitMs);
+        timer.unref?.();
+        this.onDrawn.push(go);
+      }),
+    );
   }
 
   private async childrenOf(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
@@ -297,7 +319,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       ([live, archived]) => model.preview([...live, ...archived]),
       () => {}, // the full list reports it
     );
+    // The full list waits for the workbench to draw the first rows: its 10,000 meta.json reads would share the
+    // host's one thread with the requests that draw them.
     const load = first
+      .then(() => this.whenDrawn())
       .then(() =>
         Promise.all([
           runtime.list({ verifyLogs: true, onDamaged }),

@@ -87,13 +87,25 @@ export function chatFrameElement(page: Page): Locator {
   return page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).filter({ visible: true }).first();
 }
 
-/** Opens the Downcity view container from the activity bar. */
+/**
+ * Opens the Downcity view container from the activity bar. Its icon toggles: a window whose
+ * restored layout (the user data another window of the test wrote) already shows the container
+ * closes it on a click, so the click is made only while the Sessions pane is not shown, and
+ * again (at most three times) when a late restore turned it into a close.
+ */
 export async function openDowncityView(page: Page): Promise<void> {
-  await page
-    .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')
-    .click({ timeout: 30_000 });
-  await page
-    .locator(".pane-header", { hasText: /sessions/i })
-    .first()
-    .waitFor({ timeout: 30_000 });
+  const icon = page.locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]');
+  const header = page.locator(".pane-header", { hasText: /sessions/i }).first();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await header.isVisible()) return;
+    await icon.click({ timeout: 30_000 });
+    if (
+      await header.waitFor({ timeout: 15_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
+  await header.waitFor({ timeout: 15_000 });
 }

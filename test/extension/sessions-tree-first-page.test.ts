@@ -59,10 +59,8 @@ test("the first rows show from the first page alone; the full list then redraws 
     [
       [FIRST_ROWS, false],
       [PAGE_SIZE + 1, true],
-      [undefined, false],
-      [undefined, true],
     ],
-    "first pages of live and archived sessions, then the full lists (held)",
+    "first pages of live and archived sessions, then (below) the full lists",
   );
   assert.equal(item(groups[0]!).label, "Today");
   assert.equal(item(groups[0]!).description, undefined, "no count before the full list");
@@ -81,6 +79,16 @@ test("the first rows show from the first page alone; the full list then redraws 
   release();
   await tree.ready;
   await redrawn;
+  assert.deepEqual(
+    asked.map((f) => [f.limit, f.archived === true]),
+    [
+      [FIRST_ROWS, false],
+      [PAGE_SIZE + 1, true],
+      [undefined, false],
+      [undefined, true],
+    ],
+    "then the full lists",
+  );
   assert.deepEqual(fired, [undefined], "one refresh of the root");
   const after = await tree.getChildren();
   assert.equal(item(after[0]!).description, "30");
@@ -200,14 +208,24 @@ function workbenchOf(tree: SessionsTree) {
   return { fetch, missing };
 }
 
-test("the full list's redraw waits until the workbench asked for the open groups of the first page: no handle it holds is dropped first", async (t) => {
+test("the full list starts, and refreshes fire, only once the workbench asked for the open rows it was handed: no handle it holds is dropped first", async (t) => {
   const root = tempDir(t);
   const now = Date.now();
   await manySessions(root, 30, (i) => now - i * 60_000, "code");
   await manySessions(root, 2, (i) => now - i * 60_000, "ask");
   setFolders([folder(root)]);
   const context = fakeContext();
-  const { factory } = countingFactory();
+  let fullAsked!: () => void;
+  const fullList = new Promise<boolean>((resolve) => (fullAsked = () => resolve(true)));
+  const { factory } = countingFactory((options) => {
+    const runtime = createWorkspaceRuntime(options);
+    const list = runtime.list.bind(runtime);
+    runtime.list = async (filter = {}) => {
+      if (filter.limit === undefined) fullAsked();
+      return list(filter);
+    };
+    return runtime;
+  });
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
   // The product's wait for the workbench's draw (DRAW_WAIT_MS), the tree's own coalescing.
   const tree = new SessionsTree(runtimes, { coalesceMs: 1 });
@@ -219,24 +237,41 @@ test("the full list's redraw waits until the workbench asked for the open groups
     runtimes.dispose();
   });
   const workbench = workbenchOf(tree);
+  /** Whether `p` settles within 200 ms: what must not happen yet would happen within a few ms (coalescing: 1 ms). */
+  const soon = (p: Promise<unknown>) =>
+    Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 200))]);
+  const nextFire = () =>
+    new Promise<void>((resolve) => {
+      const sub = tree.onDidChangeTreeData(() => (sub.dispose(), resolve()));
+    });
 
-  // The workbench gets the first page's agent rows; it is slow to ask for their groups (a busy renderer): the full
-  // list comes in meanwhile and would redraw the tree, dropping the agent rows' handles.
+  // The workbench gets the first page's agent rows and is slow to ask for their groups (a busy renderer). The full
+  // list, whose reads would share the host's thread with the drawing, and whose redraw would drop the agent rows'
+  // handles, waits.
   const agents = await workbench.fetch();
   assert.equal(agents.length, 2);
-  await tree.ready;
-  const redrawn = new Promise<void>((resolve) => {
-    const sub = tree.onDidChangeTreeData(() => (sub.dispose(), resolve()));
-  });
-  // No redraw comes while the workbench has not asked (bounded: the redraw would come within the coalescing's 1 ms).
-  const early = await Promise.race([redrawn.then(() => true), new Promise((r) => setTimeout(() => r(false), 200))]);
-  assert.equal(early, false, "no redraw before the workbench asked for the open rows' children");
+  assert.equal(await soon(fullList), false, "no full list before the workbench drew the first rows");
+  const redrawn = nextFire();
   const groups = (await Promise.all(agents.map((id) => workbench.fetch(id)))).flat();
   await Promise.all(groups.map((id) => workbench.fetch(id)));
-  assert.deepEqual(workbench.missing, [], "every handle the workbench asked about was known");
-  // Then the redraw goes, and the workbench walks the tree again without a miss.
+  assert.equal(await fullList, true);
+  await tree.ready;
   await redrawn;
-  assert.deepEqual(fired, [undefined]);
-  for (const id of await workbench.fetch()) for (const g of await workbench.fetch(id)) await workbench.fetch(g);
-  assert.deepEqual(workbench.missing, []);
+  assert.deepEqual(fired, [undefined], "the full list's one redraw");
+  assert.deepEqual(workbench.missing, [], "every handle the workbench asked about was known");
+
+  // Drawing again, the workbench has Today's row of "code" but has not asked for its rows when a session of "code"
+  // changes: its refresh (of the agent row, which drops Today's handle) waits until the workbench asked.
+  const again = await workbench.fetch();
+  const code = again.find((id) => id.endsWith(":code"))!;
+  const [today] = await workbench.fetch(code);
+  const refreshed = nextFire();
+  const { runtime } = runtimes.all()[0]!;
+  const hot = runtime.create("code");
+  hot.append("user/message", { content: [{ type: "text", text: "a new one" }] }, { surface: "append" });
+  assert.equal(await soon(refreshed), false, "no refresh while Today's rows are being asked for");
+  await workbench.fetch(today);
+  await Promise.all(again.filter((id) => id !== code).map((id) => workbench.fetch(id)));
+  await refreshed;
+  assert.deepEqual(workbench.missing, [], "no handle asked about after it was dropped");
 });
