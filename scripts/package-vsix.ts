@@ -4,7 +4,7 @@
 // in a fresh temporary folder (one per run, so parallel packagings never collide) with the bundles, media/, the licence, the changelog, the Marketplace
 // README and the native zstd addon; .vscodeignore still filters what it is given.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "./vscode/code-server";
@@ -25,7 +25,7 @@ function packageFrom(stage: string): void {
   for (const entry of COPIED) {
     cpSync(join(PROJECT_ROOT, entry), join(stage, entry), {
       recursive: true,
-      filter: (source) => !source.includes(`${join("dist", "host-tests")}`) && !source.endsWith(".vsix"),
+      filter: (source) => !source.includes(`${join("dist", "host-tests")}`) && !/\.vsix(\.\d+\.partial)?$/.test(source),
     });
   }
   for (const name of NATIVE) {
@@ -43,12 +43,20 @@ function packageFrom(stage: string): void {
   manifest.dependencies = { "@mongodb-js/zstd": zstd };
   writeFileSync(join(stage, "package.json"), JSON.stringify(manifest, null, 2));
 
+  // Written beside its place and renamed into it: a test installing the VSIX while another packages
+  // it (two UI tests of one checkout at once) reads a whole file, the old or the new, never a half.
   const out = join(PROJECT_ROOT, "dist", "downcity.vsix");
+  const partial = `${out}.${process.pid}.partial`;
   const vsce = join(PROJECT_ROOT, "node_modules", ".bin", "vsce");
-  execFileSync(vsce, ["package", "--no-yarn", "--readme-path", "MARKETPLACE.md", "--out", out], {
-    cwd: stage,
-    stdio: "inherit",
-  });
+  try {
+    execFileSync(vsce, ["package", "--no-yarn", "--readme-path", "MARKETPLACE.md", "--out", partial], {
+      cwd: stage,
+      stdio: "inherit",
+    });
+    renameSync(partial, out);
+  } finally {
+    rmSync(partial, { force: true });
+  }
 }
 
 main();
