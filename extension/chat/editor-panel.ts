@@ -6,10 +6,13 @@ import type { ChatRpcServer } from "./rpc-server";
 import type { ShownMemory } from "./shown-memory";
 import { sameRef } from "../../core/protocol";
 import { attachChat, CHAT_PANEL_TYPE, type ChatViewProvider } from "./views";
+import { recoveryBudget, type RecoveryBudget } from "./hello-watchdog";
 
 interface EditorChat {
   panel: vscode.WebviewPanel;
   server: ChatRpcServer;
+  /** Replaced by a new panel (its document never said hello): its closing does not bring the chat back. */
+  replaced?: boolean;
 }
 
 /**
@@ -38,6 +41,7 @@ export class EditorChats implements vscode.Disposable {
       vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, "Downcity Chat", vscode.ViewColumn.Beside, {
         enableScripts: true,
       }),
+      recoveryBudget(),
     );
     if (target) {
       await chat.server.show(target);
@@ -52,8 +56,8 @@ export class EditorChats implements vscode.Disposable {
    * have saved that state before the reload (the tab then came back empty): a tab with none shows the
    * conversation the sidebar's placeholder says is in a tab, unless another tab shows it already.
    */
-  restore(panel: vscode.WebviewPanel): void {
-    this.attach(panel, {
+  restore(panel: vscode.WebviewPanel, budget = recoveryBudget()): void {
+    this.attach(panel, budget, {
       get: () => {
         const moved = this.sidebar.moved;
         return moved && ![...this.open].some((c) => c.server.ref && sameRef(c.server.ref, moved)) ? moved : undefined;
@@ -71,34 +75,65 @@ export class EditorChats implements vscode.Disposable {
     else await this.sidebar.restore(ref);
   }
 
+  /**
+   * A tab whose document never said hello (hello-watchdog.ts): a new panel in its place shows what it was to show
+   * (its session had not reached it, so it is the placeholder's, as for a restored tab), and the old one closes.
+   */
+  private replace(stuck: EditorChat, budget: RecoveryBudget): void {
+    if (this.disposed || !this.open.has(stuck)) return;
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_PANEL_TYPE,
+      stuck.panel.title,
+      { viewColumn: stuck.panel.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: !stuck.panel.active },
+      { enableScripts: true },
+    );
+    const shows = stuck.server.ref;
+    stuck.replaced = true;
+    stuck.panel.dispose();
+    if (shows)
+      void this.attach(panel, budget)
+        .server.show(shows)
+        .catch(() => undefined);
+    else this.restore(panel, budget);
+  }
+
   dispose(): void {
     this.disposed = true;
     for (const chat of this.open) chat.panel.dispose();
   }
 
-  private attach(panel: vscode.WebviewPanel, memory?: ShownMemory): EditorChat {
+  private attach(panel: vscode.WebviewPanel, budget: RecoveryBudget, memory?: ShownMemory): EditorChat {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "downcity.svg");
+    // The recovery runs after a bound, once `chat` is set.
+    let chat: EditorChat | undefined;
     const server = attachChat(
       panel.webview,
       this.extensionUri,
       this.controller,
       this.actions,
-      () => panel.visible,
+      {
+        visible: () => panel.visible,
+        onDidChangeVisibility: panel.onDidChangeViewState,
+        recover: () => chat && this.replace(chat, budget),
+        budget,
+      },
       memory,
     );
+    const opened: EditorChat = { panel, server };
+    chat = opened;
     // The tab says which session it shows, and follows a rename from anywhere.
     server.onTitle = (title) => (panel.title = title ? `Downcity: ${title}` : "Downcity Chat");
-    const chat = { panel, server };
-    this.open.add(chat);
+    this.open.add(opened);
     panel.onDidDispose(() => {
-      this.open.delete(chat);
+      this.open.delete(opened);
       server.dispose();
+      if (opened.replaced) return;
       // The sidebar still holds the placeholder for this conversation and no other tab shows it: it comes back there.
       const moved = this.sidebar.moved;
       if (this.disposed || !moved || [...this.open].some((c) => c.server.ref && sameRef(c.server.ref, moved))) return;
       void this.sidebar.restore(moved).catch(() => undefined);
     });
-    return chat;
+    return opened;
   }
 }
 

@@ -7,9 +7,23 @@ import { sameRef } from "../../core/protocol";
 import { ChatRpcServer } from "./rpc-server";
 import { watchRules } from "./rules-watch";
 import type { ShownMemory } from "./shown-memory";
+import { HELLO_BOUND_MS, HelloWatchdog, recoveryBudget, type RecoveryBudget } from "./hello-watchdog";
+import { hop } from "../../core/runtime";
 
 export const CHAT_VIEW_ID = "downcity.chat";
 export const CHAT_PANEL_TYPE = "downcity.chatEditor";
+
+/** Where a chat webview is shown: the sidebar view or an editor panel. */
+export interface ChatWebviewHost {
+  /** Whether it is shown now (a hidden one has no document: VS Code drops it, the view restores on show). */
+  visible(): boolean;
+  /** Fires when it may have been shown or hidden. */
+  onDidChangeVisibility: vscode.Event<unknown>;
+  /** Its document never said hello: give it a new webview host (hello-watchdog.ts says why). */
+  recover(): void | Promise<void>;
+  /** Shared by this webview and those that replace it. */
+  budget: RecoveryBudget;
+}
 
 /** Wires one webview (sidebar view or editor panel) to its own RPC server. */
 export function attachChat(
@@ -17,7 +31,7 @@ export function attachChat(
   extensionUri: vscode.Uri,
   controller: ChatController,
   actions: HostActions,
-  visible: () => boolean,
+  host: ChatWebviewHost,
   memory?: ShownMemory,
 ): ChatRpcServer {
   const media = vscode.Uri.joinPath(extensionUri, "media");
@@ -26,10 +40,36 @@ export function attachChat(
     controller,
     actions,
     (message: ChatHostMessage) => void webview.postMessage(message),
-    visible,
+    () => host.visible(),
     memory,
   );
-  webview.onDidReceiveMessage((message: unknown) => void server.handle(message));
+  const watchdog = new HelloWatchdog({
+    boundMs: HELLO_BOUND_MS,
+    budget: host.budget,
+    recover: () => {
+      hop("chat webview recovered");
+      return host.recover();
+    },
+    failed: () => undefined,
+  });
+  server.own(watchdog);
+  server.own(
+    webview.onDidReceiveMessage((message: unknown) => {
+      // Any message at all: the document is alive.
+      watchdog.greeted();
+      void server.handle(message);
+    }),
+  );
+  // Shown again, a webview without retainContextWhenHidden loads its document anew.
+  let shown = host.visible();
+  server.own(
+    host.onDidChangeVisibility(() => {
+      if (shown === host.visible()) return;
+      shown = host.visible();
+      if (shown) watchdog.loading();
+      else watchdog.hidden();
+    }),
+  );
   server.own(watchRules((folderKey) => server.rulesChanged(folderKey)));
   webview.html = chatHtml({
     cspSource: webview.cspSource,
@@ -38,6 +78,7 @@ export function attachChat(
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "chat.css")).toString(),
     codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "codicons", "codicon.css")).toString(),
   });
+  if (shown) watchdog.loading();
   return server;
 }
 
@@ -51,6 +92,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private pendingTarget: RevealTarget | undefined;
   private bringBack: ((ref: SessionRef) => Promise<void>) | undefined;
   private readonly didShow = new vscode.EventEmitter<SessionRef>();
+  private readonly budget = recoveryBudget();
   /** A session shown from outside (tree, command) is now the one the view shows. */
   readonly onDidShow = this.didShow.event;
 
@@ -69,7 +111,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.extensionUri,
       this.controller,
       this.actions,
-      () => view.visible,
+      {
+        visible: () => view.visible,
+        onDidChangeVisibility: view.onDidChangeVisibility,
+        recover: () => this.recover(),
+        budget: this.budget,
+      },
       this.memory,
     );
     server.onBringBack = this.bringBack;
@@ -92,6 +139,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         () => undefined,
       );
     }
+  }
+
+  /**
+   * A new webview host for a sidebar chat whose document never said hello: hidden, VS Code drops the view
+   * (its webview host with it), and shown again it resolves a new one here. Hiding is done by the view's own
+   * toggle, so it works wherever the user put the view (sidebar, secondary sidebar, panel).
+   */
+  private async recover(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.toggleVisibility`);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
   /** The session the sidebar chat shows, if its view was ever resolved. */

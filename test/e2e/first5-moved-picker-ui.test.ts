@@ -7,7 +7,7 @@
 // A screenshot per step lands in test/.tmp/e2e/first5-moved-picker-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
@@ -53,6 +53,30 @@ async function chats(page: Page): Promise<{ sidebar: FrameLocator; editor: Frame
   return { sidebar, editor };
 }
 
+/**
+ * Resolves once the Downcity webview on `side` (left of the sidebar's right edge, or right of it) shows `text`,
+ * looked up afresh on every check: a webview the host rebuilt is a new frame.
+ */
+async function untilShown(page: Page, side: "sidebar" | "editor", text: string, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    ({ side, text }) => {
+      const right = document.querySelector(".part.sidebar")!.getBoundingClientRect().right;
+      return Array.from(
+        document.querySelectorAll<HTMLIFrameElement>(
+          'iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]',
+        ),
+      ).some((outer) => {
+        const r = outer.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0 || (side === "editor") !== r.x >= right - 1) return false;
+        const inner = outer.contentDocument?.querySelector<HTMLIFrameElement>("iframe#active-frame");
+        return inner?.contentDocument?.body?.innerText.includes(text) ?? false;
+      });
+    },
+    { side, text },
+    { timeout },
+  );
+}
+
 /** Runs a palette command through the title bar's command center: with the chat in the editor area, there is no empty editor to click. */
 async function fromCommandCenter(page: Page, title: string): Promise<void> {
   await page.locator(".part.titlebar .command-center .command-center-center").click({ timeout: 15_000 });
@@ -80,6 +104,8 @@ const pickerWidths = (picker: Locator) =>
       shown: select.getBoundingClientRect().width,
       needed,
       text: select.selectedOptions[0]?.textContent ?? "",
+      label: select.selectedOptions[0]?.label ?? "",
+      title: select.title,
       barWidth: select.parentElement!.getBoundingClientRect().width,
     };
   });
@@ -109,10 +135,21 @@ test(
     const provider = await startProviderServer(model.handler);
     t.after(() => provider.close());
     const workbench = await openWorkbench(out, {
-      env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "gpt-4o" },
+      env: {
+        DOWNCITY_PROTOCOL: "openai-chat",
+        DOWNCITY_BASE_URL: provider.baseURL,
+        DOWNCITY_MODEL: "gpt-4o",
+        DOWNCITY_HOP_TRACE: join(out, "hops.jsonl"),
+      },
     });
     t.after(() => workbench.close());
     const { page } = workbench;
+    // The webview hosts' console (their service worker handshake) beside the host's hops, for a step that fails.
+    page.on("console", (message) => {
+      const url = message.location().url;
+      if (url.includes("webview"))
+        appendFileSync(join(out, "webview-console.log"), `${Date.now()} ${url.slice(-80)} ${message.text()}\n`);
+    });
     await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
     const chat = () => chatFrame(page);
     const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
@@ -146,12 +183,13 @@ test(
       await workbench.screenshot("02a-moved");
     });
 
-    // Known bug, issue 19 open: in a clean-clone run on a quiet machine (main at f2ca676) the sidebar chat stayed
-    // blank after this reload while the restored tab showed the conversation; under load it passed 4 of 4. Skipped
-    // until the race is found, so the steps after it (which do not need the reload) still run.
-    await t.test(
+    // Found in a clean-clone run on a quiet machine: after this reload the sidebar chat stayed blank. code-server's
+    // webview hosts share one service worker; the sidebar's and the restored tab's load at the same instant and one
+    // can wait for the worker forever. The host now gives a chat whose document never says hello a new webview host
+    // (extension/chat/hello-watchdog.ts), so either side may be rebuilt here: the waits below find each side's
+    // webview by where it sits each time they look, not by a frame picked once.
+    await step(
       "03 after a window reload the sidebar still shows the placeholder, the tab the conversation",
-      { skip: "known race after the reload: the sidebar chat can stay blank (issue 19)" },
       async () => {
         // The workbench's own reload, as a user's: it saves the editor layout (the tab) on the way.
         const reloaded = page.waitForEvent("load", { timeout: 60_000 });
@@ -162,19 +200,8 @@ test(
         await tab.waitFor({ timeout: 60_000 });
         // The restored tab shows its conversation once it is the active one: a webview right of the sidebar.
         await tab.click();
-        await page.waitForFunction(
-          () => {
-            const right = document.querySelector(".part.sidebar")!.getBoundingClientRect().right;
-            return Array.from(
-              document.querySelectorAll('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]'),
-            ).some((f) => {
-              const r = f.getBoundingClientRect();
-              return r.width > 0 && r.height > 0 && r.x >= right - 1;
-            });
-          },
-          undefined,
-          { timeout: 60_000 },
-        );
+        await untilShown(page, "editor", FIRST_ANSWER, 60_000);
+        await untilShown(page, "sidebar", "Chat moved to an editor", 60_000);
         const seen = await chats(page);
         assert.ok(seen.editor, "the editor chat is back after the reload");
         await seen.editor.locator("article.message.assistant", { hasText: FIRST_ANSWER }).waitFor({ timeout: 30_000 });
@@ -235,8 +262,14 @@ test(
         .waitFor({ timeout: 30_000 });
       const picker = chat().getByRole("combobox", { name: "Agent", exact: true });
       const widths = await pickerWidths(picker);
+      // The full name is the option's text and the picker's tooltip; the closed picker shows a short one, whole.
       assert.equal(widths.text, `${GHOST} (unknown agent)`);
-      assert.ok(widths.shown > 40, `the picker is not blank-narrow (${widths.shown} px)`);
+      assert.equal(widths.title, `${GHOST} (unknown agent)`);
+      assert.equal(widths.label, `${GHOST} (unknown)`);
+      assert.ok(
+        widths.shown >= widths.needed - 1,
+        `the picker is ${widths.shown} px, "${widths.label}" needs ${widths.needed} px (bar ${widths.barWidth} px)`,
+      );
       // The configured agents are still offered beside it.
       const options = await picker.locator("option").allTextContents();
       assert.deepEqual(options.slice(0, 1), [`${GHOST} (unknown agent)`]);

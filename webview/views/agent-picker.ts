@@ -3,6 +3,8 @@ import { live } from "lit-html/directives/live.js";
 
 /** How the picker names a session's agent that no configuration defines (its folder has no config). */
 export const unknownAgentLabel = (agentId: string) => `${agentId} (unknown agent)`;
+/** What the closed picker shows for it: short enough for a 460 px sidebar; the full name is the tooltip and the option's text. */
+export const unknownAgentShortLabel = (agentId: string) => `${agentId} (unknown)`;
 
 /**
  * The Agent picker. A session of an agent no configuration defines (an orphaned agent
@@ -27,7 +29,17 @@ export function agentPicker(
     .value=${live(selected ?? "")}
     @change=${(e: Event) => choose((e.currentTarget as HTMLSelectElement).value)}
   >
-    ${orphan ? html`<option value=${orphan} selected>${unknownAgentLabel(orphan)}</option>` : nothing}
+    ${orphan ? unknownOption(orphan) : nothing}
     ${agents.map((a) => html`<option value=${a.id} ?selected=${a.id === selected}>${a.name}</option>`)}
   </select>`;
 }
+
+/** The orphan's option: its text (and tooltip) the full name, what the closed picker shows the short one. */
+const unknownOption = (agentId: string) =>
+  html`<option
+    value=${agentId}
+    label=${unknownAgentShortLabel(agentId)}
+    title=${unknownAgentLabel(agentId)}
+    .text=${unknownAgentLabel(agentId)}
+    selected
+  ></option>`;
