@@ -14,6 +14,19 @@ import { DAY, manySessions } from "../support/many-sessions";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
 
+/** Runtimes whose every list is first shown to `seen` (which may hold it back). */
+function listsSeenBy(seen: (filter: ListFilter) => void | Promise<void>) {
+  return countingFactory((options) => {
+    const runtime = createWorkspaceRuntime(options);
+    const list = runtime.list.bind(runtime);
+    runtime.list = async (filter = {}) => {
+      await seen(filter);
+      return list(filter);
+    };
+    return runtime;
+  }).factory;
+}
+
 /**
  * The tree at scale (issue 20): its first rows come from one bounded pass (the newest
  * sessions, FIRST_ROWS of them), before the full list; the full list then redraws the
@@ -29,15 +42,9 @@ test("the first rows show from the first page alone; the full list then redraws 
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const asked: ListFilter[] = [];
-  const { factory } = countingFactory((options) => {
-    const runtime = createWorkspaceRuntime(options);
-    const list = runtime.list.bind(runtime);
-    runtime.list = async (filter = {}) => {
-      asked.push(filter);
-      if (filter.limit === undefined) await gate;
-      return list(filter);
-    };
-    return runtime;
+  const factory = listsSeenBy(async (filter) => {
+    asked.push(filter);
+    if (filter.limit === undefined) await gate;
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
@@ -125,14 +132,8 @@ test("with several agents the first page already shows each agent's level, its d
   setFolders([folder(root)]);
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  const { factory } = countingFactory((options) => {
-    const runtime = createWorkspaceRuntime(options);
-    const list = runtime.list.bind(runtime);
-    runtime.list = async (filter = {}) => {
-      if (filter.limit === undefined) await gate;
-      return list(filter);
-    };
-    return runtime;
+  const factory = listsSeenBy(async (filter) => {
+    if (filter.limit === undefined) await gate;
   });
   const context = fakeContext();
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
@@ -217,14 +218,8 @@ test("the full list starts, and refreshes fire, only once the workbench asked fo
   const context = fakeContext();
   let fullAsked!: () => void;
   const fullList = new Promise<boolean>((resolve) => (fullAsked = () => resolve(true)));
-  const { factory } = countingFactory((options) => {
-    const runtime = createWorkspaceRuntime(options);
-    const list = runtime.list.bind(runtime);
-    runtime.list = async (filter = {}) => {
-      if (filter.limit === undefined) fullAsked();
-      return list(filter);
-    };
-    return runtime;
+  const factory = listsSeenBy((filter) => {
+    if (filter.limit === undefined) fullAsked();
   });
   const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
   // The product's wait for the workbench's draw (DRAW_WAIT_MS), the tree's own coalescing.
