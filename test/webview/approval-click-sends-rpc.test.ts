@@ -165,7 +165,7 @@ test("Deny and Allow for this session send their decisions", { skip: skipReason 
     const command = page.getByRole("group", { name: /Tool run_command/ });
     await command.getByRole("button", { name: "Allow for this session" }).click();
     await host.waitFor("approve");
-    await edit.getByRole("button", { name: "Deny" }).click();
+    await edit.getByRole("button", { name: "Deny", exact: true }).click();
     await host.waitFor("approve", 2);
     const decisions = host.sent
       .filter((s) => s.method === "approve")
