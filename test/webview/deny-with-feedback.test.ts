@@ -12,31 +12,15 @@ import {
   violations,
   useBrowser,
 } from "../support/webview/harness";
+import { decided, pendingEdit } from "../support/webview/approvals";
 
 const browserOf = useBrowser();
 
-const base = { sessionId: REF.sessionId, agentId: REF.agentId };
-const DIFF = "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-const b = 2;\n+const b = 3;\n";
 const call = ev(2, "assistant/message", {
   content: [{ type: "tool-call", id: "call-1", name: "edit_file", arguments: { path: "src/a.ts" } }],
 });
-
-function pendingEdit() {
-  return snapshot([userEv(1, "Change b to 3"), call], {
-    running: true,
-    pendingApprovals: [
-      {
-        type: "approval-requested",
-        ...base,
-        toolCallId: "call-1",
-        toolName: "edit_file",
-        kind: "edit",
-        summary: "Edit src/a.ts (+1 −1)",
-        preview: { kind: "edit", path: "src/a.ts", diff: DIFF, added: 1, removed: 1 },
-      },
-    ],
-  });
-}
+const pendingSession = () =>
+  snapshot([userEv(1, "Change b to 3"), call], { running: true, pendingApprovals: [pendingEdit("call-1")] });
 
 const focusedLabel = (page: import("playwright-core").Page) =>
   page.evaluate(
@@ -48,7 +32,7 @@ test(
   { skip: skipReason },
   async () => {
     const chat = await openChat(browserOf(), (host) =>
-      helloWith(pendingEdit())(host).on("approve", () => ({ resolved: true })),
+      helloWith(pendingSession())(host).on("approve", () => ({ resolved: true })),
     );
     const { page, host } = chat;
     try {
@@ -80,20 +64,7 @@ test(
       await card.getByRole("status").filter({ hasText: "Sending your answer" }).waitFor();
       assert.equal(await field.isDisabled(), true, "one answer per card");
 
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "denied", by: "user", reason },
-      });
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "session-event",
-          ...base,
-          event: ev(3, "tool/approval", { toolCallId: "call-1", decision: "denied", by: "user", reason }, false),
-        },
-      });
+      await decided(host, "call-1", 3, { decision: "denied", reason });
       const decision = page.getByRole("group", { name: "Tool edit_file: refused" }).locator(".tool-decision");
       await decision.filter({ hasText: `denied: ${reason}` }).waitFor();
       assert.equal(await decision.locator("b").count(), 0, "the reason is text, not markup");
@@ -107,7 +78,7 @@ test(
 
 test("the send button denies with the typed reason; an empty one denies without", { skip: skipReason }, async () => {
   const chat = await openChat(browserOf(), (host) =>
-    helloWith(pendingEdit())(host).on("approve", () => ({ resolved: false })),
+    helloWith(pendingSession())(host).on("approve", () => ({ resolved: false })),
   );
   const { page, host } = chat;
   try {
