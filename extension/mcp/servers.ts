@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { McpManager, type McpTools } from "../../core/runtime/mcp";
 import { WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 import { McpInputs } from "./inputs";
-import { readFolderConfig, SETTING } from "./sources";
+import { readFolderConfig, SETTING, startTimeoutMs } from "./sources";
 import { McpTrust } from "./trust";
 
 export interface FolderMcp {
@@ -86,6 +86,7 @@ export class McpServers implements vscode.Disposable {
     const manager = new McpManager({
       root,
       firstRunWaitMs: this.firstRunWaitMs,
+      startTimeoutMs: () => startTimeoutMs(folder),
       log: {
         stderr: (server, line) => this.output.appendLine(`[${server}] ${line}`),
         info: (server, message) => this.output.appendLine(`[${server}] ${message}`),
