@@ -12,7 +12,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { createEditFileTool, createGlobTool, createGrepTool, findOnPath } from "../core/tools/node";
+import { createEditFileTool } from "../core/tools/node/edit-file";
+import { createGlobTool } from "../core/tools/node/glob";
+import { createGrepTool } from "../core/tools/node/grep";
+import { findOnPath } from "../core/tools/node/which";
 import type { ToolContext } from "../core/tools/types";
 import { createEditorTools } from "../extension/tools";
 import { createEditorGrepTool } from "../extension/tools/search-tools";

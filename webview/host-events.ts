@@ -66,12 +66,9 @@ export function applyHostEvent(app: HostEventsApp, event: ChatHostEvent): void {
       return;
     case "agent": {
       const e = event.event;
-      if (
-        !state.snapshot ||
-        e.sessionId !== state.snapshot.ref.sessionId ||
-        event.folderKey !== state.snapshot.ref.folderKey
-      )
-        return;
+      // Folder, agent and session: two agents may hold the same session id (refs.ts).
+      const ref = { folderKey: event.folderKey, agentId: e.agentId, sessionId: e.sessionId };
+      if (!state.snapshot || !sameRef(ref, state.snapshot.ref)) return;
       if (e.type === "draft") {
         // Coalesced: a burst of deltas costs one render per animation frame.
         app.setPendingDraft(() => app.conversation.setDraft(e.draftId, e.blocks));

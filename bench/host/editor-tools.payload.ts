@@ -4,7 +4,10 @@
 // bench/editor-tools-host.ts.
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import * as vscode from "vscode";
-import { createEditFileTool, createGlobTool, createGrepTool, findOnPath } from "../../core/tools/node";
+import { createEditFileTool } from "../../core/tools/node/edit-file";
+import { createGlobTool } from "../../core/tools/node/glob";
+import { createGrepTool } from "../../core/tools/node/grep";
+import { findOnPath } from "../../core/tools/node/which";
 import type { Tool, ToolContext, ToolOutput } from "../../core/tools/types";
 import { createEditorTools } from "../../extension/tools";
 import { createEditorGlobTool, createEditorGrepTool } from "../../extension/tools/search-tools";

@@ -1,9 +1,12 @@
-export * from "./blob-store";
-export * from "./layout";
-export * from "./manifest";
-export * from "./git-snapshot";
-export * from "./recorder";
-export * from "./content";
-export * from "./timeline";
-export * from "./plan";
-export * from "./apply";
+export { type PendingCheckpoint, CheckpointRecorder } from "./recorder";
+export { ContentSource } from "./content";
+export { restorePointOf } from "./timeline";
+export { planRestore, type RestoreFilePlan, type LoadedPlan } from "./plan";
+export {
+  applyRestore,
+  endRestore,
+  settleInterruptedRestore,
+  undoableRestore,
+  type ConflictChoice,
+  RestoreError,
+} from "./apply";

@@ -1,2 +1,10 @@
-export * from "./attachments";
-export * from "./fuzzy";
+export {
+  fileAttachment,
+  folderAttachment,
+  problemsAttachment,
+  selectionAttachment,
+  terminalAttachment,
+  withAttachments,
+  type Problem,
+} from "./attachments";
+export { fuzzyFilter } from "./fuzzy";

@@ -25,5 +25,5 @@ export { byUpdated } from "../storage/list/list";
 export type { Unsubscribe } from "../util/emitter";
 export { hop } from "../util/hop-trace";
 export { DEFAULT_RULES_BUDGET, ruleNames } from "../rules";
-export * from "./env-provider";
-export * from "./transcript";
+export { resolveEnvProvider, ProviderConfigError, type ResolvedProvider } from "./env-provider";
+export { eventMarkdown, renderTranscript, usageAfterCompactions, wholeHistory } from "./transcript";

@@ -1,8 +1,26 @@
-export * from "./errors";
-export * from "./surface";
-export * from "./derive";
-export * from "./title";
-export * from "./session";
-export * from "./store";
-export * from "./persistence";
-export * from "./transcript";
+export { SessionEventError, ReadOnlySessionError } from "./errors";
+export { SurfaceManager } from "./surface";
+export { deriveEventMessage } from "./derive";
+export { foldTitle, normaliseTitle, type TitleState, EMPTY_TITLE } from "./title";
+export { type PrefixSummary, type SessionInit, Session } from "./session";
+export { DEFAULT_AGENT_ID, SessionStore } from "./store";
+export {
+  type LocalSessionRef,
+  type SessionListItem,
+  type DamagedFolder,
+  type RepairReport,
+  type HistoryPage,
+  type Draft,
+  type SessionStoragePort,
+  type ListFilter,
+  type SessionChange,
+  type ForkOptions,
+  type SessionPersistence,
+} from "./persistence";
+export {
+  usageAfterCompactions,
+  eventMarkdown,
+  wholeHistory,
+  renderTranscript,
+  type TranscriptFormat,
+} from "./transcript";

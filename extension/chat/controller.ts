@@ -406,8 +406,7 @@ export class ChatController implements Disposable {
   private dispatch(folderKey: string, event: AgentEvent): void {
     this.live.get(folderKey)?.apply(event);
     for (const w of this.watchers) {
-      if (w.ref.folderKey === folderKey && w.ref.sessionId === event.sessionId && w.ref.agentId === event.agentId)
-        w.listener(event);
+      if (sameRef(w.ref, { folderKey, agentId: event.agentId, sessionId: event.sessionId })) w.listener(event);
     }
   }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fuzzyFilter, fuzzyScore } from "../../core/mentions";
+import { fuzzyFilter } from "../../core/mentions";
+import { fuzzyScore } from "../../core/mentions/fuzzy";
 
 test("@file fuzzy match: the file name first, its start first, the closest name first; characters in order across folders", () => {
   const paths = [

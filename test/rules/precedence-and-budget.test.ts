@@ -3,7 +3,8 @@ import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ProjectRules, RULES_FILE_CAP, touchedPaths } from "../../core/rules";
+import { ProjectRules, touchedPaths } from "../../core/rules";
+import { RULES_FILE_CAP } from "../../core/rules/read";
 import { tempDir } from "../support/temp";
 
 function write(root: string, path: string, text: string): void {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appendFileSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { searchWorkspace } from "../../core/runtime";
-import { createMatcher } from "../../core/search";
+import { createMatcher } from "../../core/search/matcher";
 import { fold } from "../../core/search/fold";
 import { FOLDS_TO_ASCII, rawTest } from "../../core/search/raw-test";
 import { unitCache } from "../../core/search/unit-cache";

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { searchWorkspace, SearchQueryError, WorkspaceRuntime } from "../../core/runtime";
+import { searchWorkspace, SearchQueryError } from "../../core/runtime";
+import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
 import { RE2JS } from "re2js";
-import { createMatcher } from "../../core/search";
+import { createMatcher } from "../../core/search/matcher";
 import { fold } from "../../core/search/fold";
 import { Sessions } from "../../core/storage";
 import { tempDir } from "../support/temp";

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
-import { openSearchIndex, searchWorkspace } from "../../core/runtime";
+import { openSearchIndex } from "../../core/runtime/search";
+import { searchWorkspace } from "../../core/runtime";
 import type { SearchOptions } from "../../core/protocol/search";
 import { SearchIndex } from "../../core/search";
 import { createStorageContext } from "../../core/storage/context";
@@ -96,7 +97,7 @@ test("a selective query plans from its candidate units' owners, not by visiting 
   await sessions.close();
   const index = new SearchIndex(createStorageContext({ root }), undefined);
   const all = await index.refresh();
-  const { createMatcher } = await import("../../core/search");
+  const { createMatcher } = await import("../../core/search/matcher");
   const candidates = index.candidates(createMatcher({ query: "numbat" }));
   assert.ok(candidates.units && candidates.units.length >= 2, "a rare word lists its units");
   let visited = 0;
@@ -267,7 +268,7 @@ test("a runtime with an index directory: its own writes are found at once, the i
   const root = tempDir(t);
   const indexDir = tempDir(t, "downcity-index-");
   await makeCorpus(root, { sessions: 4 });
-  const { WorkspaceRuntime } = await import("../../core/runtime");
+  const { WorkspaceRuntime } = await import("../../core/runtime/workspace-runtime");
   const runtime = new WorkspaceRuntime({
     root,
     searchIndexDir: indexDir,

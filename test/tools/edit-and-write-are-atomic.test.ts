@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { applyEdits } from "../../core/tools";
+import { applyEdits } from "../../core/tools/edits";
 import { makeWorkspace, text, type Workspace } from "./fixtures";
 
 describe("edit_file", () => {

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
+import { BUILTIN_TOOL_DEFINITIONS } from "../../core/tools/definitions";
 import {
-  BUILTIN_TOOL_DEFINITIONS,
   DEFAULT_MAX_RESULT_CHARS,
   SandboxError,
   ToolError,
   ToolRegistry,
-  capText,
   textOutput,
   type Tool,
   type ToolContext,
 } from "../../core/tools";
+import { capText } from "../../core/tools/cap";
 import { createNodeTools } from "../../core/tools/node";
 import { ToolSpec } from "../../core/protocol";
 

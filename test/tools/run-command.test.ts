@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ToolRegistry, isSecretEnvName } from "../../core/tools";
+import { ToolRegistry } from "../../core/tools";
+import { isSecretEnvName } from "../../core/tools/env";
 import { createNodeTools } from "../../core/tools/node";
 import { makeWorkspace, text, type Workspace } from "./fixtures";
 

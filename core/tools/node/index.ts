@@ -32,15 +32,3 @@ export function createNodeTools(options: NodeToolsOptions = {}): Tool[] {
     createRunCommandTool(options.command),
   ];
 }
-
-export {
-  createEditFileTool,
-  createGlobTool,
-  createGrepTool,
-  createListDirTool,
-  createReadFileTool,
-  createRunCommandTool,
-  createWriteFileTool,
-};
-export type { RunCommandOptions };
-export { findOnPath } from "./which";

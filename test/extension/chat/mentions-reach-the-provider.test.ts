@@ -4,12 +4,12 @@ import { fallbackTitle } from "../../../core/agent/titles";
 import {
   fileAttachment,
   folderAttachment,
-  parseFileMention,
   problemsAttachment,
   selectionAttachment,
   terminalAttachment,
   withAttachments,
 } from "../../../core/mentions";
+import { parseFileMention } from "../../../core/mentions/attachments";
 import type { ResolvedAttachment, UserMessageData } from "../../../core/protocol";
 import { wire } from "../../support/provider-server";
 import { startHarness } from "../../agent/harness";
