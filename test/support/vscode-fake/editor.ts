@@ -191,6 +191,7 @@ export class FakeDocument {
     if (this.isUntitled || this.uri.scheme !== "file") return false;
     writeFileSync(this.uri.fsPath, this.text);
     this.isDirty = false;
+    current?.documentSaved.fire(this);
     return true;
   }
 }
@@ -245,6 +246,7 @@ export class FakeEditor {
   readonly diagnostics = new Map<string, { uri: Uri; list: Diagnostic[] }>();
   readonly diagnosticsChanged = new EventEmitter<{ uris: Uri[] }>();
   readonly documentChanged = new EventEmitter<{ document: FakeDocument }>();
+  readonly documentSaved = new EventEmitter<FakeDocument>();
   /** Every WorkspaceEdit applied, in order. */
   readonly applied: WorkspaceEdit[] = [];
   readonly terminals: FakeTerminal[] = [];
@@ -333,6 +335,7 @@ export class FakeEditor {
         return new Disposable(() => this.providers.delete(scheme));
       },
       onDidChangeTextDocument: this.documentChanged.event,
+      onDidSaveTextDocument: this.documentSaved.event,
       getConfiguration: (section: string) => ({
         get: <T>(key: string, fallback?: T) => (this.config[section]?.[key] as T | undefined) ?? fallback,
       }),
