@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { McpManager, type McpTools } from "../../core/runtime/mcp";
 import { WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 import { McpInputs } from "./inputs";
-import { readFolderConfig, SETTING } from "./sources";
+import { readFolderConfig, SETTING, startTimeoutMs } from "./sources";
 import { McpTrust } from "./trust";
 
 export interface FolderMcp {
@@ -39,12 +39,12 @@ export class McpServers implements vscode.Disposable {
   readonly inputs: McpInputs;
 
   constructor(
-    context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">,
+    context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets" | "storageUri">,
     readonly output: vscode.OutputChannel,
     /** How long a run waits for a starting server (the manager's default when unset); tests on a loaded machine wait longer. */
     private readonly firstRunWaitMs?: number,
   ) {
-    this.trust = new McpTrust(context.workspaceState);
+    this.trust = McpTrust.of(context, (message) => output.appendLine(`[trust] ${message}`));
     this.inputs = new McpInputs(context.secrets);
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${WORKSPACE_MCP_FILE.replace(/\\/g, "/")}`);
     const reload = (uri: vscode.Uri) => {
@@ -95,6 +95,7 @@ export class McpServers implements vscode.Disposable {
     const manager = new McpManager({
       root,
       firstRunWaitMs: this.firstRunWaitMs,
+      startTimeoutMs: () => startTimeoutMs(folder),
       log: {
         stderr: (server, line) => this.output.appendLine(`[${server}] ${line}`),
         info: (server, message) => this.output.appendLine(`[${server}] ${message}`),
@@ -104,7 +105,7 @@ export class McpServers implements vscode.Disposable {
       restricted: () => (vscode.workspace.isTrusted ? undefined : MCP_RESTRICTED),
       alwaysAllowed: (server, tool) => this.trust.alwaysAllowed(root, server, tool),
       allowAlways: async (server, tool, what) => {
-        await this.trust.allowAlways(root, what === "server" ? server : `${server}/${tool}`);
+        await this.trust.allowAlways(root, server, what === "server" ? undefined : tool);
         this.output.appendLine(
           `[${server}] ${what === "server" ? "all tools" : `"${tool}"`} always allowed in ${root}`,
         );
