@@ -1,11 +1,12 @@
-import type {
-  ChatMethod,
-  ChatPage,
-  ChatParams,
-  SessionRef,
-  ChatResult,
-  RevealTarget,
-  SessionSearchHit,
+import {
+  sessionKey,
+  type ChatMethod,
+  type ChatPage,
+  type ChatParams,
+  type SessionRef,
+  type ChatResult,
+  type RevealTarget,
+  type SessionSearchHit,
 } from "../core/protocol";
 import { findMatches, matcher, rowKeyAt, type FindMatch } from "./find";
 import { clearHighlights, highlightRows } from "./highlight";
@@ -167,7 +168,7 @@ export class FindController {
 
   /** A session is shown (again): nothing found or revealed before applies; `reveal` is what this show asks for. */
   reset(ref: SessionRef, reveal?: RevealTarget): void {
-    const session = `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
+    const session = sessionKey(ref, ref.folderKey);
     if (reveal) this.wanted = { session, target: reveal };
     else if (this.wanted?.session !== session) this.wanted = undefined;
     this.revealing++;

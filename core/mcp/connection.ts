@@ -39,7 +39,8 @@ export interface McpConnectionDeps {
   /** The config with `${input:…}` and the other variables substituted (the host may ask for an input). */
   resolve(entry: McpServerEntry): Promise<McpServerConfig>;
   log: McpLog;
-  startTimeoutMs: number;
+  /** Read at each start: the host's setting may change while the connection lives. */
+  startTimeoutMs: () => number;
   callTimeoutMs: number;
   backoff: BackoffPolicy;
   now: () => number;
@@ -230,7 +231,7 @@ export class McpConnection {
 
   /** A client over the configured transport: Streamable HTTP first for a URL, legacy SSE when that fails (or when `type` is "sse"). */
   private async open(config: McpServerConfig): Promise<{ client: Client; kind: string }> {
-    const timeout = this.deps.startTimeoutMs;
+    const timeout = this.deps.startTimeoutMs();
     if ("command" in config) {
       const transport = new StdioClientTransport({
         command: config.command,
@@ -277,6 +278,8 @@ export class McpConnection {
       return client;
     } catch (err) {
       await client.close().catch(() => undefined);
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+        throw new Error(`it did not answer "initialize" within ${Math.round(timeout / 100) / 10} s`, { cause: err });
       throw err;
     }
   }
@@ -286,7 +289,7 @@ export class McpConnection {
     let cursor: string | undefined;
     do {
       const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LooseToolList, {
-        timeout: this.deps.startTimeoutMs,
+        timeout: this.deps.startTimeoutMs(),
       });
       listed.push(...page.tools);
       cursor = page.nextCursor;

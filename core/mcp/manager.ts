@@ -43,7 +43,8 @@ export interface McpHostOptions {
   alwaysAllowed?: (server: string, tool: string) => boolean;
   /** Persists the approval card's "always allow" for a tool or its server, in this folder. */
   allowAlways?: (server: string, tool: string, what: "tool" | "server") => Promise<void>;
-  startTimeoutMs?: number;
+  /** How long a server may take to connect and list its tools (default 30 s); a function is read at each start. */
+  startTimeoutMs?: number | (() => number);
   /**
    * How long a run waits for servers still connecting (after consent and inputs) before
    * it goes on without them; they keep starting and join the next run. Default 3 s.
@@ -211,7 +212,8 @@ export class McpManager {
       root: host.root,
       resolve: (e) => this.resolve(e),
       log: host.log,
-      startTimeoutMs: host.startTimeoutMs ?? 30_000,
+      startTimeoutMs: () =>
+        (typeof host.startTimeoutMs === "function" ? host.startTimeoutMs() : host.startTimeoutMs) ?? 30_000,
       callTimeoutMs: host.callTimeoutMs ?? 120_000,
       backoff: { ...DEFAULT_BACKOFF, ...host.backoff },
       now: host.now ?? Date.now,

@@ -4,3 +4,4 @@ export { McpManager, type McpConsentRequest, type McpTools } from "../mcp/manage
 export { mergeMcpConfigs, parseMcpConfig, type McpInput, type McpSource, type ParsedMcpConfig } from "../mcp/config";
 export type { McpServerStatus } from "../mcp/connection";
 export { readMcpFile, WORKSPACE_MCP_FILE } from "../mcp/files";
+export { launchDigest, McpTrustDoc, McpTrustFile, emptyTrust, type McpTrustStore } from "../mcp/trust-file";

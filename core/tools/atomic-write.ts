@@ -10,13 +10,14 @@ export interface AtomicWriteResult {
 /**
  * Replaces `file` with `data` so readers see the old or the new content, never a mix:
  * write a temp file beside it, fsync, rename over. An existing file keeps its mode;
- * a new one gets 0o666 minus the umask, like any created file. Parents are created
- * when `mkdirs` is set. `file` must already be sandbox-resolved.
+ * a new one gets 0o666 minus the umask, like any created file, unless `mode` is given
+ * (then the file has exactly that mode, old or new). Parents are created when `mkdirs`
+ * is set. `file` must already be sandbox-resolved.
  */
 export async function atomicWriteFile(
   file: string,
   data: string | Uint8Array,
-  options: { mkdirs?: boolean } = {},
+  options: { mkdirs?: boolean; mode?: number } = {},
 ): Promise<AtomicWriteResult> {
   const dir = path.dirname(file);
   if (options.mkdirs) await mkdir(dir, { recursive: true });
@@ -29,12 +30,13 @@ export async function atomicWriteFile(
   }
   const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await open(temp, "wx", existing ? existing.mode & 0o7777 : 0o666);
+  const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
+  const handle = await open(temp, "wx", mode ?? 0o666);
   try {
     try {
       await handle.writeFile(bytes);
-      // open()'s mode is filtered by the umask; chmod restores the original exactly.
-      if (existing) await handle.chmod(existing.mode & 0o7777);
+      // open()'s mode is filtered by the umask; chmod sets the wanted one exactly.
+      if (mode !== undefined) await handle.chmod(mode);
       await handle.sync();
     } finally {
       await handle.close();

@@ -14,7 +14,7 @@ import type {
   ToolResultData,
 } from "../../core/protocol";
 
-import { sameRef } from "../../core/protocol";
+import { sameRef, sessionKey } from "../../core/protocol";
 import type { Session, SessionChange } from "../../core/runtime";
 import { hop, SessionNotFoundError } from "../../core/runtime";
 import { PendingDecisions } from "../approval/decisions";
@@ -177,7 +177,7 @@ export class ChatController implements Disposable {
     const page = await folder.runtime.messages(this.coreRef(ref));
     const live = this.liveOf(ref);
     const readOnly = this.readOnlyReason(session, report.readOnly);
-    const model = this.models.get(keyOf(ref)) ?? this.runtimes.defaultModel(ref.folderKey);
+    const model = this.models.get(sessionKey(ref, ref.folderKey)) ?? this.runtimes.defaultModel(ref.folderKey);
     return {
       ref,
       folderName: folder.name,
@@ -261,7 +261,7 @@ export class ChatController implements Disposable {
       folder.runtime.steer(coreRef, input);
       return { steered: true };
     }
-    const model = this.models.get(keyOf(ref));
+    const model = this.models.get(sessionKey(ref, ref.folderKey));
     const run = folder.runtime.prompt(coreRef, input, model ? { model } : {});
     run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
     return { steered: false };
@@ -274,7 +274,7 @@ export class ChatController implements Disposable {
     if (readOnly) throw new ChatError("read-only", readOnly);
     const last = session.events().findLast((e) => e.type === "turn/end" || e.type === "turn/start");
     if (!last || last.seq !== turnEnd) throw new ChatError("invalid", "Only the last failed turn can be retried.");
-    const model = this.models.get(keyOf(ref));
+    const model = this.models.get(sessionKey(ref, ref.folderKey));
     const run = folder.runtime.retry(this.coreRef(ref), model ? { model } : {});
     run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
   }
@@ -326,11 +326,11 @@ export class ChatController implements Disposable {
   }
 
   selectModel(ref: SessionRef, model: ModelChoice): void {
-    this.models.set(keyOf(ref), model);
+    this.models.set(sessionKey(ref, ref.folderKey), model);
   }
 
   model(ref: SessionRef): ModelChoice | undefined {
-    return this.models.get(keyOf(ref)) ?? this.runtimes.defaultModel(ref.folderKey);
+    return this.models.get(sessionKey(ref, ref.folderKey)) ?? this.runtimes.defaultModel(ref.folderKey);
   }
 
   /** The connect form's host side; an error where the host offers none. */
@@ -432,8 +432,6 @@ export class ChatController implements Disposable {
 function gone(error: unknown): ChatError | undefined {
   return error instanceof SessionNotFoundError ? new ChatError("not-found", SESSION_GONE) : undefined;
 }
-
-const keyOf = (ref: SessionRef) => `${ref.folderKey}\u0000${ref.agentId}\u0000${ref.sessionId}`;
 
 function toPage(page: {
   events: ChatPage["events"];

@@ -5,7 +5,7 @@ import { McpServers } from "./servers";
 export { McpServers } from "./servers";
 
 /** The MCP feature: the "Downcity MCP" output channel, the servers of every folder, and "Downcity: MCP Servers". */
-export function registerMcp(context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">): {
+export function registerMcp(context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets" | "storageUri">): {
   servers: McpServers;
   disposable: vscode.Disposable;
 } {

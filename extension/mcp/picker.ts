@@ -123,11 +123,11 @@ async function serverActions(servers: McpServers, item: ServerItem): Promise<boo
         ...servers.trust.alwaysTools(root, status.name),
       ]),
     ].map((tool) => {
-      const on = servers.trust.isAlways(root, `${status.name}/${tool}`);
+      const on = servers.trust.isAlways(root, status.name, tool);
       return {
         label: `$(tools) ${tool}`,
         description: on ? "always allowed — pick to ask again" : "pick to always allow",
-        run: () => servers.trust.toggleAlways(root, `${status.name}/${tool}`),
+        run: () => servers.trust.toggleAlways(root, status.name, tool),
       };
     }),
     {

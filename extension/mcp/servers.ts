@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { McpManager, type McpTools } from "../../core/runtime/mcp";
 import { WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 import { McpInputs } from "./inputs";
-import { readFolderConfig, SETTING } from "./sources";
+import { readFolderConfig, SETTING, startTimeoutMs } from "./sources";
 import { McpTrust } from "./trust";
 
 export interface FolderMcp {
@@ -12,6 +12,14 @@ export interface FolderMcp {
   manager: McpManager;
   /** The first read of the folder's configuration. */
   loaded: Promise<void>;
+}
+
+/** One folder's MCP servers as its record holds them (`McpServers.forFolder`). */
+export interface FolderMcpTools {
+  /** The hook the folder's runtime calls when a run builds its agent: starts what never started. */
+  tools(): Promise<McpTools>;
+  /** Stops the folder's servers. */
+  dispose(): Promise<void>;
 }
 
 /** Why no MCP server starts while the workspace is untrusted. */
@@ -31,12 +39,12 @@ export class McpServers implements vscode.Disposable {
   readonly inputs: McpInputs;
 
   constructor(
-    context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets">,
+    context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets" | "storageUri">,
     readonly output: vscode.OutputChannel,
     /** How long a run waits for a starting server (the manager's default when unset); tests on a loaded machine wait longer. */
     private readonly firstRunWaitMs?: number,
   ) {
-    this.trust = new McpTrust(context.workspaceState);
+    this.trust = McpTrust.of(context, (message) => output.appendLine(`[trust] ${message}`));
     this.inputs = new McpInputs(context.secrets);
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${WORKSPACE_MCP_FILE.replace(/\\/g, "/")}`);
     const reload = (uri: vscode.Uri) => {
@@ -52,14 +60,15 @@ export class McpServers implements vscode.Disposable {
         for (const f of this.folders.values())
           if (e.affectsConfiguration(SETTING, f.folder.uri)) void this.reload(f.folder);
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-        for (const folder of e.removed) {
-          const f = this.folders.get(folder.uri.toString());
-          this.folders.delete(folder.uri.toString());
-          void f?.manager.close();
-        }
-      }),
     );
+  }
+
+  /**
+   * A folder's part of its record (FolderRegistry makes it when the folder opens and disposes it when the folder goes):
+   * the tools its runtime asks for, and the end of its servers. The manager itself is still made at the first use.
+   */
+  forFolder(folder: vscode.WorkspaceFolder): FolderMcpTools {
+    return { tools: () => this.tools(folder), dispose: () => this.forget(folder) };
   }
 
   /** The hook the folder's runtime calls when a run builds its agent: starts what never started. */
@@ -86,6 +95,7 @@ export class McpServers implements vscode.Disposable {
     const manager = new McpManager({
       root,
       firstRunWaitMs: this.firstRunWaitMs,
+      startTimeoutMs: () => startTimeoutMs(folder),
       log: {
         stderr: (server, line) => this.output.appendLine(`[${server}] ${line}`),
         info: (server, message) => this.output.appendLine(`[${server}] ${message}`),
@@ -95,7 +105,7 @@ export class McpServers implements vscode.Disposable {
       restricted: () => (vscode.workspace.isTrusted ? undefined : MCP_RESTRICTED),
       alwaysAllowed: (server, tool) => this.trust.alwaysAllowed(root, server, tool),
       allowAlways: async (server, tool, what) => {
-        await this.trust.allowAlways(root, what === "server" ? server : `${server}/${tool}`);
+        await this.trust.allowAlways(root, server, what === "server" ? undefined : tool);
         this.output.appendLine(
           `[${server}] ${what === "server" ? "all tools" : `"${tool}"`} always allowed in ${root}`,
         );
@@ -113,6 +123,13 @@ export class McpServers implements vscode.Disposable {
 
   all(): FolderMcp[] {
     return [...this.folders.values()];
+  }
+
+  /** The folder went: its servers stop, and a later use (the folder added again) reads its configuration anew. */
+  private forget(folder: vscode.WorkspaceFolder): Promise<void> {
+    const f = this.folders.get(folder.uri.toString());
+    this.folders.delete(folder.uri.toString());
+    return f ? f.manager.close() : Promise.resolve();
   }
 
   private async reload(folder: vscode.WorkspaceFolder): Promise<void> {

@@ -5,6 +5,12 @@ import { readMcpFile, WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 
 export const SETTING = "downcity.mcp.servers";
 
+/** `downcity.mcp.startTimeoutSeconds` of the folder, read at each server start. */
+export function startTimeoutMs(folder: vscode.WorkspaceFolder): number {
+  const seconds = vscode.workspace.getConfiguration("downcity", folder.uri).get<number>("mcp.startTimeoutSeconds", 30);
+  return Number.isFinite(seconds) && seconds >= 1 ? seconds * 1000 : 30_000;
+}
+
 /**
  * A folder's MCP configuration, VS Code's way: the user's `downcity.mcp.servers` (trusted),
  * then the setting's workspace values and the folder's `.vscode/mcp.json` (both may come

@@ -1,25 +1,55 @@
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { McpConsentRequest } from "../../core/runtime/mcp";
+import { emptyTrust, launchDigest, McpTrustDoc, McpTrustFile, type McpTrustStore } from "../../core/runtime/mcp";
 
-const CONSENT_KEY = "downcity.mcp.consent";
-const ALWAYS_KEY = "downcity.mcp.alwaysAllow";
+/** The file in the workspace's extension storage (outside every folder of the workspace). */
+export const TRUST_FILE = "mcp-trust.json";
+const MEMENTO_KEY = "downcity.mcp.trust";
+
+/** With no folder open there is no per-workspace storage: the same document in workspaceState. */
+class MementoTrust implements McpTrustStore {
+  private writes: Promise<void> = Promise.resolve();
+  constructor(private readonly state: vscode.Memento) {}
+  read(): McpTrustDoc {
+    const parsed = McpTrustDoc.safeParse(this.state.get(MEMENTO_KEY));
+    return parsed.success ? parsed.data : emptyTrust();
+  }
+  update(change: (doc: McpTrustDoc) => McpTrustDoc): Promise<void> {
+    const write = this.writes.then(() => this.state.update(MEMENTO_KEY, McpTrustDoc.parse(change(this.read()))));
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+}
 
 /**
- * What the user allowed, per folder, in workspaceState: which untrusted servers may start
- * (by fingerprint: a changed command line asks again), and which servers or tools run
- * without asking ("server" or "server/tool").
+ * What the user allowed, per folder: which untrusted servers may start (by launch: a changed
+ * command line asks again), and which servers or tools run without asking. Kept in
+ * `mcp-trust.json` in the workspace's storageUri, else (no folder open) in workspaceState.
  */
 export class McpTrust {
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(readonly store: McpTrustStore) {}
+
+  static of(
+    context: Pick<vscode.ExtensionContext, "workspaceState" | "storageUri">,
+    log: (message: string) => void,
+  ): McpTrust {
+    const dir = context.storageUri?.scheme === "file" ? context.storageUri.fsPath : undefined;
+    return new McpTrust(dir ? new McpTrustFile(join(dir, TRUST_FILE), log) : new MementoTrust(context.workspaceState));
+  }
 
   consented(root: string, fingerprint: string): boolean {
-    return this.state.get<string[]>(CONSENT_KEY, []).includes(`${root}\u0000${fingerprint}`);
+    const launch = launchDigest(fingerprint);
+    return this.store.read().consent.some((c) => c.folder === root && c.launch === launch);
   }
 
   async rememberConsent(root: string, fingerprint: string): Promise<void> {
-    const list = this.state.get<string[]>(CONSENT_KEY, []);
-    if (!list.includes(`${root}\u0000${fingerprint}`))
-      await this.state.update(CONSENT_KEY, [...list, `${root}\u0000${fingerprint}`]);
+    const launch = launchDigest(fingerprint);
+    await this.store.update((doc) =>
+      doc.consent.some((c) => c.folder === root && c.launch === launch)
+        ? doc
+        : { ...doc, consent: [...doc.consent, { folder: root, launch }] },
+    );
   }
 
   /** The modal the first start of a folder's server shows: its command line or URL, exactly as configured. */
@@ -39,37 +69,41 @@ export class McpTrust {
     return true;
   }
 
+  /** Whether a call of `tool` runs unasked: allowed always for the tool or for its whole server. */
   alwaysAllowed(root: string, server: string, tool: string): boolean {
-    const list = this.state.get<string[]>(ALWAYS_KEY, []);
-    return list.includes(`${root}\u0000${server}`) || list.includes(`${root}\u0000${server}/${tool}`);
+    return this.isAlways(root, server) || this.isAlways(root, server, tool);
   }
 
-  isAlways(root: string, key: string): boolean {
-    return this.state.get<string[]>(ALWAYS_KEY, []).includes(`${root}\u0000${key}`);
+  /** Whether "always allow" is on for exactly this server (no `tool`) or this one tool. */
+  isAlways(root: string, server: string, tool?: string): boolean {
+    return this.store.read().always.some((a) => a.folder === root && a.server === server && a.tool === tool);
   }
 
-  /** Turns "always allow" on for a server ("name") or one tool ("name/tool"): the approval card's button. */
-  async allowAlways(root: string, key: string): Promise<void> {
-    const list = this.state.get<string[]>(ALWAYS_KEY, []);
-    const id = `${root}\u0000${key}`;
-    if (!list.includes(id)) await this.state.update(ALWAYS_KEY, [...list, id]);
+  /** Turns "always allow" on for a server (no `tool`) or one tool: the approval card's button. */
+  async allowAlways(root: string, server: string, tool?: string): Promise<void> {
+    await this.setAlways(root, server, tool, true);
   }
 
   /** The tools of `server` allowed always in this folder (listed even while the server is stopped). */
   alwaysTools(root: string, server: string): string[] {
-    const prefix = `${root}\u0000${server}/`;
-    return this.state
-      .get<string[]>(ALWAYS_KEY, [])
-      .filter((id) => id.startsWith(prefix))
-      .map((id) => id.slice(prefix.length));
+    return this.store
+      .read()
+      .always.filter((a) => a.folder === root && a.server === server && a.tool !== undefined)
+      .map((a) => a.tool!);
   }
 
-  /** Toggles "always allow" for a server ("name") or one tool ("name/tool"). */
-  async toggleAlways(root: string, key: string): Promise<boolean> {
-    const list = this.state.get<string[]>(ALWAYS_KEY, []);
-    const id = `${root}\u0000${key}`;
-    const on = !list.includes(id);
-    await this.state.update(ALWAYS_KEY, on ? [...list, id] : list.filter((x) => x !== id));
+  /** Toggles "always allow" for a server (no `tool`) or one tool (the MCP Servers picker). */
+  async toggleAlways(root: string, server: string, tool?: string): Promise<boolean> {
+    const on = !this.isAlways(root, server, tool);
+    await this.setAlways(root, server, tool, on);
     return on;
+  }
+
+  private async setAlways(root: string, server: string, tool: string | undefined, on: boolean): Promise<void> {
+    const same = (a: McpTrustDoc["always"][number]) => a.folder === root && a.server === server && a.tool === tool;
+    await this.store.update((doc) => {
+      const rest = doc.always.filter((a) => !same(a));
+      return { ...doc, always: on ? [...rest, { folder: root, server, ...(tool ? { tool } : {}) }] : rest };
+    });
   }
 }

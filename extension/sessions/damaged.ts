@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { DamagedFolder } from "../../core/runtime";
 import type { OpenFolder } from "../folders/registry";
+import { damagedFolderKey } from "./row-keys";
 
 // The "Damaged" group at the bottom of the Sessions tree (issue 21): the folders a list
 // left out because they are not sessions it can show. Each row is named by its folder
@@ -17,9 +18,6 @@ export interface DamagedFolderNode {
 }
 export type DamagedTreeNode = DamagedGroupNode | DamagedFolderNode;
 
-const key = (d: { agentId: string; archived: boolean; folder: string }) =>
-  `${d.archived ? "a" : "l"}\u0000${d.agentId}\u0000${d.folder}`;
-
 /** The damaged folders of one workspace folder, in the order a user scans them (by name). */
 export class DamagedFolders {
   readonly group: DamagedGroupNode;
@@ -30,12 +28,12 @@ export class DamagedFolders {
   }
 
   add(folder: DamagedFolder): void {
-    this.nodes.set(key(folder), { kind: "damagedFolder", entry: this.entry, folder });
+    this.nodes.set(damagedFolderKey(folder), { kind: "damagedFolder", entry: this.entry, folder });
   }
 
   /** The folder became a session (its meta.json appeared) or was deleted; true when it was shown. */
   remove(folder: { agentId: string; archived: boolean; folder: string }): boolean {
-    return this.nodes.delete(key(folder));
+    return this.nodes.delete(damagedFolderKey(folder));
   }
 
   get size(): number {
@@ -77,7 +75,7 @@ export function damagedTreeItem(node: DamagedTreeNode, model: DamagedFolders | u
   }
   const { folder } = node;
   const item = new vscode.TreeItem(folder.folder, vscode.TreeItemCollapsibleState.None);
-  item.id = `damaged:${base}:${key(folder)}`;
+  item.id = `damaged:${base}:${damagedFolderKey(folder)}`;
   item.description = folder.reason;
   const md = new vscode.MarkdownString();
   md.appendText(`${folder.archived ? "archived" : "sessions"} of agent ${folder.agentId}: ${folder.folder}`);

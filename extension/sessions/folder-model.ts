@@ -1,4 +1,5 @@
 import { sessionKey } from "../../core/protocol";
+import { dateGroupKey } from "./row-keys";
 import { byUpdated, type SessionChange, type SessionListItem } from "../../core/runtime";
 import type { OpenFolder } from "../folders/registry";
 import { dateBucket, dateRanges } from "./date-groups";
@@ -161,7 +162,7 @@ export class FolderModel {
   }
 
   private dateNode(agentId: string, key: string, label: string): DateNode {
-    const id = `${agentId}\u0000${key}`;
+    const id = dateGroupKey(agentId, key);
     let node = this.dateNodes.get(id);
     if (!node) this.dateNodes.set(id, (node = { kind: "date", entry: this.entry, agentId, key, label }));
     return node;

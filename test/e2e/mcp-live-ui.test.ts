@@ -3,15 +3,18 @@
 //   goes starting → running while the list stays open;
 // - a server that hangs at start (the fixture, held until this test writes its gate file)
 //   does not hold the first run: the chat says it is still starting, and it joins the next
-//   run once released (the list shows that change live too);
+//   run once released (the list shows that change live too). It is held across steps whose
+//   length depends on the machine's load, so the start timeout is set past the test's own
+//   (downcity.mcp.startTimeoutSeconds): the default 30 s failed it before step 04 under load;
 // - server-everything's get-tiny-image result is drawn as an image in the card;
 // - "Always allow" on the approval card runs the call, the next call runs with no card,
-//   the session log on disk says so, and the choice survives a window reload;
+//   the session log on disk says so, the choice is in the extension's mcp-trust.json and
+//   survives a window reload;
 // - the rules chips follow a rules file written on disk, with no turn.
 // A screenshot per step lands in test/.tmp/e2e/mcp-live-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
@@ -19,6 +22,7 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/co
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import { trustFiles } from "./mcp-trust-file";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const EVERYTHING = join(PROJECT_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -26,11 +30,13 @@ const FIXTURE = join(PROJECT_ROOT, "test/support/mcp-fixture-server.ts");
 const IMAGE_TOOL = "mcp__everything__get-tiny-image";
 const sse = (script: Parameters<typeof wire.openaiChat>[0]) =>
   wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script });
+/** The test's own bound: the held server may wait as long as the whole test, and no longer. */
+const TEST_TIMEOUT_MS = 900_000;
 const imageCall = (id: string) => () => ({ sse: sse({ toolCalls: [{ id, name: IMAGE_TOOL, arguments: {} }] }) });
 
 test(
   "MCP live in the real workbench: live server list, a slow server, result images, Always allow, live rules chips",
-  { skip: missingVsCode(), timeout: 900_000 },
+  { skip: missingVsCode(), timeout: TEST_TIMEOUT_MS },
   async (t) => {
     const out = outputDir("mcp-live-ui");
     execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
@@ -61,10 +67,11 @@ test(
             command: process.execPath,
             args: ["--import", "tsx", FIXTURE],
             cwd: PROJECT_ROOT,
-            env: { FIXTURE_WAIT_FOR: gate },
+            env: { FIXTURE_WAIT_FOR: gate, FIXTURE_WAIT_MS: String(TEST_TIMEOUT_MS) },
           },
         },
       },
+      "downcity.mcp.startTimeoutSeconds": TEST_TIMEOUT_MS / 1000,
       "downcity.rules.files": ["CLAUDE.md"],
     });
 
@@ -120,6 +127,11 @@ test(
       const done = card(chat(), 0, "done");
       await done.waitFor({ timeout: 60_000 });
       await done.locator(".tool-decision", { hasText: "always allowed in this folder" }).waitFor({ timeout: 30_000 });
+      // The choice was written before the call ran: in the extension's storage, for this folder and tool.
+      assert.deepEqual(
+        trustFiles(workbench.server.userDataDir).map((f) => f.doc.always),
+        [[{ folder: realpathSync(workspace), server: "everything", tool: "get-tiny-image" }]],
+      );
       const img = done.getByRole("img", { name: "Image 1 of the result (image/png)", exact: true });
       await img.waitFor({ timeout: 30_000 });
       await img.evaluate((e: HTMLImageElement) =>

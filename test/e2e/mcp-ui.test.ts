@@ -2,11 +2,12 @@
 // the (scripted loopback) model calls its echo tool; the first start asks for consent in a
 // modal showing the command line; the call waits on the chat card until Approve; the result
 // card shows the tool's output, and the session log on disk holds it. Then "Downcity: MCP
-// Servers" lists the server with its state and tools, and stops it. A screenshot per step
-// lands in test/.tmp/e2e/mcp-ui/.
+// Servers" lists the server with its state and tools, and stops it. The consent is in
+// mcp-trust.json in the extension's workspace storage (not in the folder): after a window
+// reload the next run starts the server unasked. A screenshot per step lands in test/.tmp/e2e/mcp-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
@@ -14,6 +15,7 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/co
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import { trustFiles } from "./mcp-trust-file";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const EVERYTHING = join(PROJECT_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -80,6 +82,15 @@ test(
         const body = await model.request(0, "the request offering the MCP tools");
         const names: string[] = (body.tools ?? []).map((x: { function: { name: string } }) => x.function.name);
         assert.ok(names.includes(TOOL), names.join(", "));
+        // The consent was written before the server started: in the extension's storage, 0600, for this folder.
+        const files = trustFiles(workbench.server.userDataDir);
+        assert.equal(files.length, 1, JSON.stringify(files));
+        assert.equal(files[0]!.mode, 0o600);
+        assert.deepEqual(
+          files[0]!.doc.consent.map((c) => c.folder),
+          [realpathSync(workspace)],
+        );
+        assert.ok(!readdirSync(workspace, { recursive: true }).some((n) => String(n).includes("mcp-trust")));
         await card(chat(), "waiting for approval")
           .getByRole("button", { name: "Approve", exact: true })
           .waitFor({ timeout: 60_000 });
@@ -129,6 +140,25 @@ test(
       await quickPickRow(page, "everything").filter({ hasText: "stopped" }).waitFor({ timeout: 30_000 });
       await page.keyboard.press("Escape");
     });
+
+    await step(
+      "05 after a window reload, Start runs the server with no consent asked: it was read from disk",
+      async () => {
+        await page.reload();
+        await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+        // The chat restored: the extension is active again, with a fresh McpServers and no memory of the answer.
+        await chat().getByRole("textbox", { name: "Message", exact: true }).waitFor({ timeout: 60_000 });
+        await runPaletteCommand(page, "Downcity: MCP Servers", 60_000);
+        await quickPickRow(page, "everything").click({ timeout: 30_000 });
+        await quickPickRow(page, "Start").click({ timeout: 30_000 });
+        // A consent modal would hold the start at "starting": running means it was not asked.
+        await quickPickRow(page, "everything")
+          .filter({ hasText: /running · \d+ tools/ })
+          .waitFor({ timeout: 60_000 });
+        assert.equal(await consentDialog(page).count(), 0);
+        await page.keyboard.press("Escape");
+      },
+    );
   },
 );
 

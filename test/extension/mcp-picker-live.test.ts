@@ -3,7 +3,8 @@
 // stays active, one render per change; the approval card's "always allow" lands in the
 // same per-folder state the picker shows.
 import assert from "node:assert/strict";
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { showMcpServers } from "../../extension/mcp/picker";
@@ -63,7 +64,8 @@ test("the MCP Servers list follows starting → running while open, one render p
     win.createQuickPick = before.create;
     ws.getConfiguration = before.get;
   });
-  const context = fakeContext();
+  const storage = tempDir(t);
+  const context = Object.assign(fakeContext(), { storageUri: vscode.Uri.file(storage) });
   const servers = new McpServers(context, {
     appendLine() {},
     show() {},
@@ -106,7 +108,9 @@ test("the MCP Servers list follows starting → running while open, one render p
   await tools.find((x) => x.name === "mcp__a__ok")!.mcp!.allowAlways!("server");
   assert.match(state("a"), /always allowed/);
   assert.equal(tools.find((x) => x.name === "mcp__a__ok")!.mcp!.alwaysAllowed!(), true);
-  assert.deepEqual(context.workspaceState.get("downcity.mcp.alwaysAllow"), [`${realpathSync(root)}\u0000a`]);
+  assert.deepEqual(JSON.parse(readFileSync(join(storage, "mcp-trust.json"), "utf8")).always, [
+    { folder: realpathSync(root), server: "a" },
+  ]);
 
   fake.pick.hide();
   await shown;

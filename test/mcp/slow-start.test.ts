@@ -96,3 +96,21 @@ test("a server that fails in the background after the run went on: the next run 
   assert.equal(next.notices.length, 1, next.notices.join("\n"));
   assert.match(next.notices[0]!, /^MCP server "slow" could not start: .*fixture: crashing after the wait/s);
 });
+
+test("the start timeout is the host's, read at each start: past it the server fails saying so; longer, it starts", async (t) => {
+  const root = tempDir(t);
+  const gate = join(tempDir(t), "release");
+  let timeoutMs = 500;
+  const host = testHost(t, root, { startTimeoutMs: () => timeoutMs, backoff: { maxRestarts: 0 } });
+  host.manager.setConfig(config({ slow: fixtureServer({ FIXTURE_WAIT_FOR: gate }) }));
+  await assert.rejects(
+    host.manager.start("slow"),
+    /"slow" could not start: it did not answer "initialize" within 0\.5 s/,
+  );
+  assert.equal(host.manager.status()[0]!.state, "failed");
+  // The setting changed (the same connection, no new configuration): the next start waits as long.
+  timeoutMs = 60_000;
+  writeFileSync(gate, "go");
+  await host.manager.start("slow");
+  assert.equal(host.manager.status()[0]!.state, "running");
+});

@@ -4,7 +4,8 @@
  * list that changes. Run: node --import tsx test/support/mcp-fixture-server.ts
  * FIXTURE_CRASH_ON_START=1 makes it exit before answering `initialize`.
  * FIXTURE_WAIT_FOR=<file> makes it hang at start (answering nothing) until that file
- * exists: a server slow to start, released by the test (it gives up after 120 s);
+ * exists: a server slow to start, released by the test (it gives up after FIXTURE_WAIT_MS,
+ * default 120 s, so a test that never releases it leaves no process behind);
  * with FIXTURE_CRASH_AFTER_WAIT=1 it exits once released instead.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -58,12 +59,12 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
   }
 });
 
-/** Resolves once `file` exists (its folder watched); exits the process after 120 s. */
+/** Resolves once `file` exists (its folder watched); exits the process after FIXTURE_WAIT_MS. */
 function gate(file: string | undefined): Promise<void> {
   if (!file || existsSync(file)) return Promise.resolve();
   process.stderr.write(`fixture: waiting for ${basename(file)}\n`);
   return new Promise((ok) => {
-    const give = setTimeout(() => process.exit(4), 120_000);
+    const give = setTimeout(() => process.exit(4), Number(process.env.FIXTURE_WAIT_MS ?? 120_000));
     const watcher = watch(dirname(file), () => {
       if (!existsSync(file)) return;
       clearTimeout(give);

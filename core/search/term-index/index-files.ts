@@ -12,7 +12,8 @@ import type { IndexedSession } from "./search-index";
  * rebuilt from the logs.
  */
 const MAGIC = Buffer.from("DCSI1\n");
-const VERSION = 2;
+// 3: a session's key in the journal is core/protocol's sessionKey (JSON); a version-2 index is rebuilt.
+const VERSION = 3;
 
 export type JournalRecord =
   // A Set while pending (a build from nothing writes a snapshot instead: no copy made), an array once read back.

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { Stats } from "node:fs";
 import { join, sep } from "node:path";
 import type { SessionEvent } from "../../protocol";
+import { sessionKey } from "../../protocol/refs";
 import type { StorageContext } from "../../storage/context";
 import { isErrno } from "../../storage/fs/fs-seam";
 import { decodeId } from "../../storage/id-codec";
@@ -69,8 +70,8 @@ export interface SessionPlan {
 
 const MESSAGES = `${sep}messages`;
 const ACTIVE = `${sep}messages${sep}active.jsonl`;
-/** Not `core/protocol`'s `sessionKey`: this key is written into the index's journal (`{ t: "d", k }`), a file format. */
-const sessionKey = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
+/** `core/protocol`'s one encoding; it is written into the index's journal (`{ t: "d", k }`): see VERSION in index-files.ts. */
+const keyOf = (agentId: string, sessionId: string) => sessionKey({ agentId, sessionId });
 const stampOf = (st: Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "");
 
 const lstatOrUndefined = lstatQuiet;
@@ -168,7 +169,7 @@ export class SearchIndex {
         for (const [agentId, sessionId] of dirty) await this.updateOne(agentId, sessionId);
       } else if (scope.session) {
         // One session's search (the chat's "search this whole session"): that folder alone.
-        this.dirty.delete(sessionKey(scope.session.agentId, scope.session.sessionId));
+        this.dirty.delete(keyOf(scope.session.agentId, scope.session.sessionId));
         await this.updateOne(scope.session.agentId, scope.session.sessionId);
       } else if (scope.agentId !== undefined || scope.liveOnly) {
         // Only the folders the query reads; what the host reported stays queued for a full check.
@@ -201,7 +202,7 @@ export class SearchIndex {
 
   /** A host's note that a session changed (appended, closed, renamed, forked, moved, deleted): checked at the next refresh. */
   changed(agentId: string, sessionId: string): void {
-    this.dirty.set(sessionKey(agentId, sessionId), [agentId, sessionId]);
+    this.dirty.set(keyOf(agentId, sessionId), [agentId, sessionId]);
   }
 
   /** Re-indexes one session now (a host that knows it changed: after a turn, a rename, a compaction). */
@@ -218,7 +219,7 @@ export class SearchIndex {
       const paths = sessionPaths(this.ctx.root, agentId, sessionId, area);
       if (lstatOrUndefined(paths.dir)?.isDirectory()) return this.refreshSession(agentId, sessionId, area, paths.dir);
     }
-    this.drop(sessionKey(agentId, sessionId));
+    this.drop(keyOf(agentId, sessionId));
   }
 
   private async load(): Promise<void> {
@@ -233,7 +234,7 @@ export class SearchIndex {
     try {
       this.postings = Postings.load(state.snapshot.words, state.snapshot.at, state.snapshot.len, state.blob);
       for (const [id, key] of state.snapshot.units) this.setUnit(id, key);
-      for (const s of state.snapshot.sessions) this.setSession(sessionKey(s.agentId, s.sessionId), s);
+      for (const s of state.snapshot.sessions) this.setSession(keyOf(s.agentId, s.sessionId), s);
       this.nextUnit = state.snapshot.nextUnit;
       for (const record of state.journal) this.apply(record);
       this.check();
@@ -283,7 +284,7 @@ export class SearchIndex {
       this.setUnit(record.id, record.key);
       this.postings.add(record.id, record.words);
       this.nextUnit = record.id + 1;
-    } else if (record.t === "s") this.setSession(sessionKey(record.s.agentId, record.s.sessionId), record.s);
+    } else if (record.t === "s") this.setSession(keyOf(record.s.agentId, record.s.sessionId), record.s);
     else this.deleteSession(record.k);
   }
 
@@ -320,7 +321,7 @@ export class SearchIndex {
             if (++visited % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
             const sessionId = decodeId(name) ?? this.hashedId(base + sep + name);
             if (sessionId === undefined) continue;
-            const key = sessionKey(agentId, sessionId);
+            const key = keyOf(agentId, sessionId);
             if (seen.has(key)) continue; // live wins over a stray archived copy
             seen.add(key);
             await this.refreshSession(agentId, sessionId, area, base + sep + name);
@@ -359,7 +360,7 @@ export class SearchIndex {
   /** Compares one session folder's stamps with the index and indexes what changed. */
   private async refreshSession(agentId: string, sessionId: string, area: Area, dir: string): Promise<void> {
     this.stats.sessionsChecked++;
-    const key = sessionKey(agentId, sessionId);
+    const key = keyOf(agentId, sessionId);
     const prev = this.sessions.get(key);
     // Two lstat calls per unchanged session, paths by concatenation: a full check visits every folder.
     const messages = lstatOrUndefined(dir + MESSAGES);
