@@ -54,12 +54,12 @@ export function activate(context: vscode.ExtensionContext): DowncityHost {
   feature(mcp.disposable);
   // Derived data stays outside the workspace: a cloned `.downcity/` cannot bring a forged index.
   const storage = context.storageUri ?? context.globalStorageUri;
-  // Each folder's record (runtime, tools, the chat's live state) is made and disposed here.
+  // Each folder's record (runtime, tools, MCP servers, the chat's live state) is made and disposed here.
   const runtimes = feature(
     new FolderRegistry(
       seams.factory ?? createWorkspaceRuntime,
       config,
-      { tools: seams.tools ?? tools?.forFolder, mcpTools: (folder) => mcp.servers.tools(folder) },
+      { tools: seams.tools ?? tools?.forFolder, mcp: (folder) => mcp.servers.forFolder(folder) },
       log,
       storage && join(storage.fsPath, "search"),
     ),

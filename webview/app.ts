@@ -15,7 +15,7 @@ import {
 } from "../core/protocol";
 import type { ResolvedAttachment } from "../core/protocol";
 import { MentionMenu } from "./views/mention-menu";
-import { answerApproval, undoEdit, type CardHost } from "./card-actions";
+import { answerApproval, toggleFeedback, undoEdit, type CardHost } from "./card-actions";
 import { VirtualList } from "./list";
 import { Conversation, type Item } from "./conversation";
 import { RpcClient, type VsCodeApi } from "./rpc";
@@ -66,6 +66,7 @@ export class ChatApp implements ShellApp {
       fork: (seq) => void this.actions.forkFrom(seq),
       restore: (seq, resend) => void this.actions.restoreTo(seq, resend),
       approve: (toolCallId, decision) => this.approve(toolCallId, decision),
+      feedback: (toolCallId, open) => toggleFeedback(this.cardHost(), toolCallId, open),
       openDiff: (toolCallId) => void this.call("openDiff", { ref: this.ref()!, toolCallId }),
       undo: (toolCallId) => void undoEdit(this.cardHost(), toolCallId),
       retry: (turnEnd) => {

@@ -31,6 +31,15 @@ export async function answerApproval(host: CardHost, toolCallId: string, decisio
   host.refresh();
 }
 
+/** Opens the card's "Deny with feedback…" field (focused) or closes it (the focus back on its button). */
+export function toggleFeedback(host: CardHost, toolCallId: string, open: boolean): void {
+  host.conversation.tool(toolCallId, (t) => {
+    t.feedback = open ? (t.feedback ?? "") : undefined;
+    t.feedbackFocus = open ? "field" : "button";
+  });
+  host.refresh();
+}
+
 /** Undoes an applied edit; the card shows "Undone" once the host logged it, or the host's reason in a notice. */
 export async function undoEdit(host: CardHost, toolCallId: string): Promise<void> {
   const ref = host.ref();

@@ -15,7 +15,7 @@ import type {
   ToolResultPart,
   TurnEndData,
 } from "../core/protocol";
-import { compactedText } from "../core/protocol";
+import { compactedText, denyReason } from "../core/protocol";
 
 export type ToolStatus = "called" | "approval" | "running" | "done" | "failed" | "refused" | "cancelled";
 
@@ -32,6 +32,10 @@ export interface ToolState {
   message?: string;
   /** An answer sent from this card, until the host confirms it (the card shows the outcome only then). */
   answering?: boolean;
+  /** The card's "Deny with feedback…" field is open, holding this draft (never logged until sent). */
+  feedback?: string;
+  /** What takes focus on the card's next render: the reason field it opened, or the button it closed back to. */
+  feedbackFocus?: "field" | "button";
   /** An Undo sent from this card, until the host logs it or says why not. */
   undoing?: boolean;
   /** The file whose applied edit was undone (a `tool/undo` in the log). */
@@ -219,6 +223,7 @@ export class Conversation {
       case "approval-resolved":
         this.tool(event.toolCallId, (t) => {
           t.answering = false;
+          t.feedback = undefined;
           const cancelled = event.decision === "denied" && event.reason === CANCELLED_REASON;
           if (t.status === "approval")
             t.status = event.decision === "approved" ? "running" : cancelled ? "cancelled" : "refused";
@@ -565,7 +570,9 @@ export function decisionText(d: Pick<ToolApprovalData, "decision" | "by" | "scop
           ? "always allowed in this folder"
           : "approved";
   const by = d.by === "policy" ? " (setting)" : d.by === "restricted-mode" ? " (Restricted Mode)" : "";
-  return `denied${by}${d.reason ? `: ${d.reason}` : ""}`;
+  // The log is untrusted: a reason written there by hand is cut and flattened as a typed one is.
+  const reason = denyReason(d.reason);
+  return `denied${by}${reason ? `: ${reason}` : ""}`;
 }
 
 function resultText(parts: readonly ToolResultPart[]): string {

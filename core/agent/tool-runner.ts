@@ -1,5 +1,6 @@
 import type { CheckpointRecorder, PendingCheckpoint } from "../checkpoints/recorder";
 import type { ApprovalPreview, ToolCallBlock, ToolCheckpoint, ToolResultData } from "../protocol";
+import { denyReason } from "../protocol/deny-reason";
 import type { Session } from "../session";
 import { SandboxError, ToolError } from "../tools/errors";
 import type { ToolRegistry } from "../tools/registry";
@@ -214,7 +215,8 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
       },
       context.signal,
     );
-    if (!decision.approved) return refuse("user", decision.reason, preview.value);
+    // The user's own words (or a surface's): cleaned once here, so the log, the model and the card say the same.
+    if (!decision.approved) return refuse("user", denyReason(decision.reason), preview.value);
     let scope = decision.scope ?? "once";
     if (scope === "always") {
       // Only an MCP tool can be allowed always; anywhere else it counts for this session.

@@ -5,6 +5,7 @@ export * from "./stream";
 export * from "./generate";
 export * from "./events";
 export * from "./tool-details";
+export * from "./deny-reason";
 export * from "./agent-events";
 export * from "./connect";
 export * from "./rpc";

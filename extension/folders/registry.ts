@@ -4,14 +4,15 @@ import * as vscode from "vscode";
 import { filesExcluded } from "../config/files-exclude";
 import type { ApprovalDecision } from "../../core/protocol";
 import { BUILTIN_AGENTS } from "../../core/runtime/agents";
-import type { LiveOptions, SessionApprovalRequest, WorkspaceRuntimeOptions } from "../../core/runtime/types";
+import type { LiveOptions, SessionApprovalRequest } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
 import { ENV_PROFILE_ID, type ProviderConfig } from "../config/providers";
 import type { RuntimeFactory, WorkspaceRuntimeApi } from "../../core/runtime";
+import type { FolderMcpTools } from "../mcp/servers";
 
 /**
- * One workspace folder's record: its folder, real root, runtime, editor-backed tools and what other features keep for
- * it (the chat's live state). FolderRegistry makes it when the folder opens and disposes all of it when the folder
+ * One workspace folder's record: its folder, real root, runtime, editor-backed tools, MCP servers and what other
+ * features keep for it (the chat's live state). FolderRegistry makes it when the folder opens and disposes all of it when the folder
  * goes or the extension deactivates: no other part of the extension follows folder changes to make or drop its own.
  */
 export interface OpenFolder {
@@ -23,6 +24,8 @@ export interface OpenFolder {
   readonly runtime: WorkspaceRuntimeApi;
   /** The folder's editor-backed tools and their approver (extension/tools); undefined where none are given. */
   readonly tools: FolderToolSet | undefined;
+  /** The folder's MCP servers (extension/mcp), started at the first run that needs them; undefined where none are given. */
+  readonly mcp: FolderMcpTools | undefined;
   /** What features attached for this folder (`attach`), by name ("chat": the chat's live state), disposed with it. */
   readonly parts: ReadonlyMap<string, vscode.Disposable>;
 }
@@ -39,8 +42,8 @@ export interface FolderToolSet {
 export interface FolderHooks {
   /** The folder's editor-backed tools and their approver (extension/tools). */
   tools?: (folder: vscode.WorkspaceFolder, root: string) => FolderToolSet;
-  /** The folder's MCP servers' tools (extension/mcp), started at the first run that needs them. */
-  mcpTools?: (folder: vscode.WorkspaceFolder) => ReturnType<NonNullable<WorkspaceRuntimeOptions["mcpTools"]>>;
+  /** The folder's MCP servers (extension/mcp). */
+  mcp?: (folder: vscode.WorkspaceFolder) => FolderMcpTools;
 }
 
 /** Why nothing runs while the workspace is untrusted (the runtime's RestrictedModeError wraps it). */
@@ -123,7 +126,8 @@ export class FolderRegistry implements vscode.Disposable {
       }
       const key = folder.uri.toString();
       const tools = this.hooks.tools?.(folder, root);
-      const entry = { folder, key, root, tools, runtime: this.create(folder, root, tools), parts: new Map() };
+      const mcp = this.hooks.mcp?.(folder);
+      const entry = { folder, key, root, tools, mcp, runtime: this.create(folder, root, tools, mcp), parts: new Map() };
       for (const [name, open] of this.features) this.openPart(entry, name, open);
       this.byUri.set(key, entry);
       made.push(entry);
@@ -168,11 +172,13 @@ export class FolderRegistry implements vscode.Disposable {
     }
   }
 
-  /** A folder went (or the extension deactivates): its parts, tools and runtime end here. */
+  /** A folder went (or the extension deactivates): its parts, MCP servers, tools and runtime end here. */
   private retire(entry: OpenFolder & { parts: Map<string, vscode.Disposable> }): void {
     for (const name of [...entry.parts.keys()]) this.closePart(entry, name);
-    const { folder, runtime, tools } = entry;
+    const { folder, runtime, tools, mcp } = entry;
     this.track(runtime.close().catch((e) => this.log(`closing ${folder.name}: ${(e as Error).message}`)));
+    if (mcp)
+      this.track(mcp.dispose().catch((e) => this.log(`closing ${folder.name}'s MCP servers: ${(e as Error).message}`)));
     if (!tools) return;
     const toolsGone = (e: unknown) => this.log(`closing ${folder.name}'s tools: ${(e as Error).message}`);
     try {
@@ -182,8 +188,12 @@ export class FolderRegistry implements vscode.Disposable {
     }
   }
 
-  private create(folder: vscode.WorkspaceFolder, root: string, tools: FolderToolSet | undefined): WorkspaceRuntimeApi {
-    const { mcpTools } = this.hooks;
+  private create(
+    folder: vscode.WorkspaceFolder,
+    root: string,
+    tools: FolderToolSet | undefined,
+    mcp: FolderMcpTools | undefined,
+  ): WorkspaceRuntimeApi {
     return this.factory({
       root,
       providers: () => this.config.profiles(),
@@ -201,7 +211,7 @@ export class FolderRegistry implements vscode.Disposable {
           : "downcity.providers",
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
       ...(tools?.approve && { approve: (request, signal) => tools.approve!(request, signal) }),
-      ...(mcpTools && { mcpTools: () => mcpTools(folder) }),
+      ...(mcp && { mcpTools: () => mcp.tools() }),
     });
   }
 

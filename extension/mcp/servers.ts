@@ -14,6 +14,14 @@ export interface FolderMcp {
   loaded: Promise<void>;
 }
 
+/** One folder's MCP servers as its record holds them (`McpServers.forFolder`). */
+export interface FolderMcpTools {
+  /** The hook the folder's runtime calls when a run builds its agent: starts what never started. */
+  tools(): Promise<McpTools>;
+  /** Stops the folder's servers. */
+  dispose(): Promise<void>;
+}
+
 /** Why no MCP server starts while the workspace is untrusted. */
 export const MCP_RESTRICTED = "Restricted Mode starts no MCP server";
 
@@ -52,14 +60,15 @@ export class McpServers implements vscode.Disposable {
         for (const f of this.folders.values())
           if (e.affectsConfiguration(SETTING, f.folder.uri)) void this.reload(f.folder);
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-        for (const folder of e.removed) {
-          const f = this.folders.get(folder.uri.toString());
-          this.folders.delete(folder.uri.toString());
-          void f?.manager.close();
-        }
-      }),
     );
+  }
+
+  /**
+   * A folder's part of its record (FolderRegistry makes it when the folder opens and disposes it when the folder goes):
+   * the tools its runtime asks for, and the end of its servers. The manager itself is still made at the first use.
+   */
+  forFolder(folder: vscode.WorkspaceFolder): FolderMcpTools {
+    return { tools: () => this.tools(folder), dispose: () => this.forget(folder) };
   }
 
   /** The hook the folder's runtime calls when a run builds its agent: starts what never started. */
@@ -114,6 +123,13 @@ export class McpServers implements vscode.Disposable {
 
   all(): FolderMcp[] {
     return [...this.folders.values()];
+  }
+
+  /** The folder went: its servers stop, and a later use (the folder added again) reads its configuration anew. */
+  private forget(folder: vscode.WorkspaceFolder): Promise<void> {
+    const f = this.folders.get(folder.uri.toString());
+    this.folders.delete(folder.uri.toString());
+    return f ? f.manager.close() : Promise.resolve();
   }
 
   private async reload(folder: vscode.WorkspaceFolder): Promise<void> {

@@ -4,7 +4,7 @@ import type { SessionApprovalRequest, WorkspaceRuntimeOptions } from "../../core
 import { PendingDecisions, type PendingDecision } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
 import { untilAborted } from "./cancellation";
-import { EditReviews } from "./edit-reviews";
+import { askReason, EditReviews } from "./edit-reviews";
 import type { ProposalStore } from "./proposals";
 import { NOTIFICATIONS, reviewProposal, type Prompts } from "./review";
 
@@ -26,6 +26,7 @@ export interface ApproverOptions {
 export const APPROVE = "Approve";
 export const ALLOW_SESSION = "Allow for this Session";
 export const DENY = "Deny";
+export const DENY_FEEDBACK = "Deny with Feedback…";
 
 /** "edit src/a.ts (+3 −1)", "create src/b.ts (+12)", "run `npm test` in ./pkg". */
 export function approvalSummary(req: Pick<SessionApprovalRequest, "summary" | "preview">): string {
@@ -79,10 +80,11 @@ export function createApprover(options: ApproverOptions = {}): NonNullable<Works
  */
 async function notify(summary: string, pending: PendingDecision, prompts: Prompts): Promise<void> {
   const choice = await untilAborted(pending.settled, () =>
-    prompts.choose(`Downcity wants to ${summary}`, [APPROVE, ALLOW_SESSION, DENY], "warning"),
+    prompts.choose(`Downcity wants to ${summary}`, [APPROVE, ALLOW_SESSION, DENY, DENY_FEEDBACK], "warning"),
   );
   if (choice === APPROVE) pending.answer({ approved: true, scope: "once" });
   else if (choice === ALLOW_SESSION) pending.answer({ approved: true, scope: "session" });
   else if (choice === DENY) pending.answer({ approved: false });
+  else if (choice === DENY_FEEDBACK) pending.answer(await askReason(`Why deny: ${summary}?`, pending, prompts));
   else pending.answer({ approved: false, reason: "the request was dismissed" });
 }

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { ApprovalDecision } from "../../core/protocol";
 import type { DecisionKey, PendingDecision } from "../approval/decisions";
 import { tokenFor, untilAborted } from "./cancellation";
 import type { Proposal } from "./proposals";
@@ -20,6 +21,27 @@ export interface ReasonPrompt {
 export const INPUT_BOX: ReasonPrompt = {
   reason: (prompt, token) => vscode.window.showInputBox({ prompt, ignoreFocusOut: true }, token),
 };
+
+/**
+ * A denial with the reason an input box asks for (the diff's Reject, the notification's Deny with
+ * Feedback…); Escape denies without one. An answer elsewhere meanwhile closes the box.
+ */
+export async function askReason(
+  question: string,
+  pending: PendingDecision,
+  prompts: ReasonPrompt,
+): Promise<ApprovalDecision> {
+  const token = tokenFor(pending.settled);
+  try {
+    const reason = await untilAborted(pending.settled, () =>
+      prompts.reason(`${question} (optional; Downcity tells the model)`, token.token),
+    );
+    // The runtime cleans and caps it (core/protocol/deny-reason.ts), as it does every surface's.
+    return reason?.trim() ? { approved: false, reason: reason.trim() } : { approved: false };
+  } finally {
+    token.dispose();
+  }
+}
 
 /** One edit under review: its pending decision, the diff it shows, and the user's editable copy once asked for. */
 export class Review {
@@ -108,15 +130,8 @@ export class EditReviews {
   async reject(uri?: vscode.Uri): Promise<boolean> {
     const review = this.find(uri);
     if (!review) return nothingOpen();
-    const { settled } = review.pending;
-    const token = tokenFor(settled);
-    try {
-      const prompt = `Why reject the edit of ${review.proposal.file.shown}? (optional; Downcity tells the model)`;
-      const reason = await untilAborted(settled, () => this.prompts.reason(prompt, token.token));
-      return review.pending.answer(reason?.trim() ? { approved: false, reason: reason.trim() } : { approved: false });
-    } finally {
-      token.dispose();
-    }
+    const question = `Why reject the edit of ${review.proposal.file.shown}?`;
+    return review.pending.answer(await askReason(question, review.pending, this.prompts));
   }
 
   /** Opens an editable copy of the proposal beside the file; Accept then writes the copy. */

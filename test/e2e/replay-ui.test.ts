@@ -2,7 +2,8 @@
 // code-server, the provider given by DOWNCITY_* and played by the loopback server. Five
 // sessions are driven through the chat's controls (a command stopped with Stop, a provider
 // error answered with Retry, a steer sent while the answer streams, an edit approved on its
-// card, a command run, two plain answers compacted with Compact Now); then each is shown
+// card, a command run, an edit denied with feedback typed on its card, two plain answers compacted
+// with Compact Now); then each is shown
 // again after switching away and back, after a window reload, and after the extension
 // host is SIGKILLed, and must show the same cards, outcomes and errors. A screenshot per
 // step lands in test/.tmp/e2e/replay-ui/.
@@ -40,6 +41,9 @@ const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amou
 const NEW_LINE = "items.map((item) => (item.sku === sku ? { ...item, quantity: item.quantity + amount } : item))";
 const RUN_PROMPT = "Run the quick check.";
 const RUN_ANSWER = "The check passed.";
+const DENY_PROMPT = "Rename the restock helper.";
+const DENY_REASON = "Keep the name: <b>restock</b> is public API";
+const DENY_ANSWER = "Understood, the name stays.";
 const PLAIN_PROMPT = "Say hello.";
 const PLAIN_ANSWERS = ["Hello.", "Hello again."];
 
@@ -234,6 +238,55 @@ test(
       cards.set(RUN_PROMPT, await cardText(card));
     });
 
+    await step(
+      "05b an edit denied with feedback on the card: the reason reaches the model, the log and the card",
+      async () => {
+        await newSession(chat());
+        replies.push(() => ({
+          sse: sse({
+            toolCalls: [
+              {
+                id: "call_rename",
+                name: "edit_file",
+                arguments: {
+                  path: "src/inventory.ts",
+                  edits: [{ oldText: "export function restock(", newText: "export function addStock(" }],
+                },
+              },
+            ],
+          }),
+        }));
+        let toolResult = "";
+        replies.push((body) => {
+          const last = (body.messages as { role: string; content: unknown }[]).findLast((m) => m.role === "tool");
+          toolResult = JSON.stringify(last?.content ?? "");
+          return { sse: sse({ text: DENY_ANSWER }) };
+        });
+        await send(chat(), DENY_PROMPT);
+        const pending = chat().getByRole("group", { name: "Tool edit_file: waiting for approval" });
+        await pending.getByRole("button", { name: "Deny with feedback…", exact: true }).click({ timeout: 30_000 });
+        const field = pending.getByRole("textbox", { name: "Reason for denying", exact: true });
+        await field.fill(DENY_REASON, { timeout: 10_000 });
+        await workbench.screenshot("05b-reason-typed");
+        await field.press("Enter");
+        await assistants(chat()).filter({ hasText: DENY_ANSWER }).waitFor({ timeout: 30_000 });
+        const card = chat().getByRole("group", { name: "Tool edit_file: refused" });
+        await card.locator(".tool-decision", { hasText: `denied: ${DENY_REASON}` }).waitFor({ timeout: 30_000 });
+        assert.equal(await card.locator(".tool-decision b").count(), 0, "the reason shows as text");
+        assert.ok(toolResult.includes(`the user denied this edit (edit_file): ${DENY_REASON}`), toolResult);
+        await logMatching(workspace, DENY_PROMPT, (events) =>
+          events.some(
+            (e) =>
+              e.type === "tool/approval" &&
+              e.data.toolCallId === "call_rename" &&
+              e.data.decision === "denied" &&
+              e.data.reason === DENY_REASON,
+          ),
+        );
+        cards.set(DENY_PROMPT, await cardText(card));
+      },
+    );
+
     /** The count Compact Now reported for the plain session. */
     let compacted = 0;
     const notice = (n: number) => chat().getByText(`Compacted ${n} message${n === 1 ? "" : "s"}`);
@@ -290,6 +343,15 @@ test(
           const card = chat().getByRole("group", { name: "Tool run_command: done" });
           await card.waitFor({ timeout: 30_000 });
           assert.equal(await cardText(card), cards.get(RUN_PROMPT), "the command's card as it was live");
+        },
+      ],
+      [
+        DENY_PROMPT,
+        async () => {
+          await assistants(chat()).filter({ hasText: DENY_ANSWER }).waitFor({ timeout: 30_000 });
+          const card = chat().getByRole("group", { name: "Tool edit_file: refused" });
+          await card.locator(".tool-decision", { hasText: `denied: ${DENY_REASON}` }).waitFor({ timeout: 30_000 });
+          assert.equal(await cardText(card), cards.get(DENY_PROMPT), "the denied edit's card as it was live");
         },
       ],
       [

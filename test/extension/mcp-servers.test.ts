@@ -144,3 +144,16 @@ test("an input is asked once (password box), kept in SecretStorage, never in the
   await second.s.tools(f);
   assert.equal(boxes.length, 1, "asked once: the next window reads SecretStorage");
 });
+
+test("a folder's part (forFolder) hands its runtime the folder's tools, and disposing it stops the folder's servers", async (t) => {
+  const { f } = workspace(t, { fx: fixtureServer() });
+  stub(t, "showWarningMessage", async () => "Allow");
+  const { s } = servers(t);
+  const part = s.forFolder(f);
+  assert.ok((await part.tools()).tools.some((x) => x.name === "mcp__fx__ok"));
+  const { manager } = s.all()[0]!;
+  assert.equal(manager.status()[0]!.state, "running");
+  await part.dispose();
+  assert.equal(manager.status()[0]!.state, "stopped");
+  assert.deepEqual(s.all(), [], "the folder is forgotten: added again, its configuration is read anew");
+});

@@ -49,6 +49,11 @@ export interface ProviderServer {
   anthropicBaseURL: string;
   origin: string;
   requests: RecordedRequest[];
+  /**
+   * The first request (already recorded or still to come) that `match` accepts; rejects after `timeoutMs`.
+   * A UI can show a run as started (Stop) before its HTTP request reaches the server.
+   */
+  arrived(match: (r: RecordedRequest) => boolean, timeoutMs: number): Promise<RecordedRequest>;
   close(): Promise<void>;
 }
 
@@ -62,6 +67,7 @@ const MAX_DELAY_MS = 10_000;
 export async function startProviderServer(handler: ProviderHandler): Promise<ProviderServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  const waiters = new Set<(r: RecordedRequest) => void>();
   let closing = false;
 
   const server = createServer(async (req, res) => {
@@ -88,6 +94,7 @@ export async function startProviderServer(handler: ProviderHandler): Promise<Pro
       markClosed();
     });
     requests.push(record);
+    for (const waiter of [...waiters]) waiter(record);
 
     let reply: ScriptedReply;
     try {
@@ -111,6 +118,23 @@ export async function startProviderServer(handler: ProviderHandler): Promise<Pro
     anthropicBaseURL: origin,
     origin,
     requests,
+    arrived(match, timeoutMs) {
+      const seen = requests.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = (r: RecordedRequest) => {
+          if (!match(r)) return;
+          waiters.delete(waiter);
+          clearTimeout(timer);
+          resolve(r);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`no matching provider request within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
     async close() {
       closing = true;
       for (const socket of sockets) socket.destroy();

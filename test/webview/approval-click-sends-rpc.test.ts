@@ -11,23 +11,13 @@ import {
   violations,
   useBrowser,
 } from "../support/webview/harness";
+import { decided, EDIT_DIFF, pendingEdit } from "../support/webview/approvals";
 
 const browserOf = useBrowser();
 
 const base = { sessionId: REF.sessionId, agentId: REF.agentId };
-const DIFF = "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n";
-
-function pending(toolCallId: string) {
-  return {
-    type: "approval-requested" as const,
-    ...base,
-    toolCallId,
-    toolName: "edit_file",
-    kind: "edit" as const,
-    summary: "Edit src/a.ts (+1 −1)",
-    preview: { kind: "edit" as const, path: "src/a.ts", diff: DIFF, added: 1, removed: 1 },
-  };
-}
+const DIFF = EDIT_DIFF;
+const pending = pendingEdit;
 
 function session() {
   return snapshot(
@@ -71,32 +61,7 @@ test(
       assert.doesNotMatch((await card.textContent())!, /approved/);
 
       // The host confirms, then the tool finishes: the card follows.
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "approval-resolved",
-          ...base,
-          toolCallId: "call-1",
-          decision: "approved",
-          by: "user",
-          scope: "once",
-        },
-      });
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "session-event",
-          ...base,
-          event: ev(
-            3,
-            "tool/approval",
-            { toolCallId: "call-1", decision: "approved", by: "user", scope: "once" },
-            false,
-          ),
-        },
-      });
+      await decided(host, "call-1", 3, { decision: "approved", scope: "once" });
       await card.getByRole("button", { name: "Approve", exact: true }).waitFor({ state: "detached" });
       // The buttons go with approval-resolved; the outcome is drawn from the logged tool/approval,
       // which may land a frame later: wait for it (a one-shot read failed under load).
@@ -165,7 +130,7 @@ test("Deny and Allow for this session send their decisions", { skip: skipReason 
     const command = page.getByRole("group", { name: /Tool run_command/ });
     await command.getByRole("button", { name: "Allow for this session" }).click();
     await host.waitFor("approve");
-    await edit.getByRole("button", { name: "Deny" }).click();
+    await edit.getByRole("button", { name: "Deny", exact: true }).click();
     await host.waitFor("approve", 2);
     const decisions = host.sent
       .filter((s) => s.method === "approve")
@@ -174,20 +139,7 @@ test("Deny and Allow for this session send their decisions", { skip: skipReason 
       ["call-2", { approved: true, scope: "session" }],
       ["call-1", { approved: false }],
     ]);
-    await host.event({
-      type: "agent",
-      folderKey: REF.folderKey,
-      event: { type: "approval-resolved", ...base, toolCallId: "call-1", decision: "denied", by: "user" },
-    });
-    await host.event({
-      type: "agent",
-      folderKey: REF.folderKey,
-      event: {
-        type: "session-event",
-        ...base,
-        event: ev(4, "tool/approval", { toolCallId: "call-1", decision: "denied", by: "user" }, false),
-      },
-    });
+    await decided(host, "call-1", 4, { decision: "denied" });
     await edit.getByText("denied").waitFor();
   } finally {
     await chat.close();
@@ -223,60 +175,10 @@ test(
         "still answerable if it was a glitch",
       );
       // Accepted in the diff editor's title bar: the host's event alone updates the card.
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "approval-resolved",
-          ...base,
-          toolCallId: "call-1",
-          decision: "approved",
-          by: "user",
-          scope: "once",
-        },
-      });
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "session-event",
-          ...base,
-          event: ev(
-            4,
-            "tool/approval",
-            { toolCallId: "call-1", decision: "approved", by: "user", scope: "once" },
-            false,
-          ),
-        },
-      });
+      await decided(host, "call-1", 4, { decision: "approved", scope: "once" });
       await page.getByRole("group", { name: "Tool edit_file: running" }).getByText("approved").waitFor();
       // Stop resolves the other as cancelled.
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "approval-resolved",
-          ...base,
-          toolCallId: "call-2",
-          decision: "denied",
-          by: "user",
-          reason: "the turn was cancelled",
-        },
-      });
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "session-event",
-          ...base,
-          event: ev(
-            5,
-            "tool/approval",
-            { toolCallId: "call-2", decision: "denied", by: "user", reason: "the turn was cancelled" },
-            false,
-          ),
-        },
-      });
+      await decided(host, "call-2", 5, { decision: "denied", reason: "the turn was cancelled" });
       await page
         .getByRole("group", { name: "Tool edit_file: cancelled" })
         .getByText("cancelled", { exact: true })

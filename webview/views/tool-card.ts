@@ -2,9 +2,10 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { ApprovalDecision, ToolCallBlock } from "../../core/protocol";
 import type { ToolState } from "../conversation";
 import { toolView } from "../rendered";
+import { feedbackButton, feedbackField, type FeedbackActions } from "./deny-feedback";
 import { toolImages } from "./tool-images";
 
-export interface ToolActions {
+export interface ToolActions extends FeedbackActions {
   approve(toolCallId: string, decision: ApprovalDecision): void;
   openDiff(toolCallId: string): void;
   undo(toolCallId: string): void;
@@ -69,7 +70,7 @@ function alwaysButtons(
     </button>`;
 }
 
-/** A tool call: arguments, status and output, the edit's diff, the command's exit, and Approve / Deny while pending. */
+/** A tool call: arguments, status and output, the edit's diff, the command's exit, and Approve / Deny (with feedback) while pending. */
 export function toolCard(
   call: ToolCallBlock,
   state: ToolState | undefined,
@@ -129,7 +130,9 @@ export function toolCard(
               >
                 Deny
               </button>
+              ${feedbackButton(call.id, state, actions)}
             </div>
+            ${feedbackField(call.id, state, actions)}
             ${state?.answering ? html`<div class="approval-sending" role="status">Sending your answer…</div>` : nothing}
           </div>`
         : nothing

@@ -104,7 +104,7 @@ test("a second window's runtime on the same folder gets the session read-only", 
   first.runtimes.dispose();
 });
 
-test("a folder's record (root, runtime, tools, the chat's part) is made when it opens and all of it ends when it goes", async (t) => {
+test("a folder's record (root, runtime, tools, MCP servers, the chat's part) is made when it opens and all of it ends when it goes", async (t) => {
   const a = tempDir(t);
   const b = tempDir(t);
   setFolders([folder(a, 0, "a")]);
@@ -116,6 +116,13 @@ test("a folder's record (root, runtime, tools, the chat's part) is made when it 
     tools: (f, root) => {
       life.push(`tools+ ${f.name} ${root === f.uri.fsPath}`);
       return { tools: () => [], dispose: () => void life.push(`tools- ${f.name}`) };
+    },
+    mcp: (f) => {
+      life.push(`mcp+ ${f.name}`);
+      return {
+        tools: async () => ({ tools: [], notices: [`mcp of ${f.name}`] }),
+        dispose: async () => void life.push(`mcp- ${f.name}`),
+      };
     },
   });
   t.after(() => runtimes.dispose());
@@ -129,15 +136,27 @@ test("a folder's record (root, runtime, tools, the chat's part) is made when it 
   const second = runtimes.get(vscode.Uri.file(b))!;
   assert.equal(second.key, vscode.Uri.file(b).toString());
   assert.equal(second.root, b);
-  assert.ok(second.tools && second.parts.has("chat"));
+  assert.ok(second.tools && second.mcp && second.parts.has("chat"));
+  // The runtime's MCP hook is the record's own.
+  assert.deepEqual((await made[1]!.options.mcpTools!()).notices, ["mcp of b"]);
   setFolders([folder(b, 0, "b")]);
   assert.equal(made[0]!.closed, true);
-  assert.deepEqual(life, ["tools+ a true", "chat+ a", "tools+ b true", "chat+ b", "chat- a", "tools- a"]);
+  assert.deepEqual(life, [
+    "tools+ a true",
+    "mcp+ a",
+    "chat+ a",
+    "tools+ b true",
+    "mcp+ b",
+    "chat+ b",
+    "chat- a",
+    "mcp- a",
+    "tools- a",
+  ]);
   // Detaching the feature drops its parts; the folders stay open.
   attached.dispose();
-  assert.deepEqual(life.slice(6), ["chat- b"]);
+  assert.deepEqual(life.slice(9), ["chat- b"]);
   assert.equal(second.parts.size, 0);
   await runtimes.close();
-  assert.deepEqual(life.slice(7), ["tools- b"], "deactivate ends the last folder's tools");
+  assert.deepEqual(life.slice(10), ["mcp- b", "tools- b"], "deactivate ends the last folder's MCP servers and tools");
   assert.equal(made[1]!.closed, true);
 });

@@ -28,7 +28,7 @@ describe("approvals", () => {
     assert.equal(approvalSummary({ summary: "read a.ts" }), "read a.ts");
   });
 
-  it("with the chat hidden, a notification asks: Approve, Allow for this Session, Deny", async (t) => {
+  it("with the chat hidden, a notification asks: Approve, Allow for this Session, Deny, Deny with Feedback…", async (t) => {
     const ws = editorWorkspace(t);
     const approve = createApprover({ proposals: ws.tools.proposals });
     ws.editor.answers.push("Approve", "Allow for this Session", "Deny", undefined);
@@ -37,11 +37,20 @@ describe("approvals", () => {
     assert.deepEqual(ws.editor.prompts[0], {
       kind: "warning",
       message: "Downcity wants to run `npm test` in ./pkg",
-      items: ["Approve", "Allow for this Session", "Deny"],
+      items: ["Approve", "Allow for this Session", "Deny", "Deny with Feedback…"],
     });
     assert.deepEqual(await approve(command("npm test"), signal), { approved: true, scope: "session" });
     assert.deepEqual(await approve(command("rm -rf build"), signal), { approved: false });
     assert.deepEqual(await approve(command("ls"), signal), { approved: false, reason: "the request was dismissed" });
+    // Deny with Feedback… asks for the reason; Escape in that box still denies, without one.
+    ws.editor.answers.push("Deny with Feedback…", "  use the dry run  ", "Deny with Feedback…", undefined);
+    assert.deepEqual(await approve(command("make deploy"), signal), { approved: false, reason: "use the dry run" });
+    assert.deepEqual(ws.editor.prompts.at(-1), {
+      kind: "input",
+      message: "Why deny: run `make deploy`? (optional; Downcity tells the model)",
+      items: [],
+    });
+    assert.deepEqual(await approve(command("make clean"), signal), { approved: false });
   });
 
   it("a visible chat's card asks alone; with no chat showing the session a notification asks too, and either answers", async (t) => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import type { ToolResultData } from "../../../core/protocol";
+import { DENY_REASON_MAX, denyReason, type ToolResultData } from "../../../core/protocol";
 import { createApprover } from "../../../extension/tools";
 import { startHarness } from "../../agent/harness";
 import { wire } from "../../support/provider-server";
@@ -52,7 +52,10 @@ describe("the core runtime with the editor tools and approver", () => {
       queueMicrotask(() => void commands.executeCommand("downcity.rejectEdit"));
     });
     t.after(() => listening.dispose());
-    ws.editor.answers.push("keep it at 1", "Deny", "Deny");
+    // The first chained command is denied with feedback from its notification: an over-long reason with a newline
+    // and a bidirectional override, which the model, the log and the card get cleaned alike.
+    const typed = `not in <b>this</b> repo\n\u202e${"x".repeat(DENY_REASON_MAX)}`;
+    ws.editor.answers.push("keep it at 1", "Deny with Feedback…", typed, "Deny");
     h.agent.followUp("change a");
     await h.agent.run();
     const results = h.agent.session
@@ -67,7 +70,21 @@ describe("the core runtime with the editor tools and approver", () => {
       /exit code 0\n--- stdout ---\nallowed one/,
       "the allow-listed command ran without asking",
     );
-    assert.match(resultText(results[2]!), /the user denied this command/);
+    const cleaned = denyReason(typed)!;
+    assert.ok(cleaned.startsWith("not in <b>this</b> repo xxx") && cleaned.endsWith("x…"), cleaned);
+    assert.equal(Array.from(cleaned).length, DENY_REASON_MAX);
+    assert.ok(resultText(results[2]!).includes(`the user denied this command (run_command): ${cleaned.slice(0, -1)}`));
+    const logged = h.agent.session
+      .events()
+      .filter((e) => e.type === "tool/approval" && (e.data as { toolCallId: string }).toolCallId === "c2");
+    assert.deepEqual(
+      logged.map((e) => e.data),
+      [{ toolCallId: "c2", decision: "denied", by: "user", reason: cleaned }],
+    );
+    assert.match(
+      ws.editor.prompts.find((p) => p.kind === "input" && /Why deny/.test(p.message))!.message,
+      /^Why deny: run `echo allowed; touch pwned`\? \(optional; Downcity tells the model\)$/,
+    );
     assert.match(resultText(results[3]!), /the user denied this command/);
     assert.deepEqual(
       ws.editor.prompts.filter((p) => p.kind === "warning").map((p) => p.message),
