@@ -1,7 +1,7 @@
 /**
  * Provider-neutral LLM layer (DESIGN §6).
  *
- * - `LlmRuntime` routes a call to the adapter of its profile's protocol, resolves model
+ * - `ModelClients` routes a call to the adapter of its profile's protocol, resolves model
  *   capabilities (built-in table → what a local server reports → profile override),
  *   binds adapter defaults (`prepareCall`), strips replayState made by another adapter,
  *   and turns every failure — before or during the stream — into an `LlmError`.
@@ -22,7 +22,7 @@
  *   malformed SSE data line, a stream that ends before the provider's end marker),
  *   aborted. `details.providerMessage` keeps the provider's text.
  */
-export { LlmRuntime } from "./runtime";
+export { ModelClients } from "./model-clients";
 export { BlockAssembler } from "./assembler";
 export { ProviderProfileSchema } from "./profile";
 export { type ProviderProfile, LlmError, type LlmClient } from "./types";

@@ -19,7 +19,7 @@ import {
   type ProviderProfile,
 } from "./types";
 
-export interface LlmRuntimeOptions {
+export interface ModelClientsOptions {
   profiles?: ProviderProfile[];
   /** Defaults to the three built-in adapters. */
   adapters?: LlmAdapter[];
@@ -38,11 +38,12 @@ interface ServerWindow {
 }
 
 /**
- * Routes calls to the adapter of the profile's protocol, resolves model capabilities,
+ * The LLM call layer's clients: the provider profiles and one adapter per protocol. Routes calls to the adapter of
+ * the profile's protocol, resolves model capabilities,
  * binds defaults, strips foreign replayState, and normalises every failure (also
  * mid-stream) to an LlmError.
  */
-export class LlmRuntime implements LlmClient {
+export class ModelClients implements LlmClient {
   private readonly adapters = new Map<Protocol, LlmAdapter>();
   private readonly profiles = new Map<string, ProviderProfile>();
   private readonly serverWindows = new Map<string, ServerWindow>();
@@ -50,7 +51,7 @@ export class LlmRuntime implements LlmClient {
   /** The SDKs fetch with Node's own fetch (none was given): `warm` loads it too. */
   private readonly globalFetch: boolean;
 
-  constructor(options: LlmRuntimeOptions = {}) {
+  constructor(options: ModelClientsOptions = {}) {
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     this.globalFetch = !options.fetch;
     const adapters = options.adapters ?? [

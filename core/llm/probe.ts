@@ -1,4 +1,4 @@
-import { LlmRuntime } from "./runtime";
+import { ModelClients } from "./model-clients";
 import { LlmError, type Protocol, type ProviderProfile } from "./types";
 
 /**
@@ -209,11 +209,11 @@ async function minimalCall(
     apiKey: target.apiKey || "not-needed",
     ...(target.headers ? { headers: target.headers } : {}),
   };
-  const runtime = new LlmRuntime({ profiles: [profile], ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const clients = new ModelClients({ profiles: [profile], ...(options.fetch ? { fetch: options.fetch } : {}) });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("timeout")), options.callTimeoutMs ?? 30_000);
   try {
-    const stream = runtime.stream({
+    const stream = clients.stream({
       provider: profile.id,
       model,
       messages: [{ role: "user", content: [{ type: "text", text: "Reply with OK." }] }],

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { platform } from "node:os";
 import { Agent, SessionApprovals, type CallSettings, type TurnOutcome } from "../agent";
-import { LlmRuntime } from "../llm/runtime";
+import { ModelClients } from "../llm/model-clients";
 import type { LlmClient } from "../llm/types";
 import { sessionKey, type AgentEvent, type ModelChoice, type ContentBlock, type SessionEvent } from "../protocol";
 import {
@@ -73,7 +73,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   readonly root: string;
   readonly sessions: Sessions<SessionPersistence>;
   private readonly llm: LlmClient;
-  private readonly llmRuntime: LlmRuntime | undefined;
+  private readonly modelClients: ModelClients | undefined;
   private readonly entries = new Map<string, Entry>();
   private readonly emitter = new Emitter<{ event: [AgentEvent] }>();
   private readonly providerProfiles: ProviderProfiles;
@@ -93,12 +93,12 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
       ...options.storage,
       ...(options.persistence ? { persistence: options.persistence } : {}),
     });
-    this.llmRuntime = options.llm ? undefined : new LlmRuntime();
-    this.llm = options.llm ?? this.llmRuntime!;
+    this.modelClients = options.llm ? undefined : new ModelClients();
+    this.llm = options.llm ?? this.modelClients!;
     this.sessionSearch = new SessionSearch(this.sessions, this.root, options.searchIndexDir);
     this.agentTools = new AgentTools(options, (event) => this.emitter.emit("event", event));
     this.providerProfiles = new ProviderProfiles(
-      this.llmRuntime,
+      this.modelClients,
       () => options.providers(),
       (provider) => options.providerSetting?.(provider),
     );
@@ -503,9 +503,9 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   /** Loads the selected model's SDK ahead of the first message (the chat calls it once it is ready and idle). */
   async warm(): Promise<void> {
     const selection = this.options.model();
-    if (!this.llmRuntime || !selection) return;
+    if (!this.modelClients || !selection) return;
     await this.providerProfiles.sync();
-    await this.llmRuntime.warm(selection.provider);
+    await this.modelClients.warm(selection.provider);
   }
 
   private async whileIdle(ref: LocalSessionRef, op: () => Promise<void>): Promise<void> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { LlmRuntime } from "../../core/llm";
+import { ModelClients } from "../../core/llm";
 import { chatCompat, serverKind } from "../../core/llm/compat";
 import { lookupModel } from "../../core/llm/model-table";
 import { resolveCapabilities } from "../../core/llm/capabilities";
@@ -51,48 +51,48 @@ describe("model capabilities", () => {
   });
 
   test("Ollama: num_ctx from the Modelfile parameters, else model_info *.context_length", async () => {
-    const runtime = new LlmRuntime({
+    const clients = new ModelClients({
       profiles: [{ id: "ollama", protocol: "openai-chat", baseURL: server.baseURL, server: "ollama" }],
     });
-    assert.deepEqual(await runtime.capabilities("ollama", "llama3:8b"), {
+    assert.deepEqual(await clients.capabilities("ollama", "llama3:8b"), {
       reasoning: false,
       images: true,
       contextWindow: 16_384,
       contextWindowSource: "server",
     });
-    assert.equal((await runtime.capabilities("ollama", "qwen2:7b")).contextWindow, 32_768);
+    assert.equal((await clients.capabilities("ollama", "qwen2:7b")).contextWindow, 32_768);
     const asked = server.requests.filter((r) => r.path === "/api/show").length;
-    await runtime.capabilities("ollama", "qwen2:7b");
+    await clients.capabilities("ollama", "qwen2:7b");
     assert.equal(server.requests.filter((r) => r.path === "/api/show").length, asked, "answers are cached");
     // prepareCall (synchronous) sees what capabilities() learned.
     assert.equal(
-      runtime.prepareCall({ provider: "ollama", model: "qwen2:7b", messages: [] }).capabilities.contextWindow,
+      clients.prepareCall({ provider: "ollama", model: "qwen2:7b", messages: [] }).capabilities.contextWindow,
       32_768,
     );
   });
 
   test("llama.cpp /props and vLLM /v1/models max_model_len", async () => {
-    const runtime = new LlmRuntime({
+    const clients = new ModelClients({
       profiles: [
         { id: "llama", protocol: "openai-chat", baseURL: server.baseURL, server: "llama.cpp" },
         { id: "vllm", protocol: "openai-chat", baseURL: server.baseURL, server: "vllm" },
       ],
     });
-    assert.equal((await runtime.capabilities("llama", "whatever")).contextWindow, 8192);
-    assert.equal((await runtime.capabilities("vllm", "Qwen/Qwen3-8B")).contextWindow, 40_960);
-    assert.equal((await runtime.capabilities("vllm", "not-served")).contextWindow, undefined, "unknown stays unknown");
+    assert.equal((await clients.capabilities("llama", "whatever")).contextWindow, 8192);
+    assert.equal((await clients.capabilities("vllm", "Qwen/Qwen3-8B")).contextWindow, 40_960);
+    assert.equal((await clients.capabilities("vllm", "not-served")).contextWindow, undefined, "unknown stays unknown");
   });
 
   test("an unnamed server is never probed, and a remote API never is", async () => {
     const before = server.requests.length;
-    const runtime = new LlmRuntime({
+    const clients = new ModelClients({
       profiles: [
         { id: "x", protocol: "openai-chat", baseURL: server.baseURL },
         { id: "oai", protocol: "openai-chat" },
       ],
     });
-    assert.equal((await runtime.capabilities("x", "local-model")).contextWindow, undefined);
-    assert.equal((await runtime.capabilities("oai", "gpt-4o")).contextWindow, 128_000);
+    assert.equal((await clients.capabilities("x", "local-model")).contextWindow, undefined);
+    assert.equal((await clients.capabilities("oai", "gpt-4o")).contextWindow, 128_000);
     assert.equal(server.requests.length, before);
   });
 
@@ -118,12 +118,12 @@ describe("model capabilities", () => {
   });
 
   test("a malformed profile is rejected with the field named", () => {
-    const runtime = new LlmRuntime();
+    const clients = new ModelClients();
     assert.throws(
-      () => runtime.addProfile({ id: "bad", protocol: "openai-chat", baseURL: "not a url" }),
+      () => clients.addProfile({ id: "bad", protocol: "openai-chat", baseURL: "not a url" }),
       /invalid provider profile "bad".*baseURL/s,
     );
-    assert.throws(() => runtime.addProfile({ id: "bad", protocol: "gemini" as never }), /protocol/);
-    assert.equal(runtime.profile("bad"), undefined);
+    assert.throws(() => clients.addProfile({ id: "bad", protocol: "gemini" as never }), /protocol/);
+    assert.equal(clients.profile("bad"), undefined);
   });
 });

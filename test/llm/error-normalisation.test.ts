@@ -30,7 +30,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     test("400 context length exceeded → context-length, provider message kept", async () => {
       const [message, code] = CONTEXT_MESSAGE[protocol];
       next = () => wire.error(protocol, 400, message, undefined, code);
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, "context-length");
       assert.equal(error.details.status, 400);
       assert.equal(error.details.providerMessage, message);
@@ -39,14 +39,14 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 
     test("401 → auth", async () => {
       next = () => wire.error(protocol, 401, "Incorrect API key provided: test-key.");
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, "auth");
       assert.equal(error.details.providerMessage, "Incorrect API key provided: test-key.");
     });
 
     test("429 with retry-after → rate-limit with retryAfterMs", async () => {
       next = () => wire.error(protocol, 429, "Rate limit reached for requests", { "retry-after": "7" });
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, "rate-limit");
       assert.equal(error.details.retryAfterMs, 7000);
       assert.equal(error.retryable, true);
@@ -56,14 +56,14 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 
     test("429 with retry-after-ms wins over retry-after", async () => {
       next = () => wire.error(protocol, 429, "slow down", { "retry-after": "7", "retry-after-ms": "1500" });
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.details.retryAfterMs, 1500);
     });
 
     test("500 → transient", async () => {
       const count = h.server.requests.length;
       next = () => wire.error(protocol, 500, "The server had an error while processing your request.");
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, "transient");
       assert.equal(error.details.status, 500);
       assert.equal(h.server.requests.length, count + 1, "maxRetries: 0 — the agent loop owns retries");
@@ -74,7 +74,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       const cutAt = frames.findIndex((f) => f.includes("o wo")) + 1;
       const partial = frames[cutAt]!.slice(0, Math.floor(frames[cutAt]!.length / 2));
       next = () => ({ sse: [...frames.slice(0, cutAt), partial], cutAfter: cutAt + 1 });
-      const { error, chunks } = await collectError(h.runtime, call(protocol));
+      const { error, chunks } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, "transient");
       assert.ok(error instanceof LlmError);
       const text = chunks
@@ -88,7 +88,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       const frames = wire.frames(protocol, { text: "Hello world" });
       const lastText = frames.findIndex((f) => f.includes("rld"));
       next = () => ({ sse: frames.slice(0, lastText + 1) });
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, "transient");
       assert.equal(error.details.code, "incomplete-stream");
     });
@@ -100,7 +100,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
           ? 'data: {"id":"x","choices":[{\n\n'
           : 'event: content_block_delta\ndata: {"type":\n\n';
       next = () => ({ sse: [...frames.slice(0, 3), bad, ...frames.slice(3)] });
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, "transient");
       assert.equal(error.details.code, "malformed-stream");
     });
@@ -110,7 +110,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       next = () => ({
         sse: [...frames.slice(0, 2), "this line is not a field\n\n", ": a comment\n\n", ...frames.slice(2)],
       });
-      const { assembler } = await collect(h.runtime, call(protocol));
+      const { assembler } = await collect(h.clients, call(protocol));
       assert.deepEqual(assembler.blocks(), [{ type: "text", text: "Hello world" }]);
     });
 
@@ -123,7 +123,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
             ? ["rate_limit_exceeded", "rate-limit"]
             : ["server_error", "transient"];
       next = () => ({ sse: [...frames.slice(0, 4), wire.streamError(protocol, code, "Overloaded right now")] });
-      const { error } = await collectError(h.runtime, call(protocol));
+      const { error } = await collectError(h.clients, call(protocol));
       assert.equal(error.kind, kind);
       assert.equal(error.details.providerMessage, "Overloaded right now");
     });
@@ -137,7 +137,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       let error: unknown;
       let afterAbort = 0;
       try {
-        for await (const chunk of h.runtime.stream(call(protocol, { signal: controller.signal }))) {
+        for await (const chunk of h.clients.stream(call(protocol, { signal: controller.signal }))) {
           if (controller.signal.aborted) afterAbort++;
           if (chunk.type === "text-delta") controller.abort();
         }
@@ -156,7 +156,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       next = () => ({ sse: wire.frames(protocol, { text: "late" }), delayMs: 5_000 });
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      const { error } = await collectError(h.runtime, call(protocol, { signal: controller.signal }));
+      const { error } = await collectError(h.clients, call(protocol, { signal: controller.signal }));
       assert.equal(error.kind, "aborted");
     });
   });
@@ -165,7 +165,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 describe("bad input", () => {
   test("an unknown provider profile is a bad-request LlmError before any request", async () => {
     const count = h.server.requests.length;
-    const { error } = await collectError(h.runtime, { ...call("openai-chat"), provider: "nope" });
+    const { error } = await collectError(h.clients, { ...call("openai-chat"), provider: "nope" });
     assert.equal(error.kind, "bad-request");
     assert.match(error.message, /unknown provider profile "nope"/);
     assert.equal(h.server.requests.length, count);
@@ -173,17 +173,17 @@ describe("bad input", () => {
 
   test("an already-aborted signal fails at once without a request", async () => {
     const count = h.server.requests.length;
-    const { error } = await collectError(h.runtime, call("anthropic-messages", { signal: AbortSignal.abort() }));
+    const { error } = await collectError(h.clients, call("anthropic-messages", { signal: AbortSignal.abort() }));
     assert.equal(error.kind, "aborted");
     assert.equal(h.server.requests.length, count);
   });
 
   test("a connection refused is transient", async () => {
-    const { LlmRuntime } = await import("../../core/llm");
-    const runtime = new LlmRuntime({
+    const { ModelClients } = await import("../../core/llm");
+    const clients = new ModelClients({
       profiles: [{ id: "dead", protocol: "openai-chat", baseURL: "http://127.0.0.1:9/v1", apiKey: "k" }],
     });
-    const { error } = await collectError(runtime, { provider: "dead", model: "gpt-4o", messages: [] });
+    const { error } = await collectError(clients, { provider: "dead", model: "gpt-4o", messages: [] });
     assert.equal(error.kind, "transient");
   });
 });

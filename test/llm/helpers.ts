@@ -1,5 +1,5 @@
 import type { GenerateOptions, Message, StreamChunk } from "../../core/protocol";
-import { BlockAssembler, LlmError, LlmRuntime, type ProviderProfile } from "../../core/llm";
+import { BlockAssembler, LlmError, ModelClients, type ProviderProfile } from "../../core/llm";
 import { type Protocol } from "../../core/llm/types";
 import {
   startProviderServer,
@@ -37,16 +37,16 @@ export function profileFor(
 
 export interface Harness {
   server: ProviderServer;
-  runtime: LlmRuntime;
+  clients: ModelClients;
   close(): Promise<void>;
 }
 
 export async function harness(handler: ProviderHandler, extra: Partial<ProviderProfile> = {}): Promise<Harness> {
   const server = await startProviderServer(handler);
-  const runtime = new LlmRuntime({
+  const clients = new ModelClients({
     profiles: (Object.keys(PROFILE_IDS) as Protocol[]).map((p) => profileFor(p, server, extra)),
   });
-  return { server, runtime, close: () => server.close() };
+  return { server, clients, close: () => server.close() };
 }
 
 export const userText = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
@@ -56,12 +56,12 @@ export function call(protocol: Protocol, extra: Partial<GenerateOptions> = {}): 
 }
 
 export async function collect(
-  runtime: LlmRuntime,
+  clients: ModelClients,
   options: GenerateOptions,
 ): Promise<{ chunks: StreamChunk[]; assembler: BlockAssembler }> {
   const chunks: StreamChunk[] = [];
   const assembler = new BlockAssembler();
-  for await (const chunk of runtime.stream(options)) {
+  for await (const chunk of clients.stream(options)) {
     chunks.push(chunk);
     assembler.push(chunk);
   }
@@ -70,12 +70,12 @@ export async function collect(
 
 /** The LlmError a call ends with, plus the chunks it produced first. Fails if it does not throw. */
 export async function collectError(
-  runtime: LlmRuntime,
+  clients: ModelClients,
   options: GenerateOptions,
 ): Promise<{ error: LlmError; chunks: StreamChunk[] }> {
   const chunks: StreamChunk[] = [];
   try {
-    for await (const chunk of runtime.stream(options)) chunks.push(chunk);
+    for await (const chunk of clients.stream(options)) chunks.push(chunk);
   } catch (error) {
     if (!(error instanceof LlmError)) throw new Error(`expected LlmError, got ${String(error)}`, { cause: error });
     return { error, chunks };

@@ -19,13 +19,13 @@ before(async () => {
     if (path === PATHS["openai-responses"]) return { sse: wire.openaiResponses(script) };
     return { sse: wire.anthropic(script) };
   });
-  h.runtime.addProfile(profileFor("anthropic-messages", h.server, { id: "anthropic-2" }));
+  h.clients.addProfile(profileFor("anthropic-messages", h.server, { id: "anthropic-2" }));
 });
 after(() => h.close());
 
 /** Streams one turn and returns the assistant message as the session would persist it (JSON round trip). */
 async function assistantTurn(protocol: Protocol, provider: string, model: string): Promise<Message> {
-  const { assembler } = await collect(h.runtime, { provider, model, messages: [userText("read a.ts")] });
+  const { assembler } = await collect(h.clients, { provider, model, messages: [userText("read a.ts")] });
   const message: Message = { role: "assistant", ...assembler.message() };
   return JSON.parse(JSON.stringify(message)) as Message;
 }
@@ -50,7 +50,7 @@ function followUp(assistant: Message): Message[] {
 
 async function nextBody(protocol: Protocol, provider: string, model: string, messages: Message[]): Promise<any> {
   const count = h.server.requests.length;
-  await collect(h.runtime, { provider, model, messages });
+  await collect(h.clients, { provider, model, messages });
   return h.server.requests.slice(count).find((r) => r.path === PATHS[protocol])!.body;
 }
 
@@ -74,7 +74,7 @@ describe("replayState", () => {
 
   test("anthropic: another profile of the same protocol gets the message without replayState (thinking left out)", async () => {
     const assistant = await assistantTurn("anthropic-messages", "anthropic", "claude-opus-4-1");
-    const prepared = h.runtime.prepareCall({
+    const prepared = h.clients.prepareCall({
       provider: "anthropic-2",
       model: "claude-opus-4-1",
       messages: followUp(assistant),
@@ -90,7 +90,7 @@ describe("replayState", () => {
 
   test("anthropic → openai-chat: replayState is stripped; only neutral content crosses", async () => {
     const assistant = await assistantTurn("anthropic-messages", "anthropic", "claude-opus-4-1");
-    const prepared = h.runtime.prepareCall({ provider: "chat", model: "gpt-4o", messages: followUp(assistant) });
+    const prepared = h.clients.prepareCall({ provider: "chat", model: "gpt-4o", messages: followUp(assistant) });
     assert.equal(prepared.adapterId, "openai-chat:chat");
     assert.equal(prepared.options.messages[1]!.replayState, undefined);
     const body = await nextBody("openai-chat", "chat", "gpt-4o", followUp(assistant));

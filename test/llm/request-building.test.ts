@@ -84,7 +84,7 @@ function options(protocol: Protocol, messages: Message[], extra: Partial<Generat
 
 async function sentBody(protocol: Protocol, opts: GenerateOptions): Promise<any> {
   const count = h.server.requests.length;
-  await collect(h.runtime, opts);
+  await collect(h.clients, opts);
   const request = h.server.requests.slice(count).find((r) => r.path === PATHS[protocol]);
   assert.ok(request, "the call reached the server");
   return request.body;
@@ -133,7 +133,7 @@ describe("request bodies", () => {
   });
 
   test("openai-chat against DeepSeek echoes reasoning_content on tool-call turns only", async () => {
-    h.runtime.addProfile({
+    h.clients.addProfile({
       id: "deepseek",
       protocol: "openai-chat",
       baseURL: h.server.baseURL,
@@ -165,7 +165,7 @@ describe("request bodies", () => {
   });
 
   test("openai-chat against api.openai.com-style compat uses max_completion_tokens and reasoning_effort", async () => {
-    h.runtime.addProfile({
+    h.clients.addProfile({
       id: "oai",
       protocol: "openai-chat",
       baseURL: h.server.baseURL,

@@ -28,7 +28,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
   describe(`${protocol} stream translation`, () => {
     test("plain text streams as one text block, then usage and finish", async () => {
       next = () => ({ sse: wire.frames(protocol, { text: "Hello world", usage: { input: 12, output: 3 } }) });
-      const { chunks, assembler } = await collect(h.runtime, call(protocol));
+      const { chunks, assembler } = await collect(h.clients, call(protocol));
       assert.deepEqual(withoutReplay(chunks), [
         { type: "block-start", index: 0, block: { type: "text" } },
         { type: "text-delta", index: 0, text: "Hell" },
@@ -48,7 +48,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
 
     test("reasoning streams as its own block before the answer", async () => {
       next = () => ({ sse: wire.frames(protocol, { reasoning: "Let me think", text: "Done", chunkSize: 6 }) });
-      const { chunks, assembler } = await collect(h.runtime, call(protocol));
+      const { chunks, assembler } = await collect(h.clients, call(protocol));
       assert.deepEqual(withoutReplay(chunks), [
         { type: "block-start", index: 0, block: { type: "reasoning" } },
         { type: "reasoning-delta", index: 0, text: "Let me" },
@@ -79,7 +79,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
           usage: { input: 40, output: 20 },
         }),
       });
-      const { chunks, assembler } = await collect(h.runtime, call(protocol));
+      const { chunks, assembler } = await collect(h.clients, call(protocol));
       const a = { type: "tool-call", id: "call_a", name: "read_file", arguments: { path: "src/a.ts" } } as const;
       const b = { type: "tool-call", id: "call_b", name: "grep", arguments: { pattern: "TODO" } } as const;
       assert.deepEqual(withoutReplay(chunks), [
@@ -105,7 +105,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
       next = () => ({
         sse: wire.frames(protocol, { toolCalls: [{ id: "call_x", name: "edit", arguments: '{"path": "a.ts", ' }] }),
       });
-      const { assembler } = await collect(h.runtime, call(protocol));
+      const { assembler } = await collect(h.clients, call(protocol));
       const [block] = assembler.blocks();
       assert.equal(block?.type, "tool-call");
       if (block?.type !== "tool-call") return;
@@ -117,7 +117,7 @@ for (const protocol of PROTOCOLS_UNDER_TEST) {
     test("the request reaches the protocol's endpoint with the SDK's auth", async () => {
       next = () => ({ sse: wire.frames(protocol, { text: "ok" }) });
       const before = h.server.requests.length;
-      await collect(h.runtime, call(protocol));
+      await collect(h.clients, call(protocol));
       const request = h.server.requests[before]!;
       assert.equal(request.path, PATHS[protocol]);
       assert.equal(request.body.stream, true);
@@ -136,7 +136,7 @@ describe("openai-chat compatible servers", () => {
         usage: { input: 5, output: 2 },
       }),
     });
-    const { chunks, assembler } = await collect(h.runtime, call("openai-chat"));
+    const { chunks, assembler } = await collect(h.clients, call("openai-chat"));
     assert.deepEqual(assembler.blocks(), [
       { type: "reasoning", text: "hmm" },
       { type: "text", text: "ok" },
@@ -151,7 +151,7 @@ describe("openai-chat compatible servers", () => {
 
   test("a server that says finish_reason=stop after tool calls still yields tool-calls", async () => {
     next = () => ({ sse: wire.openaiChat({ toolCalls: [{ id: "c1", name: "ls", arguments: {} }], finish: "stop" }) });
-    const { assembler } = await collect(h.runtime, call("openai-chat"));
+    const { assembler } = await collect(h.clients, call("openai-chat"));
     assert.equal(assembler.finishReason, "tool-calls");
   });
 });
