@@ -87,10 +87,12 @@ export async function openChatWorkbench(
   out: string,
   baseURL: string,
   settings?: Record<string, unknown>,
+  options: { workspaceTrust?: boolean } = {},
 ) {
   const workbench = await openWorkbench(out, {
     env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "gpt-4o" },
     ...(settings ? { settings } : {}),
+    ...options,
   });
   t.after(() => workbench.close());
   const { page } = workbench;

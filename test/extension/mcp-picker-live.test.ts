@@ -9,6 +9,7 @@ import { test } from "node:test";
 import * as vscode from "vscode";
 import { showMcpServers } from "../../extension/mcp/picker";
 import { McpServers } from "../../extension/mcp/servers";
+import * as fakeVscode from "../support/vscode-fake";
 import { EventEmitter } from "../support/vscode-fake";
 import { fixtureServer } from "../mcp/helpers";
 import { withTimeout } from "../support/with-timeout";
@@ -112,6 +113,45 @@ test("the MCP Servers list follows starting → running while open, one render p
     { folder: realpathSync(root), server: "a" },
   ]);
 
+  fake.pick.hide();
+  await shown;
+});
+
+test("in Restricted Mode the MCP Servers list says why nothing starts, until trust is granted while it is open", async (t) => {
+  const root = tempDir(t);
+  setFolders([folder(root)]);
+  t.after(() => setFolders([]));
+  const win = vscode.window as unknown as Record<string, unknown>;
+  const ws = vscode.workspace as unknown as Record<string, unknown>;
+  const before = { create: win.createQuickPick, get: ws.getConfiguration };
+  const fake = fakePick();
+  win.createQuickPick = () => fake.pick;
+  ws.getConfiguration = () => ({
+    get: () => undefined,
+    inspect: () => ({ globalValue: { servers: { a: fixtureServer() } } }),
+  });
+  ws.isTrusted = false;
+  t.after(() => {
+    win.createQuickPick = before.create;
+    ws.getConfiguration = before.get;
+    ws.isTrusted = true;
+  });
+  const servers = new McpServers(fakeContext(), {
+    appendLine() {},
+    show() {},
+    dispose() {},
+  } as unknown as vscode.OutputChannel);
+  t.after(() => servers.dispose());
+  const shown = showMcpServers(servers);
+  await withTimeout(
+    new Promise<void>((ok) => (fake.renders.length ? ok() : fake.changed.event(() => ok()))),
+    10_000,
+    "the list",
+  );
+  assert.equal(fake.pick.placeholder, "Restricted Mode starts no MCP server: trust the workspace to start them");
+  ws.isTrusted = true;
+  fakeVscode.fire.grantTrust.fire();
+  assert.equal(fake.pick.placeholder, "Pick a server to start, stop or restart it");
   fake.pick.hide();
   await shown;
 });
