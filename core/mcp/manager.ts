@@ -177,6 +177,7 @@ export class McpManager {
   /** The user's Start (the MCP Servers command): asks for consent again if it was declined. */
   async start(name: string): Promise<void> {
     const conn = this.require(name);
+    this.refuseRestricted();
     this.declined.delete(launchFingerprint(conn.entry));
     await conn.start({ user: true });
   }
@@ -187,6 +188,7 @@ export class McpManager {
 
   async restart(name: string): Promise<void> {
     const conn = this.require(name);
+    this.refuseRestricted();
     this.declined.delete(launchFingerprint(conn.entry));
     await conn.restart();
   }
@@ -194,6 +196,15 @@ export class McpManager {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.connections.values()].map((c) => c.stop()));
+  }
+
+  /**
+   * Refused before the connection is touched: a Start in Restricted Mode must not leave the
+   * server "failed", which no run retries, so the first run after the user trusts the folder starts it.
+   */
+  private refuseRestricted(): void {
+    const why = this.host.restricted?.();
+    if (why !== undefined) throw new Error(`the workspace is in Restricted Mode (${why})`);
   }
 
   private isHeld(c: McpConnection): boolean {

@@ -48,7 +48,7 @@ export interface FolderHooks {
 
 /** Why nothing runs while the workspace is untrusted (the runtime's RestrictedModeError wraps it). */
 export const RESTRICTED_REASON =
-  "this workspace is not trusted, so sessions can be listed and read but no model call, edit or command runs";
+  "this workspace is not trusted, so sessions can be listed and read but no model call, edit, command or MCP server runs";
 
 /** VS Code waits a few seconds for deactivate(); closing stops waiting before that. */
 const CLOSE_BUDGET_MS = 4000;

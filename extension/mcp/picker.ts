@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { McpServerStatus } from "../../core/runtime/mcp";
-import type { FolderMcp, McpServers } from "./servers";
+import { MCP_RESTRICTED, type FolderMcp, type McpServers } from "./servers";
 
 export const MCP_SERVERS_COMMAND = "downcity.mcpServers";
 
@@ -45,9 +45,12 @@ export async function showMcpServers(servers: McpServers): Promise<void> {
 function pickServer(servers: McpServers): Promise<ServerItem | undefined> {
   const pick = vscode.window.createQuickPick<ServerItem>();
   pick.title = "Downcity: MCP Servers";
-  pick.placeholder = "Pick a server to start, stop or restart it";
   pick.matchOnDetail = true;
   const render = () => {
+    // Said where the user looks for why nothing starts; a grant of trust while open changes it.
+    pick.placeholder = vscode.workspace.isTrusted
+      ? "Pick a server to start, stop or restart it"
+      : `${MCP_RESTRICTED}: trust the workspace to start them`;
     const active = pick.activeItems[0];
     const items = serverItems(servers);
     pick.items = items;
@@ -55,7 +58,7 @@ function pickServer(servers: McpServers): Promise<ServerItem | undefined> {
     if (same) pick.activeItems = [same];
   };
   render();
-  const subscriptions = [servers.onDidChange(render)];
+  const subscriptions = [servers.onDidChange(render), vscode.workspace.onDidGrantWorkspaceTrust(render)];
   return new Promise((resolve) => {
     subscriptions.push(
       pick.onDidAccept(() => {

@@ -21,6 +21,11 @@ export interface CodeServerOptions {
   port?: number;
   /** How long to wait for "HTTP server listening". */
   startTimeoutMs?: number;
+  /**
+   * Keep VS Code's workspace trust on (no `--disable-workspace-trust`, the setting true): a
+   * folder opens in Restricted Mode until trusted. Off by default, as a test's own folder is.
+   */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
@@ -125,7 +130,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   mkdirSync(extensionsDir, { recursive: true });
   const settingsFile = join(userDataDir, "User", "settings.json");
   if (!existsSync(settingsFile) || options.settings) {
-    writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2));
+    const trust = options.workspaceTrust ? { "security.workspace.trust.enabled": true } : {};
+    writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...options.settings }, null, 2));
   }
   const env = isolatedEnv(runDir, options.env);
   const port = options.port ?? (await freePort());
@@ -142,7 +148,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       authority,
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(options.workspaceTrust ? [] : ["--disable-workspace-trust"]),
       "--disable-getting-started-override",
       "--ignore-last-opened",
     ],

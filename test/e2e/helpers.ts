@@ -47,8 +47,11 @@ export async function runPaletteCommand(page: Page, title: string, timeout = 15_
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible", timeout });
   await input.fill(`>${title}`);
+  // Enter runs the focused row: under load the list filters after the text is in, and a row
+  // that merely shows the title while another is focused ran that other command
+  // (approve-ui, a 20-run loop: the notification centre never opened).
   await page
-    .locator(".quick-input-list .monaco-list-row", { hasText: title })
+    .locator(".quick-input-list .monaco-list-row.focused", { hasText: title })
     .filter({ visible: true })
     .first()
     .waitFor({ timeout });
@@ -84,10 +87,12 @@ export async function openChatWorkbench(
   out: string,
   baseURL: string,
   settings?: Record<string, unknown>,
+  options: { workspaceTrust?: boolean } = {},
 ) {
   const workbench = await openWorkbench(out, {
     env: { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "gpt-4o" },
     ...(settings ? { settings } : {}),
+    ...options,
   });
   t.after(() => workbench.close());
   const { page } = workbench;

@@ -9,6 +9,7 @@ import { test } from "node:test";
 import * as vscode from "vscode";
 import { showMcpServers } from "../../extension/mcp/picker";
 import { McpServers } from "../../extension/mcp/servers";
+import * as fakeVscode from "../support/vscode-fake";
 import { EventEmitter } from "../support/vscode-fake";
 import { fixtureServer } from "../mcp/helpers";
 import { withTimeout } from "../support/with-timeout";
@@ -45,7 +46,11 @@ function fakePick() {
   return { pick, renders, accept, hide, changed };
 }
 
-test("the MCP Servers list follows starting → running while open, one render per change, keeping the active row", async (t) => {
+/**
+ * The MCP Servers list opened over one folder whose user setting names `servers` (trusted: no
+ * consent prompt), drawn into a fake QuickPick; resolves once it first rendered.
+ */
+async function openList(t: { after(fn: () => unknown): void }, servers: Record<string, unknown>) {
   const root = tempDir(t);
   const f = folder(root);
   setFolders([f]);
@@ -55,30 +60,30 @@ test("the MCP Servers list follows starting → running while open, one render p
   const before = { create: win.createQuickPick, get: ws.getConfiguration };
   const fake = fakePick();
   win.createQuickPick = () => fake.pick;
-  // Two servers from the user's own setting (trusted: no consent prompt).
-  ws.getConfiguration = () => ({
-    get: () => undefined,
-    inspect: () => ({ globalValue: { servers: { a: fixtureServer(), b: fixtureServer() } } }),
-  });
+  ws.getConfiguration = () => ({ get: () => undefined, inspect: () => ({ globalValue: { servers } }) });
   t.after(() => {
     win.createQuickPick = before.create;
     ws.getConfiguration = before.get;
   });
   const storage = tempDir(t);
   const context = Object.assign(fakeContext(), { storageUri: vscode.Uri.file(storage) });
-  const servers = new McpServers(context, {
+  const mcp = new McpServers(context, {
     appendLine() {},
     show() {},
     dispose() {},
   } as unknown as vscode.OutputChannel);
-  t.after(() => servers.dispose());
-
-  const shown = showMcpServers(servers);
+  t.after(() => mcp.dispose());
+  const shown = showMcpServers(mcp);
   await withTimeout(
     new Promise<void>((ok) => (fake.renders.length ? ok() : fake.changed.event(() => ok()))),
     10_000,
     "the list",
   );
+  return { root, f, fake, servers: mcp, storage, shown };
+}
+
+test("the MCP Servers list follows starting → running while open, one render per change, keeping the active row", async (t) => {
+  const { root, f, fake, servers, storage, shown } = await openList(t, { a: fixtureServer(), b: fixtureServer() });
   const state = (name: string) => fake.pick.items.find((i) => i.status.name === name)!.description!;
   assert.match(state("a"), /^stopped/);
   // The user is on row "b"; then "a" starts from elsewhere (a run) while the list is open.
@@ -112,6 +117,19 @@ test("the MCP Servers list follows starting → running while open, one render p
     { folder: realpathSync(root), server: "a" },
   ]);
 
+  fake.pick.hide();
+  await shown;
+});
+
+test("in Restricted Mode the MCP Servers list says why nothing starts, until trust is granted while it is open", async (t) => {
+  const ws = vscode.workspace as unknown as Record<string, unknown>;
+  ws.isTrusted = false;
+  t.after(() => (ws.isTrusted = true));
+  const { fake, shown } = await openList(t, { a: fixtureServer() });
+  assert.equal(fake.pick.placeholder, "Restricted Mode starts no MCP server: trust the workspace to start them");
+  ws.isTrusted = true;
+  fakeVscode.fire.grantTrust.fire();
+  assert.equal(fake.pick.placeholder, "Pick a server to start, stop or restart it");
   fake.pick.hide();
   await shown;
 });

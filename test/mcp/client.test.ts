@@ -219,11 +219,21 @@ test("consent: a workspace server shows its command line and does not start when
 
 test("Restricted Mode starts no server; inputs reach the server's environment and are asked only at start", async (t) => {
   const root = tempDir(t);
-  const restricted = testHost(t, root, { restricted: () => "the folder is not trusted", allow: true });
-  restricted.manager.setConfig(config({ fx: fixtureServer() }));
+  let trusted = false;
+  const restricted = testHost(t, root, {
+    restricted: () => (trusted ? undefined : "the folder is not trusted"),
+    allow: true,
+  });
+  restricted.manager.setConfig(config({ fx: fixtureServer() }, WORKSPACE));
   assert.deepEqual(await restricted.manager.tools(), { tools: [], notices: [] });
   await assert.rejects(restricted.manager.start("fx"), /Restricted Mode/);
+  await assert.rejects(restricted.manager.restart("fx"), /Restricted Mode/);
   assert.equal(restricted.consents.length, 0);
+  assert.equal(restricted.manager.status()[0]!.state, "stopped", "a refused Start leaves it stopped, not failed");
+  // Trust granted: the next run starts it (after the folder's consent), as if nothing had been tried.
+  trusted = true;
+  assert.ok((await restricted.manager.tools()).tools.some((x) => x.name === "mcp__fx__ok"));
+  assert.equal(restricted.consents.length, 1);
 
   const asked: string[] = [];
   const h = testHost(t, root, { input: async (i) => (asked.push(i.id), "s3cret-value") });

@@ -3,6 +3,8 @@
  * schema is malformed, a huge result, a call that kills the server mid-way, and a tool
  * list that changes. Run: node --import tsx test/support/mcp-fixture-server.ts
  * FIXTURE_CRASH_ON_START=1 makes it exit before answering `initialize`.
+ * FIXTURE_STARTED=<file> makes it append its pid to that file first thing: a test sees
+ * whether a server process was started at all.
  * FIXTURE_WAIT_FOR=<file> makes it hang at start (answering nothing) until that file
  * exists: a server slow to start, released by the test (it gives up after FIXTURE_WAIT_MS,
  * default 120 s, so a test that never releases it leaves no process behind);
@@ -10,10 +12,11 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { existsSync, watch } from "node:fs";
+import { appendFileSync, existsSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
+if (process.env.FIXTURE_STARTED) appendFileSync(process.env.FIXTURE_STARTED, `${process.pid}\n`);
 if (process.env.FIXTURE_CRASH_ON_START === "1") {
   process.stderr.write("fixture: crashing on start\n");
   process.exit(3);
