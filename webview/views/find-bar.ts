@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { SessionSearchHit } from "../../core/protocol";
 import type { FindController } from "../find-controller";
+import { iconButton } from "./icon-button";
 
 const KIND: Record<SessionSearchHit["kind"], string> = {
   user: "You",
@@ -72,45 +73,28 @@ export function findBar(find: FindController): TemplateResult | typeof nothing {
         @keydown=${(e: KeyboardEvent) => onKey(find, e)}
       />
       <span class="find-count" role="status" aria-live="polite">${find.status()}</span>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Previous match"
-        title="Previous match (Shift+Enter)"
-        ?disabled=${!find.matches.length}
-        @click=${() => find.step(-1)}
-      >
-        <i aria-hidden="true" class="codicon codicon-arrow-up"></i>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Next match"
-        title="Next match (Enter)"
-        ?disabled=${!find.matches.length}
-        @click=${() => find.step(1)}
-      >
-        <i aria-hidden="true" class="codicon codicon-arrow-down"></i>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Search this whole session"
-        title="Search this whole session (history not loaded too)"
-        ?disabled=${!find.query}
-        @click=${() => void find.searchSession()}
-      >
-        <i aria-hidden="true" class="codicon codicon-search"></i>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Close find"
-        title="Close (Escape)"
-        @click=${() => find.close()}
-      >
-        <i aria-hidden="true" class="codicon codicon-close"></i>
-      </button>
+      ${iconButton({
+        label: "Previous match",
+        icon: "arrow-up",
+        title: "Previous match (Shift+Enter)",
+        disabled: !find.matches.length,
+        onClick: () => find.step(-1),
+      })}
+      ${iconButton({
+        label: "Next match",
+        icon: "arrow-down",
+        title: "Next match (Enter)",
+        disabled: !find.matches.length,
+        onClick: () => find.step(1),
+      })}
+      ${iconButton({
+        label: "Search this whole session",
+        icon: "search",
+        title: "Search this whole session (history not loaded too)",
+        disabled: !find.query,
+        onClick: () => void find.searchSession(),
+      })}
+      ${iconButton({ label: "Close find", icon: "close", title: "Close (Escape)", onClick: () => find.close() })}
     </div>
     ${results(find)}`;
 }

@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { sameRef, type ChatSessionItem, type SessionRef } from "../../core/protocol";
+import { iconButton } from "./icon-button";
 
 export interface HeaderProps {
   ref: SessionRef | undefined;
@@ -46,45 +47,20 @@ export function chatHeader(p: HeaderProps, a: HeaderActions): TemplateResult {
   return html`<header class="chat-header">
       ${titleView}
       <span class="spacer"></span>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Sessions"
-        title="Sessions"
-        aria-expanded=${p.sessions ? "true" : "false"}
-        @click=${() => a.toggleSessions()}
-      >
-        <i aria-hidden="true" class="codicon codicon-list-unordered"></i>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="New session"
-        title="New session"
-        @click=${() => a.newSession()}
-      >
-        <i aria-hidden="true" class="codicon codicon-add"></i>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Fork session"
-        title="Fork session"
-        ?disabled=${!ref}
-        @click=${() => ref && a.fork(ref)}
-      >
-        <i aria-hidden="true" class="codicon codicon-repo-forked"></i>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Export session"
-        title="Export session"
-        ?disabled=${!ref}
-        @click=${() => ref && a.exportSession(ref)}
-      >
-        <i aria-hidden="true" class="codicon codicon-export"></i>
-      </button>
+      ${iconButton({
+        label: "Sessions",
+        icon: "list-unordered",
+        expanded: p.sessions !== undefined,
+        onClick: () => a.toggleSessions(),
+      })}
+      ${iconButton({ label: "New session", icon: "add", onClick: () => a.newSession() })}
+      ${iconButton({ label: "Fork session", icon: "repo-forked", disabled: !ref, onClick: () => ref && a.fork(ref) })}
+      ${iconButton({
+        label: "Export session",
+        icon: "export",
+        disabled: !ref,
+        onClick: () => ref && a.exportSession(ref),
+      })}
     </header>
     ${p.sessions ? sessionList(p.sessions, ref, a) : nothing}`;
 }
