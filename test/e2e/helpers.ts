@@ -39,14 +39,29 @@ export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<
   });
 }
 
+const PALETTE_TRIES = 3;
+
 /** Runs a command by its palette title (F1, type, Enter): unlike a toggle, the same result whatever is open. */
 export async function runPaletteCommand(page: Page, title: string, timeout = 15_000): Promise<void> {
-  // Keys reach the workbench only once it has focus: click an empty part of the editor area.
-  await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 }, timeout });
-  await page.keyboard.press("F1");
   const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout });
-  await input.fill(`>${title}`);
+  // A webview that takes focus as it loads (a chat just opened in an editor) closes the
+  // palette: then it is opened again, at most PALETTE_TRIES times.
+  for (let attempt = 1; ; attempt++) {
+    // Keys reach the workbench only once it has focus: click an empty part of the editor area.
+    await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 }, timeout });
+    await page.keyboard.press("F1");
+    await input.waitFor({ state: "visible", timeout });
+    try {
+      await input.fill(`>${title}`, { timeout: Math.min(timeout, 5_000) });
+      break;
+    } catch (error) {
+      if (await input.isVisible()) {
+        await input.fill(`>${title}`, { timeout }); // still open, only slow: give it the whole bound
+        break;
+      }
+      if (attempt >= PALETTE_TRIES) throw error;
+    }
+  }
   // Enter runs the focused row: under load the list filters after the text is in, and a row
   // that merely shows the title while another is focused ran that other command
   // (approve-ui, a 20-run loop: the notification centre never opened).
