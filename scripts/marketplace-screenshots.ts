@@ -3,10 +3,11 @@
 // media/screenshots/:
 //   - {light,dark}.png: the Sessions tree and a seeded conversation in the chat, the file it
 //     talks about open beside it (sessions seeded through the core store, no model called);
-//   - connect.png, first-message.png, approval.png: the first five minutes (issue 19) as a
-//     new user meets them, with a loopback OpenAI-compatible server playing the model: the
-//     chat's connect form, the first message answered with no session opened first, and an
-//     edit waiting in the diff editor with Accept / Reject in its title bar and on the card.
+//   - connect.png, first-message.png, approval.png, undo.png: the first five minutes (issue
+//     19) as a new user meets them, with a loopback OpenAI-compatible server playing the
+//     model: the chat's connect form, the first message answered with no session opened
+//     first, an edit waiting in the diff editor with Accept / Reject in its title bar and on
+//     the card, and that edit approved on the card, which then offers Undo.
 // Run folders live in .e2e/screenshots/.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, statSync } from "node:fs";
@@ -167,7 +168,7 @@ const FIRST_ANSWER = [
 const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
 const NEW_LINE = "items.map((item) => (item.sku === sku ? { ...item, quantity: item.quantity + amount } : item))";
 
-/** The first five minutes, light theme: the connect form, the first message, an edit waiting for approval. */
+/** The first five minutes, light theme: the connect form, the first message, an edit waiting for approval, its Undo. */
 async function shootFirstMinutes(vsix: string): Promise<void> {
   const runDir = join(E2E_DIR, "screenshots", "first-minutes");
   rmSync(runDir, { recursive: true, force: true });
@@ -267,6 +268,21 @@ async function shootFirstMinutes(vsix: string): Promise<void> {
         .waitFor({ timeout: 60_000 });
       await page.mouse.move(1000, 700);
       await still(page, "approval.png");
+
+      // Approved on the card: written, the diff closes, and the card offers Undo.
+      await chat()
+        .getByRole("group", { name: "Tool edit_file: waiting for approval", exact: true })
+        .getByRole("button", { name: "Approve", exact: true })
+        .click();
+      await chat()
+        .getByRole("group", { name: "Tool edit_file: done", exact: true })
+        .getByRole("button", { name: "Undo", exact: true })
+        .waitFor({ timeout: 60_000 });
+      await chat()
+        .locator('article[aria-label="Assistant"]', { hasText: "only the matching SKU" })
+        .waitFor({ timeout: 60_000 });
+      await page.mouse.move(1000, 700);
+      await still(page, "undo.png");
     } finally {
       await browser.close();
     }
