@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { test } from "node:test";
@@ -10,7 +10,8 @@ function sources(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : sources(path);
+    // Not node_modules nor dot folders (test/.tmp holds installed copies of the tree and links back into it).
+    if (lstatSync(path).isDirectory()) return name === "node_modules" || name.startsWith(".") ? [] : sources(path);
     return /\.(ts|tsx|mts|cts|js|mjs)$/.test(name) ? [path] : [];
   });
 }
