@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { sessionKey } from "../../core/protocol";
 import type { DamagedTreeNode } from "./damaged";
 import type { FolderModel } from "./folder-model";
 import { formatBytes, relativeTime } from "./format";
@@ -126,7 +127,8 @@ export function sessionTreeItem(
     case "session": {
       const state = sessionState(node);
       const item = new vscode.TreeItem(sessionLabel(node), vscode.TreeItemCollapsibleState.None);
-      item.id = `session:${base}:${node.item.archived ? "a" : "l"}:${node.item.agentId}:${node.item.sessionId}`;
+      // The session's one key (folder, agent, session), and its area: an archived row is another item than the live one.
+      item.id = `session:${node.item.archived ? "a" : "l"}:${sessionKey(node.item, base)}`;
       item.description = relativeTime(node.item.updatedAt, now);
       item.tooltip = tooltip(node, state, model);
       // A fork at rest shows it is one; a state (running, waiting…) says more.
