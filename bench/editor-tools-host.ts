@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../scripts/vscode/code-server";
-import { missingVsCode, openWorkbench } from "../scripts/vscode/open-workbench";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../test/support/workbench/code-server";
+import { missingVsCode, openWorkbench } from "../test/support/workbench/open-workbench";
 import { withTimeout } from "../test/support/with-timeout";
 import { TREE_FILES, bigFileText, makeTree } from "./editor-tree";
 import type { HostBenchResults, HostBenchSample } from "./host/editor-tools.payload";

@@ -12,10 +12,16 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { launchChromium } from "./vscode/chromium";
-import { E2E_DIR, installVsix, PROJECT_ROOT, startCodeServer, workbenchUrl } from "./vscode/code-server";
-import { seedSessions, type SeededSession } from "./vscode/seed";
-import { chatFrame, openDowncityView, sessionRow } from "./vscode/workbench";
+import { launchChromium } from "../test/support/workbench/chromium";
+import {
+  E2E_DIR,
+  installVsix,
+  PROJECT_ROOT,
+  startCodeServer,
+  workbenchUrl,
+} from "../test/support/workbench/code-server";
+import { seedSessions, type SeededSession } from "../test/support/workbench/seed";
+import { chatFrame, openDowncityView, sessionRow } from "../test/support/workbench/workbench";
 import { startProviderServer, wire } from "../test/support/provider-server";
 
 const THEMES = [

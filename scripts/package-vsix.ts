@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PROJECT_ROOT } from "./vscode/code-server";
+import { PROJECT_ROOT } from "../test/support/workbench/code-server";
 
 const NATIVE = ["@mongodb-js/zstd", `@mongodb-js/zstd-${process.platform}-${process.arch}-gnu`];
 const COPIED = [".vscodeignore", "LICENSE", "CHANGELOG.md", "MARKETPLACE.md", "media", "dist"];

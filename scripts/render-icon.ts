@@ -2,8 +2,8 @@
 // Debian's Chromium. Run after editing the SVG: node --import tsx scripts/render-icon.ts
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_BIN } from "./vscode/chromium";
-import { E2E_DIR, PROJECT_ROOT, isolatedEnv } from "./vscode/code-server";
+import { CHROMIUM_BIN } from "../test/support/workbench/chromium";
+import { E2E_DIR, PROJECT_ROOT, isolatedEnv } from "../test/support/workbench/code-server";
 
 async function main(): Promise<void> {
   const browser = await chromium.launch({

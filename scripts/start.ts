@@ -6,7 +6,7 @@
 //        DOWNCITY_START_DIR (default: .e2e/start/)
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { E2E_DIR, PROJECT_ROOT, startCodeServer, workbenchUrl } from "./vscode/code-server";
+import { E2E_DIR, PROJECT_ROOT, startCodeServer, workbenchUrl } from "../test/support/workbench/code-server";
 
 async function main(): Promise<void> {
   const runDir = process.env.DOWNCITY_START_DIR ?? join(E2E_DIR, "start");

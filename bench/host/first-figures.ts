@@ -19,8 +19,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, existsSync,
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FrameLocator, Locator, Page } from "playwright-core";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
-import { missingVsCode, openWorkbench } from "../../scripts/vscode/open-workbench";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
+import { missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
 

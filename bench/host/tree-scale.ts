@@ -21,8 +21,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { freePort, PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
-import { extensionHostPid, missingVsCode, openWorkbench } from "../../scripts/vscode/open-workbench";
+import { freePort, PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
+import { extensionHostPid, missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
 import { startProfiler, type Profiler } from "./cdp-profile";

@@ -1,4 +1,4 @@
-// Over 350 lines: the folder manifest's full walk and partial syncs share one counted cache; split, they would share its internals.
+// Over 350 lines: the full walk, the partial syncs, the inotify watches and the marker fence share one counted cache (entries, directory states, dirty names); split, they would share its internals.
 import {
   lstatSync,
   mkdtempSync,

@@ -1,4 +1,4 @@
-// Over 350 lines: the folder's one runtime (WorkspaceRuntimeApi); its helpers are agent-tools, provider-profiles, session-search, log-events.
+// Over 350 lines: the folder's one runtime (WorkspaceRuntimeApi): its open sessions' entries (track, run, compact) and the API over them; the parts that stand alone live beside it (agents, agent-tools, provider-profiles, session-search, log-events, restore).
 import { randomUUID } from "node:crypto";
 import { platform } from "node:os";
 import { Agent, SessionApprovals, type CallSettings, type TurnOutcome } from "../agent";

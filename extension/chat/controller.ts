@@ -1,6 +1,4 @@
-// Over 350 lines: not split yet: the per-folder record of issue 22 item 3 would take its folder wiring out.
 import type {
-  AgentEvent,
   ApprovalDecision,
   CatchUp,
   ChatConfig,
@@ -13,40 +11,15 @@ import type {
   ChatSessionItem,
   ToolResultData,
 } from "../../core/protocol";
-
-import { sameRef, sessionKey } from "../../core/protocol";
 import type { Session, SessionChange } from "../../core/runtime";
-import { hop, SessionNotFoundError } from "../../core/runtime";
+import { hop } from "../../core/runtime";
 import { PendingDecisions } from "../approval/decisions";
 import type { ChatApprovalSink } from "../approval/chat-sink";
-import { LiveState } from "./live-state";
+import { chatConfig, ConfigFeed } from "./config-feed";
+import { ChatError, gone } from "./errors";
 import type { ChatConnection, ChatFolder, ChatFolders, Disposable } from "./folders";
-
-/** An error the RPC layer reports with its code. */
-export class ChatError extends Error {
-  constructor(
-    readonly code: "invalid" | "not-found" | "read-only" | "failed",
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** What the chat says of a session that no longer exists: never its id or the store's message. */
-export const SESSION_GONE =
-  "This session was deleted. Start a new session, or open another one from the Sessions view.";
-
-/** A listener for list changes of one folder's sessions (delete, archive, rename, from any window). */
-export type SessionChangeListener = (folderKey: string, change: SessionChange) => void;
-
-/** A listener for one session's agent events (what a view forwards to its webview). */
-export type SessionListener = (event: AgentEvent) => void;
-
-interface Watched {
-  ref: SessionRef;
-  listener: SessionListener;
-  visible: () => boolean;
-}
+import { ModelChoices } from "./model-choices";
+import { SessionFeed, type SessionChangeListener, type SessionListener } from "./session-feed";
 
 /**
  * The host-side chat API (issue 11 item 7): everything a chat view does, over the
@@ -55,22 +28,24 @@ interface Watched {
  */
 export class ChatController implements Disposable {
   readonly approvals: ChatApprovalSink;
-  private readonly live = new Map<string, LiveState>();
   /** The last SDK warm-up (`warm`; tests await it). */
   warming: Promise<void> | undefined;
-  private readonly watchers = new Set<Watched>();
-  private readonly models = new Map<string, ModelChoice>();
+  private readonly feed = new SessionFeed();
+  private readonly models: ModelChoices;
+  private readonly configFeed: ConfigFeed;
   private readonly subscriptions: Disposable[] = [];
-  private readonly configListeners = new Set<(config: ChatConfig) => void>();
-  private readonly changeListeners = new Set<SessionChangeListener>();
-  private configRefresh: Promise<void> | undefined;
-  private configStale = false;
+  private disposed = false;
 
   constructor(
     private readonly runtimes: ChatFolders,
     decisions: PendingDecisions = new PendingDecisions(),
   ) {
-    this.approvals = { decisions, shows: (ref) => [...this.watchers].some((w) => w.visible() && sameRef(w.ref, ref)) };
+    this.approvals = { decisions, shows: (ref) => this.feed.shows(ref) };
+    this.models = new ModelChoices((folderKey) => runtimes.defaultModel(folderKey));
+    this.configFeed = new ConfigFeed(
+      () => this.config(),
+      (config) => this.models.follow(config),
+    );
     let attached = false;
     this.subscriptions.push(runtimes.attach((folder) => this.openFolder(folder, attached)));
     attached = true;
@@ -80,49 +55,12 @@ export class ChatController implements Disposable {
 
   /** Called with the new config whenever provider, model, agent or trust settings changed; each view sends its webview what differs. */
   onDidChangeConfig(listener: (config: ChatConfig) => void): Disposable {
-    this.configListeners.add(listener);
-    return { dispose: () => this.configListeners.delete(listener) };
+    return this.configFeed.onDidChange(listener);
   }
 
-  /**
-   * Recomputes the config once for every view. A burst of changes while one is being
-   * computed costs one more pass, not one per change. Resolves when the views were told.
-   */
+  /** Recomputes the config once for every view (a burst costs one more pass); resolves when the views were told. */
   refreshConfig(): Promise<void> {
-    if (this.configRefresh) {
-      this.configStale = true;
-      return this.configRefresh;
-    }
-    const pass = async () => {
-      try {
-        do {
-          this.configStale = false;
-          // A config that cannot be computed now (a secret store error) leaves the views as they are.
-          const config = await this.config().catch(() => undefined);
-          if (!config) continue;
-          this.dropUnknownModels(config);
-          for (const listener of this.configListeners) listener(config);
-        } while (this.configStale);
-      } finally {
-        // Cleared in the same tick as the last check, so a change after it starts a new pass.
-        this.configRefresh = undefined;
-      }
-    };
-    const running = pass();
-    this.configRefresh = running;
-    return running;
-  }
-
-  /** A view's own model choice goes when its profile does; a kept one takes the profile's current window. */
-  private dropUnknownModels(config: ChatConfig): void {
-    for (const [key, chosen] of this.models) {
-      if (!config.models.some((m) => m.provider === chosen.provider)) {
-        this.models.delete(key);
-        continue;
-      }
-      const configured = config.models.find((m) => m.provider === chosen.provider && m.model === chosen.model);
-      if (configured && configured.contextWindow !== chosen.contextWindow) this.models.set(key, configured);
-    }
+    return this.configFeed.refresh();
   }
 
   /**
@@ -136,23 +74,13 @@ export class ChatController implements Disposable {
     );
   }
 
-  async config(): Promise<ChatConfig> {
-    const folders = this.runtimes.folders();
-    const agents = new Map<string, string>();
-    for (const folder of folders) for (const agent of folder.runtime.agents) agents.set(agent.id, agent.name);
-    const restricted = this.runtimes.restricted();
-    return {
-      providerConfigured: this.runtimes.providerConfigured(),
-      models: [...(await this.runtimes.models())],
-      agents: [...agents].map(([id, name]) => ({ id, name })),
-      ...(restricted ? { restricted } : {}),
-    };
+  config(): Promise<ChatConfig> {
+    return chatConfig(this.runtimes);
   }
 
   /** Each view follows what happens to the session it shows (see `sessionChanged`). */
   onSessionChange(listener: SessionChangeListener): Disposable {
-    this.changeListeners.add(listener);
-    return { dispose: () => this.changeListeners.delete(listener) };
+    return this.feed.onSessionChange(listener);
   }
 
   /**
@@ -161,23 +89,21 @@ export class ChatController implements Disposable {
    * meta.json watcher's). Every view showing it reacts at once.
    */
   sessionChanged(folderKey: string, change: SessionChange): void {
-    for (const listener of this.changeListeners) listener(folderKey, change);
+    this.feed.sessionChanged(folderKey, change);
   }
 
   /** Subscribes to one session's events; `visible` tells approvals whether this view can ask. */
   watch(ref: SessionRef, listener: SessionListener, visible: () => boolean): Disposable {
-    const entry: Watched = { ref, listener, visible };
-    this.watchers.add(entry);
-    return { dispose: () => this.watchers.delete(entry) };
+    return this.feed.watch(ref, listener, visible);
   }
 
   /** The Active page and the live state: all a view gets in full, once. */
   async open(ref: SessionRef): Promise<ChatSnapshot> {
     const { folder, session, report } = await this.session(ref);
     const page = await folder.runtime.messages(this.coreRef(ref));
-    const live = this.liveOf(ref);
+    const live = this.feed.liveOf(ref);
     const readOnly = this.readOnlyReason(session, report.readOnly);
-    const model = this.models.get(sessionKey(ref, ref.folderKey)) ?? this.runtimes.defaultModel(ref.folderKey);
+    const model = this.models.shown(ref);
     return {
       ref,
       folderName: folder.name,
@@ -198,7 +124,7 @@ export class ChatController implements Disposable {
     const { folder, session, report } = await this.session(ref);
     if (afterSeq > session.lastSeq || afterSeq < session.baseSeq)
       return { kind: "reset", snapshot: await this.open(ref) };
-    const live = this.liveOf(ref);
+    const live = this.feed.liveOf(ref);
     const readOnly = this.readOnlyReason(session, report.readOnly);
     return {
       kind: "delta",
@@ -261,9 +187,9 @@ export class ChatController implements Disposable {
       folder.runtime.steer(coreRef, input);
       return { steered: true };
     }
-    const model = this.models.get(sessionKey(ref, ref.folderKey));
+    const model = this.models.chosen(ref);
     const run = folder.runtime.prompt(coreRef, input, model ? { model } : {});
-    run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
+    run.catch((error: unknown) => this.feed.notice(ref, error instanceof Error ? error.message : String(error)));
     return { steered: false };
   }
 
@@ -274,9 +200,9 @@ export class ChatController implements Disposable {
     if (readOnly) throw new ChatError("read-only", readOnly);
     const last = session.events().findLast((e) => e.type === "turn/end" || e.type === "turn/start");
     if (!last || last.seq !== turnEnd) throw new ChatError("invalid", "Only the last failed turn can be retried.");
-    const model = this.models.get(sessionKey(ref, ref.folderKey));
+    const model = this.models.chosen(ref);
     const run = folder.runtime.retry(this.coreRef(ref), model ? { model } : {});
-    run.catch((error: unknown) => this.notice(ref, error instanceof Error ? error.message : String(error)));
+    run.catch((error: unknown) => this.feed.notice(ref, error instanceof Error ? error.message : String(error)));
   }
 
   /** The edit a tool call made (or proposed), from the log: a reopened card's "Open diff". */
@@ -326,11 +252,11 @@ export class ChatController implements Disposable {
   }
 
   selectModel(ref: SessionRef, model: ModelChoice): void {
-    this.models.set(sessionKey(ref, ref.folderKey), model);
+    this.models.select(ref, model);
   }
 
   model(ref: SessionRef): ModelChoice | undefined {
-    return this.models.get(sessionKey(ref, ref.folderKey)) ?? this.runtimes.defaultModel(ref.folderKey);
+    return this.models.shown(ref);
   }
 
   /** The connect form's host side; an error where the host offers none. */
@@ -353,14 +279,11 @@ export class ChatController implements Disposable {
     return first;
   }
 
-  private disposed = false;
-
   dispose(): void {
     this.disposed = true;
     this.subscriptions.forEach((d) => d.dispose());
-    this.configListeners.clear();
-    this.changeListeners.clear();
-    this.watchers.clear();
+    this.configFeed.clear();
+    this.feed.clear();
   }
 
   private async session(
@@ -389,48 +312,20 @@ export class ChatController implements Disposable {
     return { agentId: ref.agentId, sessionId: ref.sessionId };
   }
 
-  private liveOf(ref: SessionRef) {
-    return this.live.get(ref.folderKey)?.get(ref.agentId, ref.sessionId);
-  }
-
-  private notice(ref: SessionRef, message: string): void {
-    this.dispatch(ref.folderKey, {
-      type: "notice",
-      sessionId: ref.sessionId,
-      agentId: ref.agentId,
-      level: "error",
-      message,
-    });
-  }
-
-  private dispatch(folderKey: string, event: AgentEvent): void {
-    this.live.get(folderKey)?.apply(event);
-    for (const w of this.watchers) {
-      if (sameRef(w.ref, { folderKey, agentId: event.agentId, sessionId: event.sessionId })) w.listener(event);
-    }
-  }
-
   /**
    * The chat's part of a folder's record: its live state, fed by the folder's events, kept until the folder goes.
    * A folder that opens or goes later may bring or take agents: the views' config is refreshed.
    */
   private openFolder(folder: ChatFolder, later: boolean): Disposable {
-    this.live.set(folder.key, new LiveState());
-    const off = folder.runtime.onEvent((event) => this.dispatch(folder.key, event));
+    const followed = this.feed.follow(folder);
     if (later) void this.refreshConfig();
     return {
       dispose: () => {
-        off();
-        this.live.delete(folder.key);
+        followed.dispose();
         if (!this.disposed) void this.refreshConfig();
       },
     };
   }
-}
-
-/** A store error saying the session does not exist, as the chat says it. */
-function gone(error: unknown): ChatError | undefined {
-  return error instanceof SessionNotFoundError ? new ChatError("not-found", SESSION_GONE) : undefined;
 }
 
 function toPage(page: {

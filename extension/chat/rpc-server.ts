@@ -1,4 +1,4 @@
-// Over 350 lines: one validated handler per chat RPC method (core/protocol/rpc.ts), dispatched from one table.
+// Over 350 lines: one chat view's server: a validated handler per chat RPC method (core/protocol/rpc.ts) from one table, and the shown session those handlers and the host's pushes (session changes, config, moves) share.
 import {
   ChatMethods,
   parseChatRequest,
@@ -24,7 +24,8 @@ import {
 import { fileAttachment, withAttachments } from "../../core/runtime/mentions";
 import { hop, type SessionChange } from "../../core/runtime";
 import { searchOneSession } from "../search/session-search";
-import { ChatError, SESSION_GONE, type ChatController } from "./controller";
+import type { ChatController } from "./controller";
+import { ChatError, SESSION_GONE } from "./errors";
 import type { HostActions } from "./host-actions";
 import { pagesThrough } from "./pages-through";
 import type { Disposable } from "./folders";

@@ -1,4 +1,4 @@
-// Over 350 lines: the Sessions view's palette commands, one short handler each, registered in one place.
+// Over 350 lines: the Sessions view's palette commands, one short handler each, registered in one place, with the export and fork prompts they ask.
 import * as vscode from "vscode";
 import { compactedText, type SessionEvent, type UserMessageData } from "../../core/protocol";
 import type { LocalSessionRef } from "../../core/protocol";

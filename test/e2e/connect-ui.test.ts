@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { freePort, installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame, quickPickRow } from "../../scripts/vscode/workbench";
+import { freePort, installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { chatFrame, quickPickRow } from "../support/workbench/workbench";
 import { startProviderServer, wire } from "../support/provider-server";
 import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
 

@@ -12,7 +12,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, watch, writeFileSync } f
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";

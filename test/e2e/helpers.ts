@@ -1,14 +1,14 @@
 // Shared by the real-VS-Code tests: an output folder per test file under test/.tmp/e2e/,
-// code-server + Chromium started together and stopped in reverse (scripts/vscode/open-workbench.ts),
+// code-server + Chromium started together and stopped in reverse (test/support/workbench/open-workbench.ts),
 // bounded waits, and failure artefacts (screenshot, logs) left in the output folder.
 import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, readFileSync, rmSync, watch } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
 import type { Page } from "playwright-core";
-import { chatFrame } from "../../scripts/vscode/workbench";
-import { PROJECT_ROOT } from "../../scripts/vscode/code-server";
-import { openWorkbench, type Workbench } from "../../scripts/vscode/open-workbench";
+import { chatFrame } from "../support/workbench/workbench";
+import { PROJECT_ROOT } from "../support/workbench/code-server";
+import { openWorkbench, type Workbench } from "../support/workbench/open-workbench";
 
 export const E2E_OUT = join(PROJECT_ROOT, "test", ".tmp", "e2e");
 
@@ -21,7 +21,7 @@ export function outputDir(name: string): string {
 }
 
 export { withTimeout } from "../support/with-timeout";
-export { extensionHostPid, missingVsCode, openWorkbench, type Workbench } from "../../scripts/vscode/open-workbench";
+export { extensionHostPid, missingVsCode, openWorkbench, type Workbench } from "../support/workbench/open-workbench";
 
 /** Resolves once `file` matches, re-read on every change in its folder; rejects after `ms`. */
 export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<void> {

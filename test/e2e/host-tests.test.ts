@@ -7,8 +7,8 @@
 import { createWriteStream, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { buildHostTests } from "../../scripts/vscode/build-host-tests";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
+import { buildHostTests } from "../support/workbench/build-host-tests";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../support/workbench/code-server";
 import { parseHostResults } from "../host/results";
 import { missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
 import { seedHostWorkspace } from "../support/host-workspace";

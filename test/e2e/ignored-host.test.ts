@@ -6,7 +6,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rm
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { build } from "esbuild";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../support/workbench/code-server";
 import { parseHostResults } from "../host/results";
 import { missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
 

@@ -18,7 +18,7 @@ import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";

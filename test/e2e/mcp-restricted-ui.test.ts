@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";

@@ -13,8 +13,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, watch } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame, chatFrameElement, quickPickRow } from "../../scripts/vscode/workbench";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { chatFrame, chatFrameElement, quickPickRow } from "../support/workbench/workbench";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
 import {
   chainedSteps,

@@ -7,9 +7,9 @@ import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../scripts/vscode/code-server";
-import { seedSessions } from "../../scripts/vscode/seed";
-import { openDowncityView, sessionRow, sessionRows } from "../../scripts/vscode/workbench";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../support/workbench/code-server";
+import { seedSessions } from "../support/workbench/seed";
+import { openDowncityView, sessionRow, sessionRows } from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
 import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
 

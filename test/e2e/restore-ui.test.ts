@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { wire, startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { withTimeout } from "../support/with-timeout";

@@ -9,8 +9,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../../scripts/vscode/workbench";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../support/workbench/workbench";
 import { sessionPaths, Sessions } from "../../core/storage";
 import { chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
 

@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../../scripts/vscode/workbench";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../support/workbench/workbench";
 import { Sessions } from "../../core/storage";
 import { chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
 

@@ -9,8 +9,8 @@ import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mock, test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { seedSessions } from "../../scripts/vscode/seed";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { seedSessions } from "../support/workbench/seed";
 import {
   openDowncityView,
   quickPickRow,
@@ -18,7 +18,7 @@ import {
   scrolledSessionRow,
   sessionRow,
   sessionRows,
-} from "../../scripts/vscode/workbench";
+} from "../support/workbench/workbench";
 import { Sessions, sessionPaths } from "../../core/storage";
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { PROJECT_ROOT } from "../../scripts/vscode/code-server";
+import { PROJECT_ROOT } from "../support/workbench/code-server";
 import { missingVsCode, outputDir, withTimeout } from "./helpers";
 
 test(

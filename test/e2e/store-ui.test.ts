@@ -18,9 +18,9 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
-import { seedSessions } from "../../scripts/vscode/seed";
-import { chatFrame, openDowncityView, sessionRow, sessionRows } from "../../scripts/vscode/workbench";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { seedSessions } from "../support/workbench/seed";
+import { chatFrame, openDowncityView, sessionRow, sessionRows } from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../../scripts/vscode/code-server";
+import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import {
   chatFrame,
   openDowncityView,
@@ -15,8 +15,8 @@ import {
   runCommand,
   scrolledSessionRow,
   sessionRow,
-} from "../../scripts/vscode/workbench";
-import { seedSessions } from "../../scripts/vscode/seed";
+} from "../support/workbench/workbench";
+import { seedSessions } from "../support/workbench/seed";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { missingVsCode, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { sessionPaths } from "../../core/storage";
-import { seedSessions } from "../../scripts/vscode/seed";
+import { seedSessions } from "../support/workbench/seed";
 import { startProviderServer, wire } from "../support/provider-server";
 import { tempDir } from "../support/temp";
 import { activateWithEnvProvider, answer, configure } from "../support/extension/helpers";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { test } from "node:test";
@@ -10,7 +10,8 @@ function sources(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : sources(path);
+    // Not node_modules nor dot folders (test/.tmp holds installed copies of the tree and links back into it).
+    if (lstatSync(path).isDirectory()) return name === "node_modules" || name.startsWith(".") ? [] : sources(path);
     return /\.(ts|tsx|mts|cts|js|mjs)$/.test(name) ? [path] : [];
   });
 }
@@ -158,21 +159,58 @@ test("extension/ is in floors: a folder imports only the floors below it", () =>
 });
 
 /**
- * Shared test helpers have one home, test/support/ (the loopback provider, fakes, temp folders, the CLI runner, the
- * host tests' workspace, the storage generators and harnesses, the webview harness): scripts/
- * (which npm start and the packaging run) and bench/ take only from there. (Inside test/, a suite may still use
- * another suite's helpers, e.g. test/agent/harness.ts, without a cycle between folders.)
+ * What test/, bench/ and scripts/ share has one home, test/support/ (the loopback provider, fakes, temp folders, the CLI
+ * runner, the host tests' workspace, the storage generators and harnesses, the webview harness, and workbench/: the
+ * code-server + Chromium harness the UI tests, the host benches, `npm start` and the screenshots drive). Imports
+ * point one way, into that home: test/ imports nothing of bench/ or scripts/; bench/ and scripts/ take of test/ only
+ * test/support/ and nothing of each other; test/support/ imports no other test/ folder. (Inside test/, a suite may
+ * still use another suite's helpers, e.g. test/agent/harness.ts, without a cycle between folders.)
  */
-test("scripts/ and bench/ import of test/ only test/support", () => {
+const SHARED_HOME = "test/support/";
+const TOP_RULES: { from: string; forbidden: (to: string) => boolean; rule: string }[] = [
+  {
+    from: "test",
+    forbidden: (to) => /^(bench|scripts)\//.test(to),
+    rule: "test/ imports nothing of bench/ or scripts/",
+  },
+  {
+    from: "bench",
+    forbidden: (to) => to.startsWith("scripts/") || (to.startsWith("test/") && !to.startsWith(SHARED_HOME)),
+    rule: "bench/ takes of test/ only test/support/, nothing of scripts/",
+  },
+  {
+    from: "scripts",
+    forbidden: (to) => to.startsWith("bench/") || (to.startsWith("test/") && !to.startsWith(SHARED_HOME)),
+    rule: "scripts/ takes of test/ only test/support/, nothing of bench/",
+  },
+  {
+    from: "test/support",
+    forbidden: (to) => to.startsWith("test/") && !to.startsWith(SHARED_HOME),
+    rule: "test/support/ imports no other test/ folder",
+  },
+];
+
+/** The import-direction violations among test/, bench/ and scripts/ of the files under `dirs` (repository paths). */
+function sharedHomeViolations(dirs: string[]): string[] {
   const bad: string[] = [];
-  for (const file of [...sources(join(ROOT, "scripts")), ...sources(join(ROOT, "bench"))]) {
-    for (const spec of specifiers(file)) {
-      const to = target(file, spec);
-      if (to?.startsWith("test/") && !to.startsWith("test/support/"))
-        bad.push(`${relative(ROOT, file)} imports ${spec}`);
+  for (const dir of dirs) {
+    for (const file of sources(join(ROOT, dir))) {
+      const rel = relative(ROOT, file).split(sep).join("/");
+      for (const { from, forbidden, rule } of TOP_RULES) {
+        if (rel !== from && !rel.startsWith(`${from}/`)) continue;
+        for (const spec of specifiers(file)) {
+          const to = target(file, spec);
+          if (to !== undefined && forbidden(to)) bad.push(`${rel} imports ${spec} (${rule})`);
+        }
+      }
     }
   }
-  assert.deepEqual(bad, []);
+  return bad;
+}
+
+test("test/, bench/ and scripts/ share helpers through test/support/ alone, imports pointing one way", () => {
+  assert.ok(sources(join(ROOT, "test/support/workbench")).length >= 5, "the workbench harness lives in test/support");
+  assert.deepEqual(sharedHomeViolations(["test", "bench", "scripts"]), []);
 });
 
 /** The names a file imports or re-exports by name, with the repository path each comes from. */

@@ -6,7 +6,7 @@ import { createWorkspaceRuntime } from "../../core/runtime";
 import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionNode } from "../../extension/sessions/nodes";
 import { SessionsTree } from "../../extension/sessions/tree";
-import { seedSessions } from "../../scripts/vscode/seed";
+import { seedSessions } from "../support/workbench/seed";
 import { tempDir } from "../support/temp";
 import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { checkConnection, hostPort, probeModels } from "../../core/llm/probe";
 import type { Protocol } from "../../core/llm/types";
-import { freePort } from "../../scripts/vscode/code-server";
+import { freePort } from "../support/workbench/code-server";
 import { startProviderServer, wire, type ProviderHandler } from "../support/provider-server";
 
 const KEY = "sk-probe-5c1e9a77";

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 import type { AgentEvent, CompactionEndData } from "../../core/protocol";
 import { sessionPaths } from "../../core/storage";
-import { seedSessions } from "../../scripts/vscode/seed";
+import { seedSessions } from "../support/workbench/seed";
 import { wire } from "../support/provider-server";
 import { startHarness, tempWorkspace } from "../agent/harness";
 

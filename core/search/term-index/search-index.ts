@@ -1,4 +1,4 @@
-// Over 350 lines: the index journal, its postings and its folder checks are one on-disk format, kept together.
+// Over 350 lines: one folder's index state (sessions, units and their owners, postings, the pending journal) changes together on every scan, load and persist; the on-disk format is index-files.ts, the postings postings.ts.
 import { createHash } from "node:crypto";
 import type { Stats } from "node:fs";
 import { join, sep } from "node:path";

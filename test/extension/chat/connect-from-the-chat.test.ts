@@ -9,7 +9,7 @@ import { ProviderConfig, secretKey } from "../../../extension/config/providers";
 import { chatFoldersOf } from "../../../extension/chat/folders-from-registry";
 import { createWorkspaceRuntime } from "../../../core/runtime";
 import { FolderRegistry } from "../../../extension/folders/registry";
-import { freePort } from "../../../scripts/vscode/code-server";
+import { freePort } from "../../support/workbench/code-server";
 import * as fake from "../../support/vscode-fake";
 import { startProviderServer, wire } from "../../support/provider-server";
 import { tempDir } from "../../support/temp";

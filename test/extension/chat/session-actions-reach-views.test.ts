@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SESSION_GONE } from "../../../extension/chat/controller";
+import { SESSION_GONE } from "../../../extension/chat/errors";
 import { startHarness } from "../../agent/harness";
 import { wire } from "../../support/provider-server";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";

@@ -1,6 +1,6 @@
 // Stored sessions written by the real core store before VS Code starts: what the UI tests
 // and the Marketplace screenshots open.
-import { Sessions } from "../../core/storage";
+import { Sessions } from "../../../core/storage";
 
 export interface SeededSession {
   id: string;

@@ -6,7 +6,7 @@ import { createWriteStream, existsSync, mkdirSync, writeFileSync } from "node:fs
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 
-export const PROJECT_ROOT = resolve(__dirname, "..", "..");
+export const PROJECT_ROOT = resolve(__dirname, "..", "..", "..");
 export const E2E_DIR = process.env.DOWNCITY_E2E_DIR ?? join(PROJECT_ROOT, ".e2e");
 export const CODE_SERVER_BIN = join(E2E_DIR, "code-server", "node_modules", ".bin", "code-server");
 

@@ -5,9 +5,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { runTests } from "@vscode/test-electron";
-import { seedHostWorkspace } from "../../test/support/host-workspace";
-import { buildHostTests } from "./build-host-tests";
-import { E2E_DIR, PROJECT_ROOT } from "./code-server";
+import { seedHostWorkspace } from "../test/support/host-workspace";
+import { buildHostTests } from "../test/support/workbench/build-host-tests";
+import { E2E_DIR, PROJECT_ROOT } from "../test/support/workbench/code-server";
 
 async function main(): Promise<void> {
   const out = join(E2E_DIR, "electron-run");
