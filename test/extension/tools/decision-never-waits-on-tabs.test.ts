@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { describe, it } from "node:test";
+import { describe, it, type TestContext } from "node:test";
 import * as vscode from "vscode";
 import { commands } from "../../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
@@ -8,6 +8,22 @@ import { editorWorkspace, text } from "./helpers";
 const edit = { path: "src/a.ts", edits: [{ oldText: "one", newText: "two" }] };
 /** A hang fails here, not at the suite's end: nothing in these cases waits on a clock. */
 const HANG = { timeout: 5_000 };
+
+/** The workspace with src/a.ts reading "one". */
+function withFile(t: TestContext) {
+  const ws = editorWorkspace(t);
+  return { ws, file: ws.write("src/a.ts", "one\n") };
+}
+
+/** Runs `open` for every vscode.diff instead of the fake's immediate one (`show` is the fake's: the tab appears). */
+function diffOpensAs(t: TestContext, open: (show: () => Promise<unknown>) => Promise<unknown>): void {
+  const execute = commands.executeCommand;
+  commands.executeCommand = async (id: string, ...args: unknown[]) =>
+    id === "vscode.diff" ? open(() => execute(id, ...args)) : execute(id, ...args);
+  t.after(() => {
+    commands.executeCommand = execute;
+  });
+}
 
 /**
  * approve-ui step 06 (issue 19): the user closed the review's tab, brought it back with the
@@ -20,8 +36,7 @@ describe("an answered review never waits on the workbench's tabs", () => {
     "closing the diff's tabs never settles: the card's Approve still decides and the edit is written",
     HANG,
     async (t) => {
-      const ws = editorWorkspace(t);
-      const file = ws.write("src/a.ts", "one\n");
+      const { ws, file } = withFile(t);
       let closing = 0;
       vscode.window.tabGroups.close = (() => {
         closing++;
@@ -50,16 +65,10 @@ describe("an answered review never waits on the workbench's tabs", () => {
     "opening the diff never settles (the tab shows, the open never finishes): the card still decides",
     HANG,
     async (t) => {
-      const ws = editorWorkspace(t);
-      const file = ws.write("src/a.ts", "one\n");
-      const execute = commands.executeCommand;
-      commands.executeCommand = async (id: string, ...args: unknown[]) => {
-        if (id !== "vscode.diff") return execute(id, ...args);
-        await execute(id, ...args);
+      const { ws, file } = withFile(t);
+      diffOpensAs(t, async (show) => {
+        await show();
         return new Promise<unknown>(() => {});
-      };
-      t.after(() => {
-        commands.executeCommand = execute;
       });
       const result = await ws.reviewed("edit_file", edit, {
         answer: ({ key }) => ws.card(key.toolCallId, { approved: true, scope: "once" }),
@@ -74,21 +83,15 @@ describe("an answered review never waits on the workbench's tabs", () => {
     "a diff tab that appears only after the answer (its open was slow) is closed once the open settles",
     HANG,
     async (t) => {
-      const ws = editorWorkspace(t);
-      ws.write("src/a.ts", "one\n");
-      const execute = commands.executeCommand;
+      const { ws } = withFile(t);
       let finishOpen!: () => void;
       const opened = new Promise<void>((resolve) => (finishOpen = resolve));
       let tabShown!: () => void;
       const shown = new Promise<void>((resolve) => (tabShown = resolve));
-      commands.executeCommand = async (id: string, ...args: unknown[]) => {
-        if (id !== "vscode.diff") return execute(id, ...args);
+      diffOpensAs(t, async (show) => {
         await opened;
-        await execute(id, ...args);
+        await show();
         tabShown();
-      };
-      t.after(() => {
-        commands.executeCommand = execute;
       });
       const groups = vscode.window.tabGroups;
       const close = groups.close.bind(groups);
