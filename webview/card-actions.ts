@@ -10,18 +10,52 @@ export interface CardHost {
 }
 
 /**
+ * How long a card says "Sending your answer…" before it says what happened and takes an
+ * answer again. The host answers the RPC at once and the outcome follows within a second
+ * or two even on a loaded machine; a card still waiting after this lost its answer or
+ * its outcome on the way, and a button that stays disabled would leave the run stuck.
+ */
+export const ANSWER_MS = 20_000;
+
+/** The card's latest answer per call: a timer of an earlier answer leaves a later one alone. */
+const attempts = new Map<string, number>();
+let lastAttempt = 0;
+
+/**
  * Sends the card's answer to the one pending decision. The card shows "Sending…" until
  * the host's approval-resolved event says what was decided (from here or from the diff's
- * title bar first); "approved" is never shown on the webview's word alone.
+ * title bar first); "approved" is never shown on the webview's word alone. After
+ * ANSWER_MS without an outcome the card says so and its buttons work again.
  */
 export async function answerApproval(host: CardHost, toolCallId: string, decision: ApprovalDecision): Promise<void> {
   const ref = host.ref();
   if (!ref) return;
-  host.conversation.tool(toolCallId, (t) => (t.answering = true));
+  const attempt = ++lastAttempt;
+  attempts.set(toolCallId, attempt);
+  host.conversation.tool(toolCallId, (t) => {
+    t.answering = true;
+    t.message = undefined;
+  });
   host.refresh();
+  let replied = false;
+  const timer = setTimeout(() => {
+    if (attempts.get(toolCallId) !== attempt) return;
+    attempts.delete(toolCallId);
+    host.conversation.tool(toolCallId, (t) => {
+      if (!t.answering) return; // The outcome arrived.
+      t.answering = false;
+      t.message = replied
+        ? `VS Code took your answer, but the run has not confirmed it after ${ANSWER_MS / 1000} s. Answer again, or Stop the run.`
+        : `No reply from VS Code after ${ANSWER_MS / 1000} s: your answer may not have arrived. Answer again, or Stop the run.`;
+    });
+    host.refresh();
+  }, ANSWER_MS);
   const result = await host.call("approve", { ref, toolCallId, decision });
+  replied = true;
   // Resolved: the approval-resolved event that follows shows the outcome (and clears "Sending").
   if (result?.resolved) return;
+  clearTimeout(timer);
+  if (attempts.get(toolCallId) === attempt) attempts.delete(toolCallId);
   host.conversation.tool(toolCallId, (t) => {
     if (!t.answering) return; // The outcome arrived first.
     t.answering = false;

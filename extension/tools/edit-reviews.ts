@@ -88,25 +88,29 @@ export class EditReviews {
   }
 
   /**
-   * Shows the proposal in the diff editor until its decision settles (from any surface),
-   * then closes the review's tabs. Resolves with the decision; an approved edit's
-   * `accepted` text is set (the user's edited copy, if they made one).
+   * Shows the proposal in the diff editor until its decision settles (from any surface).
+   * Resolves with the decision as soon as it settles; an approved edit's `accepted` text is
+   * set (the user's edited copy, if they made one). Neither opening the diff nor closing its
+   * tabs is awaited before that: the workbench may take long or never answer (a tab closed
+   * while it opened), and the decision, its log line and the write must not wait on it.
    */
   async review(pending: PendingDecision, proposal: Proposal, left: vscode.Uri, proposed: vscode.Uri, title: string) {
     const review = new Review(pending, proposal, left, proposed, title);
     this.open.add(review);
     this.sync();
+    const shown = pending.settled.aborted
+      ? Promise.resolve()
+      : Promise.resolve(vscode.commands.executeCommand("vscode.diff", left, proposed, title, { preview: false })).catch(
+          () => undefined,
+        );
     try {
-      if (!pending.settled.aborted)
-        await vscode.commands.executeCommand("vscode.diff", left, proposed, title, { preview: false });
       const decision = await pending.decision;
       if (decision.approved) proposal.accepted = review.acceptedText();
       return decision;
     } finally {
       this.open.delete(review);
       this.sync();
-      await closeTabsShowing(review.uris()).catch(() => undefined);
-      if (review.editable && !review.editable.isClosed) await discard(review.editable).catch(() => undefined);
+      void cleanUp(review, shown);
     }
   }
 
@@ -189,10 +193,42 @@ function activeDiffUri(): vscode.Uri | undefined {
   return input?.modified;
 }
 
+/**
+ * How long the cleanup of an answered review waits on one workbench call (the diff still
+ * opening, a tab closing). Nothing waits on the cleanup; the bound only ends a call that
+ * never settles, so a stuck workbench leaks no pending work.
+ */
+export const WORKBENCH_MS = 15_000;
+
+/** Settles with the call, or after `ms` (then false): cleanup never hangs on the workbench. */
+function bounded<T>(call: Thenable<T>, ms: number): Promise<T | false> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.(); // a stuck call's bound keeps no process alive
+  });
+  return Promise.race([Promise.resolve(call).catch(() => false as const), timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Closes an answered review's tabs: those open now at once, then again once the diff's open
+ * settled (a tab it was still opening appears only then). The editable copy is emptied
+ * first, so closing its tab never asks to save an untitled file.
+ */
+async function cleanUp(review: Review, shown: Promise<unknown>): Promise<void> {
+  const uris = review.uris();
+  const editable = review.editable && !review.editable.isClosed ? review.editable : undefined;
+  if (editable) await bounded(discard(editable), WORKBENCH_MS);
+  const first = bounded(closeTabsShowing(uris), WORKBENCH_MS);
+  await bounded(shown, WORKBENCH_MS);
+  await first;
+  await bounded(closeTabsShowing(uris), WORKBENCH_MS);
+}
+
 /** Closes the diff tabs that show `uris` on either side. */
-async function closeTabsShowing(uris: readonly vscode.Uri[]): Promise<void> {
+async function closeTabsShowing(uris: readonly vscode.Uri[]): Promise<boolean> {
   const groups = vscode.window.tabGroups;
-  if (!groups) return;
+  if (!groups) return true;
   const keys = new Set(uris.map((u) => u.toString()));
   const tabs = groups.all
     .flatMap((g) => g.tabs)
@@ -200,7 +236,7 @@ async function closeTabsShowing(uris: readonly vscode.Uri[]): Promise<void> {
       const input = t.input as { modified?: vscode.Uri; uri?: vscode.Uri } | undefined;
       return (input?.modified && keys.has(input.modified.toString())) || (input?.uri && keys.has(input.uri.toString()));
     });
-  if (tabs.length > 0) await groups.close(tabs, true);
+  return tabs.length > 0 ? groups.close(tabs, true) : true;
 }
 
 /** Empties the editable copy so closing it never asks to save an untitled file. */

@@ -5,7 +5,7 @@
 // test/.tmp/e2e/approve-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
@@ -185,6 +185,12 @@ test(
         await card(chat(), "waiting for approval")
           .getByRole("button", { name: "Approve", exact: true })
           .click({ timeout: 60_000 });
+        // The decision is logged before any tab is closed: a run once waited on the workbench here, none logged.
+        await fileMatches(
+          sessionLog(workspace),
+          /"type":"tool\/approval","data":\{"toolCallId":"call_late","decision":"approved"/,
+          30_000,
+        );
         await fileMatches(inventory, new RegExp(escape(DOC_NEW)), 60_000);
         await assistant(chat(), "Reworded the comment.").waitFor({ timeout: 60_000 });
       },
@@ -243,6 +249,14 @@ const titleBarAction = (page: Page, title: string) =>
   page.locator(`.editor-actions .action-label[aria-label^="${title}"]`).filter({ visible: true }).first();
 const editToasts = (page: Page) =>
   page.locator(".notifications-toasts .notification-toast", { hasText: "src/inventory.ts" });
+
+/** The log of the workspace's one session (every step sends into the same one). */
+function sessionLog(workspace: string): string {
+  const dir = join(workspace, ".downcity", "agents", "code", "sessions");
+  const sessions = readdirSync(dir).filter((name) => name.startsWith("session-"));
+  assert.equal(sessions.length, 1, `one session in ${dir}`);
+  return join(dir, sessions[0]!, "messages", "active.jsonl");
+}
 
 async function openNotificationCentre(page: Page): Promise<void> {
   await runPaletteCommand(page, "Notifications: Show Notifications");
