@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { ProviderConfig } from "../../extension/config/providers";
-import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionNode } from "../../extension/sessions/nodes";
-import { SessionsTree } from "../../extension/sessions/tree";
+import type { SessionsTree } from "../../extension/sessions/tree";
 import { seedSessions } from "../support/workbench/seed";
 import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
+import { folder, setFolders } from "../support/extension/helpers";
+import { openSessionsTree } from "../support/extension/sessions-tree";
 
 /** Every session row of the (one-folder, one-agent) tree, whatever groups hold them. */
 async function rows(tree: SessionsTree): Promise<SessionNode[]> {
@@ -28,17 +26,7 @@ test("a fork's row says it is one: its title, a fork icon, and its origin by tit
   const root = tempDir(t);
   await seedSessions(root, [{ id: "src", title: "Release plan", agentId: "code", turns: ["How?", "Tag it."] }]);
   setFolders([folder(root)]);
-  const context = fakeContext();
-  const runtimes = new FolderRegistry(
-    countingFactory(createWorkspaceRuntime).factory,
-    new ProviderConfig(context.secrets, context.workspaceState, {}),
-  );
-  const tree = new SessionsTree(runtimes, { coalesceMs: 5, drawWaitMs: 0 });
-  t.after(async () => {
-    tree.dispose();
-    await runtimes.close();
-    runtimes.dispose();
-  });
+  const { tree, runtimes } = openSessionsTree(t);
   const { runtime } = runtimes.all()[0]!;
   await tree.ready;
   const refreshed = new Promise<void>((resolve) => tree.onDidChangeTreeData(() => resolve()));

@@ -2,29 +2,16 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as vscode from "vscode";
 import { sessionKey } from "../../core/protocol";
-import { createWorkspaceRuntime } from "../../core/runtime";
 import { Sessions } from "../../core/storage";
-import { ProviderConfig } from "../../extension/config/providers";
-import { FolderRegistry } from "../../extension/folders/registry";
 import type { SessionTreeNode } from "../../extension/sessions/nodes";
-import { SessionsTree } from "../../extension/sessions/tree";
-import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
+import { folder, setFolders } from "../support/extension/helpers";
+import { openSessionsTree } from "../support/extension/sessions-tree";
 import { tempDir } from "../support/temp";
 import { seedSessions } from "../support/workbench/seed";
 
 /** The tree item id of every session row, by "agent/session", over a fresh tree of the folder. */
 async function sessionRowIds(t: { after(fn: () => Promise<void>): void }): Promise<Map<string, string>> {
-  const context = fakeContext();
-  const runtimes = new FolderRegistry(
-    countingFactory(createWorkspaceRuntime).factory,
-    new ProviderConfig(context.secrets, context.workspaceState, {}),
-  );
-  const tree = new SessionsTree(runtimes, { coalesceMs: 5, drawWaitMs: 0 });
-  t.after(async () => {
-    tree.dispose();
-    await runtimes.close();
-    runtimes.dispose();
-  });
+  const { tree } = openSessionsTree(t);
   await tree.ready;
   const ids = new Map<string, string>();
   const walk = async (nodes: SessionTreeNode[]): Promise<void> => {
