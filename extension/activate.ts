@@ -5,7 +5,7 @@ import { registerCommands } from "./commands/register";
 import { Connector } from "./config/connect";
 import { ProviderConfig } from "./config/providers";
 import { ModelStatus } from "./status/status-bar";
-import { createWorkspaceRuntime } from "../core/runtime";
+import { createWorkspaceRuntime, hop } from "../core/runtime";
 import { offerGitignore } from "./folders/gitignore-offer";
 import { FolderRegistry } from "./folders/registry";
 import type { SessionTreeNode } from "./sessions/nodes";
@@ -39,6 +39,7 @@ let host: DowncityHost | undefined;
  * benches replace parts through extension/seams.ts (useSeams) before calling it; VS Code passes the context alone.
  */
 export function activate(context: vscode.ExtensionContext): DowncityHost {
+  hop("activate");
   const seams = currentSeams();
   const features: vscode.Disposable[] = [];
   const feature = <T extends vscode.Disposable>(made: T): T => (features.push(made), made);
@@ -70,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): DowncityHost {
   const view = feature(
     vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true }),
   );
+  hop("tree view created");
   feature(vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node)));
   const status = feature(new ModelStatus(config, runtimes));
   const connector = new Connector(config, () => runtimes.restricted());
@@ -104,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): DowncityHost {
   // Disposed top floor first: the chat and commands go before the folders' records they use.
   context.subscriptions.push(...features.reverse());
   host = { runtimes, tree, view, config, status, chat: registered };
+  hop("activated");
   return host;
 
   /** Invalid settings: each problem in the output, and one warning until they change. */

@@ -17,6 +17,7 @@
  *   (its inspector through the payload's inspect-extensions; node needs --experimental-websocket),
  *   writing dir/<case>-<run>.cpuprofile and printing its top functions.
  */
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,7 +49,7 @@ interface Sample {
   cpuPerEventMs?: number;
 }
 
-type Case = { name: string; extension: string; workspace: string; stream: boolean; icon: string };
+type Case = { name: string; extension: string; workspace: string; stream: boolean; icon: string; copy?: boolean };
 
 function procStatus(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -75,6 +76,7 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
         "pointerdown",
         () => {
           const t0 = performance.now();
+          (window as unknown as { __treeScaleT0: number }).__treeScaleT0 = performance.timeOrigin + t0;
           const tick = () => {
             const header = Array.from(document.querySelectorAll(".pane-header")).find(
               (h) => /sessions/i.test(h.textContent ?? "") && h.getBoundingClientRect().height > 0,
@@ -96,9 +98,39 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
 }
 
 const PROFILE_DIR = process.env.BENCH_TREE_PROFILE;
+/** BENCH_TREE_TRACE=dir: the extension's hop timeline (DOWNCITY_HOP_TRACE) and every process's CPU over click → first row. */
+const TRACE_DIR = process.env.BENCH_TREE_TRACE;
+
+/** CPU ms of every process of a sample: code-server's tree and the Chromium whose profile is under `runDir`. */
+function processCpu(rootPid: number, runDir: string): Map<string, number> {
+  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
+  const inTree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows)
+      if (!inTree.has(row.pid) && (inTree.has(row.ppid) || row.args.includes(runDir)))
+        grew = Boolean(inTree.add(row.pid));
+  }
+  const out = new Map<string, number>();
+  for (const row of rows) {
+    if (!inTree.has(row.pid)) continue;
+    const type = /--type=([\w-]+)/.exec(row.args)?.[1];
+    const name = `${row.pid} ${type ?? row.args.split(" ").slice(0, 3).join(" ").slice(-60)}`;
+    try {
+      out.set(name, cpuMs(row.pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
 
 async function sample(c: Case, out: string, providerURL: string, profileName?: string): Promise<Sample> {
-  const env = {
+  const env: Record<string, string> = {
     DOWNCITY_PROTOCOL: "openai-chat",
     DOWNCITY_BASE_URL: providerURL,
     DOWNCITY_MODEL: "e2e-model",
@@ -106,6 +138,12 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
   };
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  const hops = TRACE_DIR && join(TRACE_DIR, `${profileName ?? "sample"}.hops`);
+  if (hops) {
+    mkdirSync(TRACE_DIR!, { recursive: true });
+    rmSync(hops, { force: true });
+    Object.assign(env, { DOWNCITY_HOP_TRACE: hops });
+  }
   const workbench = await openWorkbench(out, { env });
   try {
     const { page, server } = workbench;
@@ -118,7 +156,21 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
       .waitFor({ timeout: 120_000 });
     const profiler: Profiler | undefined = inspect ? await startProfiler(inspect) : undefined;
+    const cpuBefore = TRACE_DIR ? processCpu(server.process.pid!, out) : undefined;
     const firstRowMs = await clickToFirstRow(page, c.icon);
+    if (cpuBefore) {
+      trace(profileName ?? c.name, cpuBefore, processCpu(server.process.pid!, out), await page.evaluate(() => (window as unknown as { __treeScaleT0: number }).__treeScaleT0), firstRowMs);
+      // Every process's CPU since its start once the machine settled (no process gained 50 ms in 2 s; at most 30 s).
+      let last = processCpu(server.process.pid!, out);
+      for (let i = 0; i < 15; i++) {
+        await new Promise((r) => setTimeout(r, 2_000));
+        const now = processCpu(server.process.pid!, out);
+        const moved = [...now].some(([k, v]) => v - (last.get(k) ?? 0) > 50);
+        last = now;
+        if (!moved) break;
+      }
+      console.error(`${profileName}: settled CPU totals: ${[...last].filter(([, v]) => v > 0).map(([k, v]) => `${k.replace(/^\d+ /, "")}=${v}`).join(", ")}`);
+    }
     if (profiler)
       console.error(`${profileName}: ${await profiler.stop(join(PROFILE_DIR!, `${profileName}.cpuprofile`))}`);
     const pid = extensionHostPid(server.process.pid!);
@@ -150,6 +202,21 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
   }
 }
 
+/** Prints a sample's CPU per process over click → first row and the extension's hops relative to the click. */
+function trace(name: string, before: Map<string, number>, after: Map<string, number>, t0: number, firstRowMs: number): void {
+  const lines = [`${name}: first row at ${firstRowMs.toFixed(0)} ms; CPU ms over it per process:`];
+  for (const [proc, ms] of after) lines.push(`  ${(ms - (before.get(proc) ?? 0)).toFixed(0).padStart(6)}  ${proc}`);
+  const file = join(TRACE_DIR!, `${name}.hops`);
+  if (existsSync(file)) {
+    lines.push("  hops (ms from the click):");
+    for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+      const { hop, t } = JSON.parse(line) as { hop: string; t: number };
+      lines.push(`  ${(t - t0).toFixed(0).padStart(6)}  ${hop}`);
+    }
+  }
+  console.error(lines.join("\n"));
+}
+
 async function main() {
   const missing = missingVsCode();
   if (missing) throw new Error(missing);
@@ -177,6 +244,8 @@ async function main() {
       { name: "us, 2 sessions", extension: PROJECT_ROOT, workspace: small, stream: true, icon: "Downcity" },
       { name: `floor, folder of ${big}`, extension: FLOOR, workspace: bigRoot, stream: false, icon: "Floor" },
       { name: `us, ${big}`, extension: PROJECT_ROOT, workspace: bigRoot, stream: true, icon: "Downcity" },
+      { name: `us-nocopy, ${big}`, extension: PROJECT_ROOT, workspace: bigRoot, stream: false, icon: "Downcity" },
+      { name: `floor-copy, ${big}`, extension: FLOOR, workspace: bigRoot, stream: false, copy: true, icon: "Floor" },
     ];
     // BENCH_TREE_CASES=2: only some cases (indices), to profile one.
     const only = process.env.BENCH_TREE_CASES?.split(",").map(Number);
@@ -187,7 +256,7 @@ async function main() {
         for (const [i, c] of cases.entries()) {
           if (only && !only.includes(i)) continue;
           // The big store is shared by the samples: a sample's own session goes, so each starts from the same store.
-          const workspace = c.stream ? copyOf(c.workspace, join(base, `ws-${r}-${i}`)) : c.workspace;
+          const workspace = c.stream || c.copy ? copyOf(c.workspace, join(base, `ws-${r}-${i}`)) : c.workspace;
           const s = await sample(
             { ...c, workspace },
             join(base, `out-${r}-${i}`),

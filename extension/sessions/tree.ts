@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
-import type { DamagedFolder, SessionChange } from "../../core/runtime";
+import { hop, type DamagedFolder, type SessionChange } from "../../core/runtime";
 import type { OpenFolder, FolderRegistry } from "../folders/registry";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { untilMidnight } from "./date-groups";
@@ -119,7 +119,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
     if (!node) this.rootAsked = true;
+    hop(`tree asked ${node?.kind ?? "root"}`);
     const children = await this.childrenOf(node);
+    hop(`tree answered ${node?.kind ?? "root"} ${children.length}`);
     for (const child of children) if (this.opensExpanded(child)) this.awaitingDraw.add(child);
     if (node) this.awaitingDraw.delete(node);
     if (this.awaitingDraw.size === 0) this.drawSettled();
@@ -316,21 +318,22 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       runtime.list({ verifyLogs: true, limit: FIRST_ROWS }),
       runtime.list({ archived: true, verifyLogs: true, limit: PAGE_SIZE + 1 }),
     ]).then(
-      ([live, archived]) => model.preview([...live, ...archived]),
+      ([live, archived]) => (hop("tree first page listed"), model.preview([...live, ...archived])),
       () => {}, // the full list reports it
     );
     // The full list waits for the workbench to draw the first rows: its 10,000 meta.json reads would share the
     // host's one thread with the requests that draw them.
     const load = first
       .then(() => this.whenDrawn())
-      .then(() =>
-        Promise.all([
+      .then(() => {
+        hop("tree full list starts");
+        return Promise.all([
           runtime.list({ verifyLogs: true, onDamaged }),
           runtime.list({ archived: true, verifyLogs: true, onDamaged }),
-        ]),
-      )
+        ]);
+      })
       .then(
-        ([live, archived]) => model.load([...live, ...archived]),
+        ([live, archived]) => (hop("tree full list in"), model.load([...live, ...archived])),
         (error: Error) => {
           this.options.log?.(`listing the sessions of ${folder.name} failed: ${error.message}`);
           model.load([]);
@@ -473,6 +476,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       return;
     }
     // A root refresh redraws everything: the workbench asks again from the root.
+    hop(`tree refresh ${this.pendingRoot ? "root" : this.pendingNodes.size}`);
     if (this.pendingRoot) {
       this.awaitingDraw.clear();
       this.changed.fire(undefined);
