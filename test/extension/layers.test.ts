@@ -120,6 +120,19 @@ test("extension/ and cli/ reach core only through core/runtime, core/protocol an
 });
 
 /**
+ * A folder's runtime is made in one place (issue 22): core/runtime/create.ts's createWorkspaceRuntime, which the
+ * extension, the CLI's commands, the benches, the test harness and the tests all call, so they run the same thing.
+ */
+const RUNTIME_MAKER = "core/runtime/create.ts";
+test("the workspace runtime is constructed in core/runtime/create.ts alone", () => {
+  const makers = ["core", "extension", "cli", "webview", "test", "bench", "scripts"]
+    .flatMap((d) => sources(join(ROOT, d)))
+    .map((file) => relative(ROOT, file).split(sep).join("/"))
+    .filter((rel) => /\bnew\s+WorkspaceRuntime\s*\(/.test(readFileSync(join(ROOT, rel), "utf8")));
+  assert.deepEqual(makers, [RUNTIME_MAKER], "call createWorkspaceRuntime (core/runtime) instead");
+});
+
+/**
  * extension/ in floors (issue 22): each folder imports only the floors below it, so no two folders point at each
  * other. Ground floor first; `extension/activate.ts` (the top, at the folder's root) wires them all.
  */
