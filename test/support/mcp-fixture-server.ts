@@ -1,7 +1,8 @@
 /*
  * A tiny stdio MCP server for the paths server-everything has no tool for: a tool whose
  * schema is malformed, a huge result, a call that kills the server mid-way, a tool
- * list that changes, and progress that reaches the client in the same read as the result. Run: node --import tsx test/support/mcp-fixture-server.ts
+ * list that changes, progress that reaches the client in the same read as the result, and
+ * a call that waits until the client cancels it (saying on stderr that it was told). Run: node --import tsx test/support/mcp-fixture-server.ts
  * FIXTURE_CRASH_ON_START=1 makes it exit before answering `initialize`.
  * FIXTURE_STARTED=<file> makes it append its pid to that file first thing: a test sees
  * whether a server process was started at all.
@@ -35,6 +36,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     { name: "crash", description: "Exits mid-call", inputSchema: object() },
     { name: "add_tool", description: "Adds a tool and says so", inputSchema: object() },
     { name: "env", description: "Returns an environment variable", inputSchema: object({ name: { type: "string" } }) },
+    { name: "wait", description: "Waits until the call is cancelled", inputSchema: object() },
     {
       name: "progress_burst",
       description: "Sends its progress and its result in one write",
@@ -62,6 +64,12 @@ server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
       return { content: [{ type: "text", text: process.env[String(args.name)] ?? "(unset)" }] };
     case "extra":
       return { content: [{ type: "text", text: "extra ran" }] };
+    case "wait": {
+      process.stderr.write("fixture: waiting to be cancelled\n");
+      await new Promise((cancelled) => ctx.signal.addEventListener("abort", cancelled, { once: true }));
+      process.stderr.write(`fixture: wait was cancelled by the client: ${String(ctx.signal.reason)}\n`);
+      return { content: [{ type: "text", text: "cancelled" }] };
+    }
     case "progress_burst": {
       // Corked until the response is written too: one writev, so the client reads all of it at once.
       process.stdout.cork();
