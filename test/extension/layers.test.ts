@@ -305,6 +305,26 @@ test("source files over 350 lines state why on their first line", (t) => {
   assert.deepEqual(unstated, [], "split the file, or give its reason on the first line");
 });
 
+/**
+ * Tests mirror the source tree (issue 22): a test of extension/<floor>/ lives in test/extension/<floor>/, so each folder
+ * of test/extension/ is a floor of extension/, and its root holds only this file (it checks the whole repository).
+ */
+test("test/extension/ mirrors extension/: one folder per floor, no test loose at its root but this one", () => {
+  const here = join(ROOT, "test", "extension");
+  const entries = readdirSync(here);
+  const folders = entries.filter((n) => statSync(join(here, n)).isDirectory() && !n.startsWith("."));
+  assert.deepEqual(
+    folders.filter((n) => !FLOORS.includes(`extension/${n}`)),
+    [],
+    "a test folder named after no floor of extension/",
+  );
+  assert.deepEqual(
+    entries.filter((n) => n.endsWith(".test.ts") && n !== "layers.test.ts"),
+    [],
+    "move the test into the folder of the floor it tests",
+  );
+});
+
 test("the checks see a violation (self-test of the import scanner)", () => {
   const sample = join(__dirname, "layers.test.ts");
   assert.ok(specifiers(sample).includes("node:assert/strict"));
