@@ -1,4 +1,4 @@
-// The trees bench/ignored-trees-host.ts opens: a 5,000-file source tree, and a large
+// The trees bench/host/ignored-trees-host.ts opens: a 5,000-file source tree, and a large
 // ignored dependency tree built beside it (outside the workspace, moved in by the payload).
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";

@@ -1,7 +1,7 @@
 // Runs inside code-server's extension host (the workbench's `payload` URL, as the in-host
 // tests): times the editor-backed tools against the core's on the opened 50,000-file
 // folder and writes the samples as JSON to DOWNCITY_BENCH_RESULTS. Driver:
-// bench/editor-tools-host.ts.
+// bench/host/editor-tools-host.ts.
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import * as vscode from "vscode";
 import { createEditFileTool } from "../../core/tools/node/edit-file";

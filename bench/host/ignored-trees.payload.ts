@@ -2,7 +2,7 @@
 // editor glob and grep on a 5,000-file source tree, then with a 100,000-file ignored tree
 // moved in beside it as `node_modules/` (also in VS Code's default search.exclude) and as
 // `vendor/` (ignored by the .gitignore only). Writes the samples as JSON to
-// DOWNCITY_BENCH_RESULTS. Driver: bench/ignored-trees-host.ts.
+// DOWNCITY_BENCH_RESULTS. Driver: bench/host/ignored-trees-host.ts.
 import { readFileSync, renameSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";

@@ -29,9 +29,9 @@ export async function manageCommand(
   if (command === "restore") {
     const { restoreCommand } = require("./sessions-restore") as typeof import("./sessions-restore");
     // The runtime's own bundle (esbuild.config.mjs), as for compact.
-    const { WorkspaceRuntime } =
-      require("../../core/runtime/workspace-runtime") as typeof import("../../core/runtime/workspace-runtime");
-    return restoreCommand(WorkspaceRuntime, root, needId(), values, output);
+    const { createWorkspaceRuntime } =
+      require("../../core/runtime/create") as typeof import("../../core/runtime/create");
+    return restoreCommand(createWorkspaceRuntime, root, needId(), values, output);
   }
   if (command === "compact") {
     await compact(root, needId(), values, output);

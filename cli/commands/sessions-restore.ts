@@ -1,4 +1,4 @@
-import type { RestoreFilePlan, RestoreOutcome, RestorePreview } from "../../core/runtime";
+import type { RestoreFilePlan, RestoreOutcome, RestorePreview, RuntimeFactory } from "../../core/runtime";
 import { CliError, type Output } from "../output";
 import type { SessionsValues } from "./sessions";
 
@@ -10,7 +10,7 @@ import type { SessionsValues } from "./sessions";
  * --overwrite.
  */
 export async function restoreCommand(
-  WorkspaceRuntime: typeof import("../../core/runtime/workspace-runtime").WorkspaceRuntime,
+  createWorkspaceRuntime: RuntimeFactory,
   root: string,
   ref: { agentId: string; sessionId: string },
   values: SessionsValues,
@@ -20,7 +20,7 @@ export async function restoreCommand(
   const to = values.to === undefined ? undefined : Number(values.to);
   if (to !== undefined && (!Number.isInteger(to) || to < 0))
     throw new CliError("--to must be a whole number (a seq; 0 = before the first event)");
-  const runtime = new WorkspaceRuntime({
+  const runtime = createWorkspaceRuntime({
     root,
     agents: [{ id: ref.agentId, name: ref.agentId }],
     providers: () => [],

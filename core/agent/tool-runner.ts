@@ -84,6 +84,7 @@ export async function runToolCalls(calls: readonly ToolCallBlock[], options: Too
           ...context,
           toolCallId: p.call.id,
           sessionId: session.id,
+          agentId: session.agentId,
           onUpdate: (update) => emit({ type: "tool-output", toolCallId: p.call.id, update }),
         };
         const recording =
@@ -187,7 +188,12 @@ async function plan(call: ToolCallBlock, options: ToolRunOptions, emit: EmitAgen
   }
 
   const summary = tool.describe ? tool.describe(parsed.args) : `${tool.name} ${JSON.stringify(call.arguments)}`;
-  const preview = await previewOf(tool, parsed.args, { ...context, toolCallId: call.id, sessionId: session.id });
+  const preview = await previewOf(tool, parsed.args, {
+    ...context,
+    toolCallId: call.id,
+    sessionId: session.id,
+    agentId: session.agentId,
+  });
   if ("failure" in preview) {
     // The call cannot succeed (an edit with no match): that is its result, nobody is asked.
     return { call, run: false, readOnly: true, outcome: "failed", output: errorOutput(preview.failure) };

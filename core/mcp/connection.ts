@@ -12,6 +12,7 @@ import { z } from "zod";
 import { textOutput, type Tool, type ToolContext, type ToolOutput } from "../tools/types";
 import type { McpServerConfig, McpServerEntry } from "./config";
 import { mcpToolName } from "./names";
+import { settleResponsesAfterNotifications } from "./ordered-messages";
 import { MCP_RESULT_CAP, toToolOutput, type McpCallResult } from "./results";
 import { checkInputSchema } from "./schema";
 
@@ -275,6 +276,7 @@ export class McpConnection {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     try {
       await client.connect(transport, { timeout });
+      settleResponsesAfterNotifications(transport);
       return client;
     } catch (err) {
       await client.close().catch(() => undefined);

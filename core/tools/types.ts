@@ -15,6 +15,8 @@ export interface ToolContext {
   toolCallId?: string;
   /** The session the call belongs to. */
   sessionId?: string;
+  /** The session's agent: two agents may hold the same session id, so hosts key per-session state by both. */
+  agentId?: string;
   /** Streams output while the tool runs (a command's output, a long search's progress). */
   onUpdate?: (update: ToolUpdate) => void;
 }

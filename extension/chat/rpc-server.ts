@@ -1,42 +1,34 @@
-// Over 350 lines: one chat view's server: a validated handler per chat RPC method (core/protocol/rpc.ts) from one table, and the shown session those handlers and the host's pushes (session changes, config, moves) share.
+// Over 350 lines: what one chat view shows (the shown session, one shown from outside, a pending reveal, the moved-chat placeholder, what the view was told) and every handler and host push that changes it, read together; the methods that need none of it are rpc-handlers.ts.
 import {
   ChatMethods,
   parseChatRequest,
   sameRef,
   type AgentEvent,
   type ChatConfig,
-  type ChatConfigChanges,
   type ChatHostEvent,
   type ChatHostMessage,
-  type ChatMethod,
-  type ChatParams,
   type SessionRef,
   type ChatRequest,
-  type ChatResult,
   type ChatSnapshot,
-  type ContentBlock,
   type EditDetails,
   type ModelChoice,
   type ResolvedAttachment,
   type MovedChat,
   type RevealTarget,
 } from "../../core/protocol";
-import { fileAttachment, withAttachments } from "../../core/runtime/mentions";
 import { hop, type SessionChange } from "../../core/runtime";
-import { searchOneSession } from "../search/session-search";
 import type { ChatController } from "./controller";
 import { ChatError, SESSION_GONE } from "./errors";
 import type { HostActions } from "./host-actions";
-import { pagesThrough } from "./pages-through";
 import type { Disposable } from "./folders";
+import { configChanges, sameJson, viewlessHandlers, type ChatHandlers } from "./rpc-handlers";
 import type { ShownMemory } from "./shown-memory";
-
-type Handlers = { [M in ChatMethod]: (params: ChatParams<M>) => Promise<ChatResult<M>> };
 
 /**
  * One view's end of the RPC: validates every webview message before acting on it (a
- * malformed one gets an error reply and changes nothing), runs it on the controller,
- * and forwards the shown session's agent events. Knows nothing of VS Code.
+ * malformed one gets an error reply and changes nothing), runs it on the controller
+ * (rpc-handlers.ts) or on what this view shows, and forwards the shown session's agent
+ * events. Knows nothing of VS Code.
  */
 export class ChatRpcServer implements Disposable {
   private shown: SessionRef | undefined;
@@ -52,7 +44,7 @@ export class ChatRpcServer implements Disposable {
   private watching: Disposable | undefined;
   /** Edit details seen live, so "open diff" uses the host's copy, never the webview's. */
   private readonly edits = new Map<string, EditDetails>();
-  private readonly handlers: Handlers;
+  private readonly handlers: ChatHandlers;
   /** What the webview was last told (after hello): a config change sends only what differs. */
   private told: { config?: ChatConfig; model?: ModelChoice | undefined } = {};
   private readonly configChange: Disposable;
@@ -76,7 +68,7 @@ export class ChatRpcServer implements Disposable {
 
   constructor(
     private readonly controller: ChatController,
-    private readonly actions: HostActions,
+    actions: HostActions,
     private readonly post: (message: ChatHostMessage) => void,
     private readonly visible: () => boolean,
     /** The sidebar's: what it shows outlives a window reload even when the webview's saved state did not. */
@@ -88,6 +80,7 @@ export class ChatRpcServer implements Disposable {
     this.configChange = controller.onDidChangeConfig((config) => this.configChanged(config));
     this.sessionChange = controller.onSessionChange((folderKey, change) => void this.sessionChanged(folderKey, change));
     this.handlers = {
+      ...viewlessHandlers(c, actions),
       hello: async ({ restore }) => {
         await this.switching;
         const config = await c.config();
@@ -124,23 +117,6 @@ export class ChatRpcServer implements Disposable {
       },
       switchSession: async ({ ref }) => this.opened(await c.open(ref)),
       newSession: async ({ folderKey, agentId }) => this.opened(await c.open(await c.create(folderKey, agentId))),
-      listSessions: async () => c.list(),
-      loadEarlier: async ({ ref, beforeSeq }) => c.loadEarlier(ref, beforeSeq),
-      loadThrough: async ({ ref, beforeSeq, seq }) => pagesThrough(c.folder(ref.folderKey), ref, beforeSeq, seq),
-      searchSession: async ({ ref, query }) => searchOneSession(c.folder(ref.folderKey).runtime, ref, query),
-      prompt: async ({ ref, text, attachments }) => c.prompt(ref, await this.input(ref, text, attachments)),
-      cancel: async ({ ref }) => (c.cancel(ref), {}),
-      retry: async ({ ref, turnEnd }) => (await c.retry(ref, turnEnd), {}),
-      // Only a Downcity key is searched for; anything else (an environment variable) opens Downcity's settings.
-      openSettings: async ({ setting }) => (
-        await actions.runCommand(
-          "workbench.action.openSettings",
-          setting && /^downcity\.[\w.]+$/.test(setting) ? setting : "downcity",
-        ),
-        {}
-      ),
-      approve: async ({ ref, toolCallId, decision }) => ({ resolved: c.approve(ref, toolCallId, decision) }),
-      rename: async ({ ref, title }) => (await c.rename(ref, title), {}),
       fork: async ({ ref, atSeq }) => this.opened(await c.open(await c.fork(ref, atSeq))),
       restoreToMessage: async ({ ref, seq, resend }) => {
         if (!actions.restoreToMessage) throw new ChatError("failed", "restore is not available in this host");
@@ -149,30 +125,11 @@ export class ChatRpcServer implements Disposable {
           ? { restored: true, snapshot: this.opened(await c.open(done.fork)) }
           : { restored: done !== undefined };
       },
-      exportSession: async ({ ref }) => (await actions.exportSession(ref), {}),
       selectModel: async ({ ref, model }) => {
         c.selectModel(ref, model);
         if (this.shown && sameRef(this.shown, ref)) this.told.model = model;
         return {};
       },
-      runCommand: async ({ command }) => (await actions.runCommand(command), {}),
-      searchFiles: async ({ folderKey, query }) => actions.searchFiles(c.folder(folderKey), query),
-      searchMentions: async ({ folderKey, kind, query }) =>
-        actions.searchMentions(c.folderOrFirst(folderKey), kind, query),
-      resolveMention: async ({ folderKey, mention }) => actions.resolveMention(c.folderOrFirst(folderKey), mention),
-      sessionRules: async ({ ref }) =>
-        c.folder(ref.folderKey).runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId }),
-      openRulesFile: async ({ ref, path }) => {
-        // Only a file the session's rules list names: the view cannot open arbitrary paths through this.
-        const { files } = await c
-          .folder(ref.folderKey)
-          .runtime.rules({ agentId: ref.agentId, sessionId: ref.sessionId });
-        if (!files.some((f) => f.path === path && f.state !== "refused"))
-          throw new ChatError("not-found", `${path} is not a rules file of this session`);
-        await actions.openLink(c.folder(ref.folderKey), path);
-        return {};
-      },
-      openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
       openDiff: async ({ ref, toolCallId }) => {
         // An edit still waiting for its answer reopens its review (with the title-bar Accept / Reject).
         if (await actions.showReview?.(ref, toolCallId)) return {};
@@ -185,17 +142,8 @@ export class ChatRpcServer implements Disposable {
           {}
         );
       },
-      undoEdit: async ({ ref, toolCallId }) => {
-        await c.writable(ref);
-        const undone = await actions.undoEdit(c.folder(ref.folderKey), ref.sessionId, toolCallId);
-        await c.logUndo(ref, toolCallId, undone.path);
-        return undone;
-      },
-      copy: async ({ text }) => (await actions.copy(text), {}),
-      insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
       // The form is open once it lists or connects: a later reload must not reopen it.
       listModels: async (params) => ((this.connectAsked = false), c.connection().listModels(params)),
-      warm: async () => (c.warm(), {}),
       bringBack: async ({ ref }) => (await this.onBringBack?.(ref), {}),
       connect: async (params) => {
         this.connectAsked = false;
@@ -349,13 +297,7 @@ export class ChatRpcServer implements Disposable {
   private async sessionChanged(folderKey: string, change: SessionChange): Promise<void> {
     this.movedChanged(folderKey, change);
     const shown = this.shown;
-    if (
-      !shown ||
-      shown.folderKey !== folderKey ||
-      shown.agentId !== change.agentId ||
-      shown.sessionId !== change.sessionId
-    )
-      return;
+    if (!shown || !sameRef(shown, { folderKey, agentId: change.agentId, sessionId: change.sessionId })) return;
     if (change.kind === "created") return;
     if (change.kind === "updated" && change.item && change.item.archived === this.shownArchived) {
       if (change.item.title !== undefined) this.setTitle(change.item.title);
@@ -391,7 +333,7 @@ export class ChatRpcServer implements Disposable {
     const moved = this.movedAway;
     if (!moved || change.kind !== "updated" || change.item?.title === undefined) return;
     const { ref } = moved;
-    if (ref.folderKey !== folderKey || ref.agentId !== change.agentId || ref.sessionId !== change.sessionId) return;
+    if (!sameRef(ref, { folderKey, agentId: change.agentId, sessionId: change.sessionId })) return;
     const title = change.item.title.slice(0, 500);
     if (title === moved.title) return;
     this.movedAway = { ref, title };
@@ -403,11 +345,7 @@ export class ChatRpcServer implements Disposable {
   private configChanged(config: ChatConfig): void {
     const before = this.told.config;
     if (!before) return; // No hello yet: the webview gets the whole config then.
-    const changes: ChatConfigChanges = {};
-    if (before.providerConfigured !== config.providerConfigured) changes.providerConfigured = config.providerConfigured;
-    if (!sameJson(before.models, config.models)) changes.models = config.models;
-    if (!sameJson(before.agents, config.agents)) changes.agents = config.agents;
-    if (before.restricted !== config.restricted) changes.restricted = config.restricted ?? null;
+    const changes = configChanges(before, config);
     this.told.config = config;
     if (Object.keys(changes).length > 0) this.event({ type: "config", changes });
     if (!this.shown) return;
@@ -443,20 +381,4 @@ export class ChatRpcServer implements Disposable {
     this.event({ type: "agent", folderKey: ref.folderKey, event });
     hop(`post ${event.type === "session-event" ? event.event.type : event.type}`);
   }
-
-  /** The user message's content: the text, then each attachment (a path is read now; a mention was resolved when picked). */
-  private async input(
-    ref: SessionRef,
-    text: string,
-    attachments: (string | ResolvedAttachment)[] | undefined,
-  ): Promise<string | ContentBlock[]> {
-    if (!attachments?.length) return text;
-    const folder = this.controller.folder(ref.folderKey);
-    const resolved: ResolvedAttachment[] = [];
-    for (const a of attachments)
-      resolved.push(typeof a === "string" ? fileAttachment(a, await this.actions.readAttachment(folder, a)) : a);
-    return withAttachments(text, resolved);
-  }
 }
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

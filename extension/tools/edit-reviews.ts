@@ -46,6 +46,8 @@ export async function askReason(
 /** One edit under review: its pending decision, the diff it shows, and the user's editable copy once asked for. */
 export class Review {
   editable: vscode.TextDocument | undefined;
+  /** Every diff this review opened (the first, Open diff's, Edit Proposal's): the cleanup waits on each before its last close. */
+  readonly opens: Promise<unknown>[] = [];
 
   constructor(
     readonly pending: PendingDecision,
@@ -63,6 +65,19 @@ export class Review {
   /** What Accept writes: the user's edited copy when they made one, else the proposal. */
   acceptedText(): string {
     return this.editable && !this.editable.isClosed ? this.editable.getText() : this.proposal.text;
+  }
+
+  /**
+   * Opens one of this review's diffs, against `right`; nothing once the decision settled.
+   * Never awaited before the decision: the workbench may be slow, or never answer.
+   */
+  showDiff(right: vscode.Uri, title: string): Promise<unknown> {
+    if (this.pending.settled.aborted) return Promise.resolve();
+    const open = Promise.resolve(
+      vscode.commands.executeCommand("vscode.diff", this.left, right, title, { preview: false }),
+    ).catch(() => undefined);
+    this.opens.push(open);
+    return open;
   }
 }
 
@@ -98,11 +113,7 @@ export class EditReviews {
     const review = new Review(pending, proposal, left, proposed, title);
     this.open.add(review);
     this.sync();
-    const shown = pending.settled.aborted
-      ? Promise.resolve()
-      : Promise.resolve(vscode.commands.executeCommand("vscode.diff", left, proposed, title, { preview: false })).catch(
-          () => undefined,
-        );
+    void review.showDiff(proposed, title);
     try {
       const decision = await pending.decision;
       if (decision.approved) proposal.accepted = review.acceptedText();
@@ -110,7 +121,7 @@ export class EditReviews {
     } finally {
       this.open.delete(review);
       this.sync();
-      void cleanUp(review, shown);
+      void cleanUp(review);
     }
   }
 
@@ -143,12 +154,16 @@ export class EditReviews {
     const review = this.find(uri);
     if (!review) return nothingOpen();
     if (!review.editable || review.editable.isClosed) {
-      review.editable = await vscode.workspace.openTextDocument({ content: review.proposal.text });
+      const copy = await vscode.workspace.openTextDocument({ content: review.proposal.text });
+      if (review.pending.settled.aborted) {
+        // Answered while the copy was made: the review's cleanup has run, nothing may open for it now.
+        await bounded(discard(copy), WORKBENCH_MS);
+        return nothingOpen();
+      }
+      review.editable = copy;
       this.sync();
     }
-    await vscode.commands.executeCommand("vscode.diff", review.left, review.editable.uri, `${review.title} (editing)`, {
-      preview: false,
-    });
+    await review.showDiff(review.editable.uri, `${review.title} (editing)`);
     return true;
   }
 
@@ -156,7 +171,7 @@ export class EditReviews {
   async show(key: DecisionKey): Promise<boolean> {
     const review = [...this.open].find((r) => sameKey(r.pending.key, key));
     if (!review) return false;
-    await vscode.commands.executeCommand("vscode.diff", review.left, review.proposed, review.title, { preview: false });
+    await review.showDiff(review.proposed, review.title);
     return true;
   }
 
@@ -211,18 +226,23 @@ function bounded<T>(call: Thenable<T>, ms: number): Promise<T | false> {
 }
 
 /**
- * Closes an answered review's tabs: those open now at once, then again once the diff's open
- * settled (a tab it was still opening appears only then). The editable copy is emptied
- * first, so closing its tab never asks to save an untitled file.
+ * Closes an answered review's tabs: those open now at once, then again once every diff it
+ * was still opening settled (Open diff's or Edit Proposal's tab appears only then). The
+ * editable copy is emptied before its tab is closed, so closing it never asks to save an
+ * untitled file. No open starts after the decision settled (showDiff), so none is missed.
  */
-async function cleanUp(review: Review, shown: Promise<unknown>): Promise<void> {
-  const uris = review.uris();
-  const editable = review.editable && !review.editable.isClosed ? review.editable : undefined;
-  if (editable) await bounded(discard(editable), WORKBENCH_MS);
-  const first = bounded(closeTabsShowing(uris), WORKBENCH_MS);
-  await bounded(shown, WORKBENCH_MS);
+async function cleanUp(review: Review): Promise<void> {
+  await discardCopy(review);
+  const first = bounded(closeTabsShowing(review.uris()), WORKBENCH_MS);
+  await Promise.all(review.opens.map((open) => bounded(open, WORKBENCH_MS)));
   await first;
-  await bounded(closeTabsShowing(uris), WORKBENCH_MS);
+  await bounded(closeTabsShowing(review.uris()), WORKBENCH_MS);
+}
+
+/** Empties the review's editable copy, if it made one. */
+async function discardCopy(review: Review): Promise<void> {
+  const copy = review.editable;
+  if (copy && !copy.isClosed && copy.getText() !== "") await bounded(discard(copy), WORKBENCH_MS);
 }
 
 /** Closes the diff tabs that show `uris` on either side. */

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { RunCommandOptions } from "../../core/tools/node/run-command";
+import type { LocalSessionRef } from "../../core/protocol";
 import type { Tool } from "../../core/tools/types";
 import { createCodeIntelTools } from "./code-intel";
 import { createDiagnosticsTool, diagnosticsWatch } from "./diagnostics";
@@ -52,7 +53,7 @@ export interface EditorTools {
   /** Undoes a session's applied edit (one step); throws, changing nothing, when the file changed since. Returns its path. */
   undoEdit(toolCallId: string, sessionId: string): Promise<{ path: string }>;
   /** Stops a session's commands and closes its terminal. */
-  disposeSession(sessionId: string): Promise<void>;
+  disposeSession(ref: LocalSessionRef): Promise<void>;
   /** Stops every command (their process groups die) and closes every terminal. */
   dispose(): Promise<void>;
 }
@@ -98,7 +99,7 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
       wrote(file);
       return { path: file.shown };
     },
-    disposeSession: (id) => terminals.disposeSession(id),
+    disposeSession: (ref) => terminals.disposeSession(ref),
     async dispose() {
       for (const r of registrations) r.dispose();
       await terminals.dispose();

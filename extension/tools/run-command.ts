@@ -28,10 +28,10 @@ export function createEditorRunCommandTool(
       if (!vscode.workspace.isTrusted)
         throw new ToolError("the workspace is in Restricted Mode: Downcity runs no command");
       refuseUri(args.cwd);
-      const sessionId = ctx.sessionId ?? "default";
-      const term = terminals.terminal(sessionId);
+      const ref = { sessionId: ctx.sessionId ?? "default", ...(ctx.agentId ? { agentId: ctx.agentId } : {}) };
+      const term = terminals.terminal(ref);
       term.write(`\x1b[1m$ ${args.command}\x1b[0m${args.cwd && args.cwd !== "." ? `   (in ${args.cwd})` : ""}\n`);
-      const out = await terminals.run(sessionId, ctx.signal, (signal) =>
+      const out = await terminals.run(ref, ctx.signal, (signal) =>
         core.execute(args, {
           ...ctx,
           signal,

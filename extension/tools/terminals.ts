@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { sessionKey, type LocalSessionRef } from "../../core/protocol";
 
 /** One session's pseudoterminal: shows its commands' output live; closing it or Ctrl+C stops them. */
 class SessionTerminal {
@@ -49,7 +50,8 @@ class SessionTerminal {
 /**
  * The terminals of run_command, one per session, and the commands running in each: every
  * run gets an AbortController that the call's signal, closing the terminal, Ctrl+C in it,
- * disposing the session and disposing everything (extension deactivate) abort.
+ * disposing the session and disposing everything (extension deactivate) abort. Keyed by
+ * agent and session: two agents may hold the same session id, and each has its own terminal.
  */
 export class CommandTerminals {
   private readonly terminals = new Map<string, SessionTerminal>();
@@ -57,30 +59,32 @@ export class CommandTerminals {
 
   constructor(private readonly label: (sessionId: string) => string) {}
 
-  terminal(sessionId: string): SessionTerminal {
-    let t = this.terminals.get(sessionId);
+  terminal(ref: LocalSessionRef): SessionTerminal {
+    const key = keyOf(ref);
+    let t = this.terminals.get(key);
     if (!t) {
       t = new SessionTerminal(
-        `Downcity: ${this.label(sessionId)}`,
-        () => this.stop(sessionId),
-        () => this.terminals.delete(sessionId),
+        `Downcity: ${this.label(ref.sessionId)}`,
+        () => this.stopKey(key),
+        () => this.terminals.delete(key),
       );
-      this.terminals.set(sessionId, t);
+      this.terminals.set(key, t);
       t.terminal.show(true);
     }
     return t;
   }
 
   /** Runs `body` with a signal that every stop path aborts; the run is tracked until it settles. */
-  async run<T>(sessionId: string, signal: AbortSignal, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async run<T>(ref: LocalSessionRef, signal: AbortSignal, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const abort = new AbortController();
     const onAbort = () => abort.abort(signal.reason);
     if (signal.aborted) abort.abort(signal.reason);
     else signal.addEventListener("abort", onAbort, { once: true });
     const done = body(abort.signal);
     const entry = { abort, done: done.catch(() => undefined) };
-    let set = this.runs.get(sessionId);
-    if (!set) this.runs.set(sessionId, (set = new Set()));
+    const key = keyOf(ref);
+    let set = this.runs.get(key);
+    if (!set) this.runs.set(key, (set = new Set()));
     set.add(entry);
     try {
       return await done;
@@ -91,23 +95,34 @@ export class CommandTerminals {
   }
 
   /** Stops the session's running commands (their process groups are killed) and waits for them. */
-  async stop(sessionId: string): Promise<void> {
-    const set = this.runs.get(sessionId);
+  stop(ref: LocalSessionRef): Promise<void> {
+    return this.stopKey(keyOf(ref));
+  }
+
+  /** A session went away: stop its commands and close its terminal. */
+  disposeSession(ref: LocalSessionRef): Promise<void> {
+    return this.disposeKey(keyOf(ref));
+  }
+
+  async dispose(): Promise<void> {
+    const keys = new Set([...this.runs.keys(), ...this.terminals.keys()]);
+    await Promise.all([...keys].map((key) => this.disposeKey(key)));
+  }
+
+  private async stopKey(key: string): Promise<void> {
+    const set = this.runs.get(key);
     if (!set) return;
     for (const r of set) r.abort.abort(new Error("stopped"));
     await Promise.all([...set].map((r) => r.done));
   }
 
-  /** A session went away: stop its commands and close its terminal. */
-  async disposeSession(sessionId: string): Promise<void> {
-    await this.stop(sessionId);
-    this.runs.delete(sessionId);
-    this.terminals.get(sessionId)?.dispose();
-    this.terminals.delete(sessionId);
-  }
-
-  async dispose(): Promise<void> {
-    const ids = new Set([...this.runs.keys(), ...this.terminals.keys()]);
-    await Promise.all([...ids].map((id) => this.disposeSession(id)));
+  private async disposeKey(key: string): Promise<void> {
+    await this.stopKey(key);
+    this.runs.delete(key);
+    this.terminals.get(key)?.dispose();
+    this.terminals.delete(key);
   }
 }
+
+/** The one key encoding (a caller that names no agent keys by the session id under an empty agent). */
+const keyOf = (ref: LocalSessionRef) => sessionKey({ agentId: ref.agentId ?? "", sessionId: ref.sessionId });

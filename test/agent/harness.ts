@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, ApproveFn } from "../../core/agent";
+import type { ApprovalPolicy } from "../../core/agent";
 import type { Protocol } from "../../core/llm/types";
 import type { AgentEvent, ContentBlock } from "../../core/protocol";
 import type { Session } from "../../core/session";
@@ -20,7 +20,8 @@ export { tempWorkspace };
 /** The loop options tests vary, mapped onto the runtime's. */
 export interface HarnessAgentOptions {
   policy?: ApprovalPolicy;
-  approve?: ApproveFn;
+  /** The host's approver (it hears the session and agent of each request). */
+  approve?: WorkspaceRuntimeOptions["approve"];
   maxSteps?: number;
   contextWindow?: number;
   compaction?: CompactionSettings;

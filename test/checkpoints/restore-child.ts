@@ -1,10 +1,10 @@
 // A restore in its own process, killed with SIGKILL right after its `kill-after`-th file
 // (restore-crash.test.ts): what the next open reports is what the disk holds.
 import { settingsForPolicy } from "../../core/agent/approval";
-import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
+import { createWorkspaceRuntime } from "../../core/runtime/create";
 
 const [root, sessionId, messageSeq, killAfter] = process.argv.slice(2);
-const runtime = new WorkspaceRuntime({
+const runtime = createWorkspaceRuntime({
   root: root!,
   providers: () => [],
   model: () => undefined,

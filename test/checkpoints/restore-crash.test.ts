@@ -7,7 +7,7 @@ import type { RestoreEndData } from "../../core/protocol";
 import { tempWorkspace } from "../agent/harness";
 import { edit, say, scriptedTurns, userMessageSeqs } from "./helpers";
 import { settingsForPolicy } from "../../core/agent/approval";
-import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
+import { createWorkspaceRuntime } from "../../core/runtime/create";
 
 test("SIGKILL during a restore leaves each file before or after, and the next open logs which", async (t) => {
   const root = tempWorkspace(t);
@@ -39,7 +39,7 @@ test("SIGKILL during a restore leaves each file before or after, and the next op
     "two files restored, two not, none torn",
   );
 
-  const runtime = new WorkspaceRuntime({
+  const runtime = createWorkspaceRuntime({
     root,
     providers: () => [],
     model: () => undefined,
@@ -57,7 +57,7 @@ test("SIGKILL during a restore leaves each file before or after, and the next op
   assert.deepEqual(end.notRestored, ["c.txt", "d.txt"]);
   // Durable: a second open finds it settled and adds nothing.
   await runtime.close();
-  const again = new WorkspaceRuntime({
+  const again = createWorkspaceRuntime({
     root,
     providers: () => [],
     model: () => undefined,

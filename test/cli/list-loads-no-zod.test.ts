@@ -70,3 +70,16 @@ test("a session whose meta.json is garbage is still listed: the list loads the l
   ]);
   assert.deepEqual(bundles, ["cli-list-rebuild.js", "cli-sessions.js", "cli.js"]);
 });
+
+test("the store-only commands' bundle holds no provider SDK: restore and compact require the runtime's bundle", () => {
+  const dist = join(CLI, "..");
+  const manage = readFileSync(join(dist, "cli-sessions-manage.js"), "utf8");
+  // The OpenAI SDK's default base URL is a string in any bundle that holds it.
+  assert.doesNotMatch(
+    manage,
+    /api\.openai\.com/,
+    "show, rename, fork, archive, delete and export open the store alone",
+  );
+  assert.match(readFileSync(join(dist, "cli-runtime.js"), "utf8"), /api\.openai\.com/, "the check can see the SDK");
+  assert.equal(manage.match(/require\("\.\/cli-runtime\.js"\)/g)?.length, 2, "restore and compact, each when it runs");
+});

@@ -120,6 +120,19 @@ test("extension/ and cli/ reach core only through core/runtime, core/protocol an
 });
 
 /**
+ * A folder's runtime is made in one place (issue 22): core/runtime/create.ts's createWorkspaceRuntime, which the
+ * extension, the CLI's commands, the benches, the test harness and the tests all call, so they run the same thing.
+ */
+const RUNTIME_MAKER = "core/runtime/create.ts";
+test("the workspace runtime is constructed in core/runtime/create.ts alone", () => {
+  const makers = ["core", "extension", "cli", "webview", "test", "bench", "scripts"]
+    .flatMap((d) => sources(join(ROOT, d)))
+    .map((file) => relative(ROOT, file).split(sep).join("/"))
+    .filter((rel) => /\bnew\s+WorkspaceRuntime\s*\(/.test(readFileSync(join(ROOT, rel), "utf8")));
+  assert.deepEqual(makers, [RUNTIME_MAKER], "call createWorkspaceRuntime (core/runtime) instead");
+});
+
+/**
  * extension/ in floors (issue 22): each folder imports only the floors below it, so no two folders point at each
  * other. Ground floor first; `extension/activate.ts` (the top, at the folder's root) wires them all.
  */
@@ -164,10 +177,11 @@ test("extension/ is in floors: a folder imports only the floors below it", () =>
  * code-server + Chromium harness the UI tests, the host benches, `npm start` and the screenshots drive). Imports
  * point one way, into that home: test/ imports nothing of bench/ or scripts/; bench/ and scripts/ take of test/ only
  * test/support/ and nothing of each other; test/support/ imports no other test/ folder. (Inside test/, a suite may
- * still use another suite's helpers, e.g. test/agent/harness.ts, without a cycle between folders.)
+ * still use another suite's helpers, e.g. test/agent/harness.ts, without a cycle between folders.) bench/host/ (the
+ * real-VS-Code benches: drivers and payloads) stands on bench/'s trees and stats, never the reverse.
  */
 const SHARED_HOME = "test/support/";
-const TOP_RULES: { from: string; forbidden: (to: string) => boolean; rule: string }[] = [
+const TOP_RULES: { from: string; forbidden: (to: string, from: string) => boolean; rule: string }[] = [
   {
     from: "test",
     forbidden: (to) => /^(bench|scripts)\//.test(to),
@@ -177,6 +191,11 @@ const TOP_RULES: { from: string; forbidden: (to: string) => boolean; rule: strin
     from: "bench",
     forbidden: (to) => to.startsWith("scripts/") || (to.startsWith("test/") && !to.startsWith(SHARED_HOME)),
     rule: "bench/ takes of test/ only test/support/, nothing of scripts/",
+  },
+  {
+    from: "bench",
+    forbidden: (to, from) => to.startsWith("bench/host/") && !from.startsWith("bench/host/"),
+    rule: "bench/host/ imports bench/, bench/ nothing of bench/host/",
   },
   {
     from: "scripts",
@@ -200,7 +219,7 @@ function sharedHomeViolations(dirs: string[]): string[] {
         if (rel !== from && !rel.startsWith(`${from}/`)) continue;
         for (const spec of specifiers(file)) {
           const to = target(file, spec);
-          if (to !== undefined && forbidden(to)) bad.push(`${rel} imports ${spec} (${rule})`);
+          if (to !== undefined && forbidden(to, rel)) bad.push(`${rel} imports ${spec} (${rule})`);
         }
       }
     }
@@ -284,6 +303,26 @@ test("source files over 350 lines state why on their first line", (t) => {
   }
   for (const line of long) t.diagnostic(line);
   assert.deepEqual(unstated, [], "split the file, or give its reason on the first line");
+});
+
+/**
+ * Tests mirror the source tree (issue 22): a test of extension/<floor>/ lives in test/extension/<floor>/, so each folder
+ * of test/extension/ is a floor of extension/, and its root holds only this file (it checks the whole repository).
+ */
+test("test/extension/ mirrors extension/: one folder per floor, no test loose at its root but this one", () => {
+  const here = join(ROOT, "test", "extension");
+  const entries = readdirSync(here);
+  const folders = entries.filter((n) => statSync(join(here, n)).isDirectory() && !n.startsWith("."));
+  assert.deepEqual(
+    folders.filter((n) => !FLOORS.includes(`extension/${n}`)),
+    [],
+    "a test folder named after no floor of extension/",
+  );
+  assert.deepEqual(
+    entries.filter((n) => n.endsWith(".test.ts") && n !== "layers.test.ts"),
+    [],
+    "move the test into the folder of the floor it tests",
+  );
 });
 
 test("the checks see a violation (self-test of the import scanner)", () => {

@@ -13,7 +13,7 @@ import * as vscode from "vscode";
 import { settingsForPolicy } from "../../core/agent/approval";
 import { withAttachments } from "../../core/mentions";
 import type { ResolvedAttachment } from "../../core/protocol";
-import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
+import { createWorkspaceRuntime } from "../../core/runtime/create";
 import type { DowncityHost } from "../../extension/activate";
 import type { ChatFolder } from "../../extension/chat/folders";
 import { VscodeMentions } from "../../extension/mentions/resolve";
@@ -174,7 +174,7 @@ suite("@-mentions resolved by the real editor", function () {
   test("each resolved mention, sent with a prompt, is in the provider's request", async () => {
     let provider: ProviderServer | undefined;
     const root = realpathSync(mkdtempSync(join(tmpdir(), "downcity-mentions-")));
-    const runtime = new WorkspaceRuntime({
+    const runtime = createWorkspaceRuntime({
       root,
       providers: () => [{ id: "m", protocol: "openai-chat", baseURL: provider!.baseURL, apiKey: "sk-m" }],
       model: () => ({ provider: "m", model: "gpt-4o" }),

@@ -5,6 +5,7 @@ import type { ToolContext, ToolOutput } from "../../core/tools/types";
 import type { ToolUpdate } from "../../core/protocol";
 import { config, everythingServer, FILESYSTEM, fixtureServer, httpEverything, testHost, WORKSPACE } from "./helpers";
 import { tempDir } from "../support/temp";
+import { withTimeout } from "../support/with-timeout";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -74,10 +75,10 @@ test("long-running progress reaches onUpdate, and Stop cancels the call on the s
     { onUpdate: (u) => updates.push(u) },
   );
   assert.match(text(done), /Long running operation completed/);
-  // The last notification may arrive after the result (the SDK drops it then): the first ones always come before.
+  // The server sends each step's progress before its result: all of it reaches the card, however busy the client.
   assert.deepEqual(
-    updates.slice(0, 2).map((u) => u.text),
-    ["progress 1/3\n", "progress 2/3\n"],
+    updates.map((u) => u.text),
+    ["progress 1/3\n", "progress 2/3\n", "progress 3/3\n"],
   );
   assert.ok(updates.every((u) => u.stream === "progress"));
 
@@ -97,6 +98,19 @@ test("long-running progress reaches onUpdate, and Stop cancels the call on the s
   assert.equal(text(await run(tools, "mcp__everything__echo", { message: "after" })), "Echo: after");
 });
 
+test("progress that arrives in the same read as the result still reaches onUpdate, before the result", async (t) => {
+  // A busy client reads the server's progress and its result in one chunk (the flake under load 15:
+  // the SDK settled the call first and dropped the progress). The fixture sends them in one write.
+  const h = testHost(t, tempDir(t));
+  h.manager.setConfig(config({ fx: fixtureServer() }));
+  const { tools } = await h.manager.tools();
+  const seen: string[] = [];
+  const out = await run(tools, "mcp__fx__progress_burst", { steps: 3 }, { onUpdate: (u) => seen.push(u.text) });
+  seen.push(text(out));
+  assert.deepEqual(seen, ["progress 1/3\n", "progress 2/3\n", "progress 3/3\n", "burst of 3"]);
+  assert.equal(text(await run(tools, "mcp__fx__ok", { word: "after" })), "ok after", "later calls are answered");
+});
+
 test("a call that outlives the timeout is cancelled with a message saying so", async (t) => {
   const h = testHost(t, tempDir(t), { callTimeoutMs: 300 });
   h.manager.setConfig(config({ everything: everythingServer() }));
@@ -105,6 +119,29 @@ test("a call that outlives the timeout is cancelled with a message saying so", a
   const out = await run(tools, "mcp__everything__trigger-long-running-operation", { duration: 30, steps: 1 });
   assert.equal(out.isError, true);
   assert.match(text(out), /no answer from the MCP server "everything" within 0 s|within 0 s/);
+});
+
+test("Stop and the timeout reach the server: its handler is aborted by notifications/cancelled, with the reason", async (t) => {
+  const h = testHost(t, tempDir(t), { callTimeoutMs: 400 });
+  h.manager.setConfig(config({ fx: fixtureServer() }));
+  const { tools } = await h.manager.tools();
+
+  const stop = new AbortController();
+  const waiting = h.stderrLine(/fixture: waiting to be cancelled/);
+  const stopped = run(tools, "mcp__fx__wait", {}, { signal: stop.signal });
+  await waiting;
+  stop.abort(new Error("the user pressed Stop"));
+  assert.match(
+    text(await withTimeout(stopped, 20_000, "the stopped call")),
+    /wait was cancelled; the MCP server "fx" was told to stop it/,
+  );
+  assert.match(await h.stderrLine(/wait was cancelled by the client/), /the user pressed Stop/);
+
+  // No answer within callTimeoutMs: the SDK's timeout cancels the call on the server as well.
+  const timedOut = await run(tools, "mcp__fx__wait", {});
+  assert.match(text(timedOut), /no answer from the MCP server "fx" within 0 s; the call was cancelled on the server/);
+  const told = await h.stderrLine(/wait was cancelled by the client: .*timed out/i);
+  assert.match(told, /Request timed out/);
 });
 
 test("Streamable HTTP on 127.0.0.1, and the legacy SSE transport as the fallback", async (t) => {

@@ -39,6 +39,8 @@ export interface TestHost {
   consents: McpConsentRequest[];
   /** Resolves at the next change event for which `pred` holds. */
   until(pred: () => boolean, what: string, ms?: number): Promise<void>;
+  /** Resolves with the first stderr line (seen or to come) matching `re`. */
+  stderrLine(re: RegExp, ms?: number): Promise<string>;
 }
 
 /** A manager over `root` whose log lines, consent requests and inputs the test sees and answers. */
@@ -48,11 +50,18 @@ export function testHost(
   options: Partial<McpHostOptions> & { allow?: boolean; inputs?: Record<string, string> } = {},
 ): TestHost {
   const stderr: string[] = [];
+  const stderrWaiters = new Set<(line: string) => void>();
   const info: string[] = [];
   const consents: McpConsentRequest[] = [];
   const manager = new McpManager({
     root,
-    log: { stderr: (s, line) => stderr.push(`${s}: ${line}`), info: (s, m) => info.push(`${s}: ${m}`) },
+    log: {
+      stderr: (s, line) => {
+        stderr.push(`${s}: ${line}`);
+        for (const w of stderrWaiters) w(`${s}: ${line}`);
+      },
+      info: (s, m) => info.push(`${s}: ${m}`),
+    },
     consent: async (req) => {
       consents.push(req);
       return options.allow ?? false;
@@ -77,7 +86,22 @@ export function testHost(
           ms,
           what,
         );
-  return { manager, stderr, info, consents, until };
+  const stderrLine = (re: RegExp, ms = 20_000) => {
+    const seen = stderr.find((l) => re.test(l));
+    if (seen !== undefined) return Promise.resolve(seen);
+    let waiter: (line: string) => void = () => undefined;
+    return withTimeout(
+      new Promise<string>((done) => {
+        waiter = (line) => {
+          if (re.test(line)) done(line);
+        };
+        stderrWaiters.add(waiter);
+      }),
+      ms,
+      `a stderr line matching ${re}`,
+    ).finally(() => stderrWaiters.delete(waiter));
+  };
+  return { manager, stderr, info, consents, until, stderrLine };
 }
 
 export async function freePort(): Promise<number> {

@@ -7,7 +7,7 @@
  */
 import { createInterface } from "node:readline";
 import { settingsForPolicy } from "../../core/agent/approval";
-import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
+import { createWorkspaceRuntime } from "../../core/runtime/create";
 import { createNodeTools } from "../../core/tools/node";
 import { ChatController } from "../../extension/chat/controller";
 import { ChatRpcServer } from "../../extension/chat/rpc-server";
@@ -17,7 +17,7 @@ const [root, baseURL] = process.argv.slice(2) as [string, string];
 const window = Number(process.env.REPLAY_CONTEXT_WINDOW ?? 200_000);
 const tools = createNodeTools();
 let controller: ChatController | undefined;
-const runtime = new WorkspaceRuntime({
+const runtime = createWorkspaceRuntime({
   root,
   providers: () => [{ id: "test", protocol: "openai-chat", baseURL, apiKey: "sk-test" }],
   model: () => ({ provider: "test", model: "gpt-4o", contextWindow: window }),

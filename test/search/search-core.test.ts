@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { searchWorkspace, SearchQueryError } from "../../core/runtime";
-import { WorkspaceRuntime } from "../../core/runtime/workspace-runtime";
+import { createWorkspaceRuntime } from "../../core/runtime/create";
 import { RE2JS } from "re2js";
 import { createMatcher } from "../../core/search/matcher";
 import { fold } from "../../core/search/fold";
@@ -234,7 +234,7 @@ test("regex semantics match JavaScript's on ordinary patterns (leftmost-first, g
 
 test("the runtime's search sees a live session's unflushed appends", async (t) => {
   const root = tempDir(t);
-  const runtime = new WorkspaceRuntime({
+  const runtime = createWorkspaceRuntime({
     root,
     providers: () => [],
     model: () => undefined,

@@ -268,8 +268,8 @@ test("a runtime with an index directory: its own writes are found at once, the i
   const root = tempDir(t);
   const indexDir = tempDir(t, "downcity-index-");
   await makeCorpus(root, { sessions: 4 });
-  const { WorkspaceRuntime } = await import("../../core/runtime/workspace-runtime");
-  const runtime = new WorkspaceRuntime({
+  const { createWorkspaceRuntime } = await import("../../core/runtime/create");
+  const runtime = createWorkspaceRuntime({
     root,
     searchIndexDir: indexDir,
     providers: () => [],

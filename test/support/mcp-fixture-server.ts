@@ -1,7 +1,8 @@
 /*
  * A tiny stdio MCP server for the paths server-everything has no tool for: a tool whose
- * schema is malformed, a huge result, a call that kills the server mid-way, and a tool
- * list that changes. Run: node --import tsx test/support/mcp-fixture-server.ts
+ * schema is malformed, a huge result, a call that kills the server mid-way, a tool
+ * list that changes, progress that reaches the client in the same read as the result, and
+ * a call that waits until the client cancels it (saying on stderr that it was told). Run: node --import tsx test/support/mcp-fixture-server.ts
  * FIXTURE_CRASH_ON_START=1 makes it exit before answering `initialize`.
  * FIXTURE_STARTED=<file> makes it append its pid to that file first thing: a test sees
  * whether a server process was started at all.
@@ -35,11 +36,17 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     { name: "crash", description: "Exits mid-call", inputSchema: object() },
     { name: "add_tool", description: "Adds a tool and says so", inputSchema: object() },
     { name: "env", description: "Returns an environment variable", inputSchema: object({ name: { type: "string" } }) },
+    { name: "wait", description: "Waits until the call is cancelled", inputSchema: object() },
+    {
+      name: "progress_burst",
+      description: "Sends its progress and its result in one write",
+      inputSchema: object({ steps: { type: "number" } }),
+    },
     ...(extra ? [{ name: "extra", description: "Appears after add_tool", inputSchema: object() }] : []),
   ],
 }));
 
-server.setRequestHandler(CallToolRequestSchema, async (req) => {
+server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
   const args = (req.params.arguments ?? {}) as Record<string, unknown>;
   switch (req.params.name) {
     case "ok":
@@ -57,6 +64,25 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
       return { content: [{ type: "text", text: process.env[String(args.name)] ?? "(unset)" }] };
     case "extra":
       return { content: [{ type: "text", text: "extra ran" }] };
+    case "wait": {
+      process.stderr.write("fixture: waiting to be cancelled\n");
+      await new Promise((cancelled) => ctx.signal.addEventListener("abort", cancelled, { once: true }));
+      process.stderr.write(`fixture: wait was cancelled by the client: ${String(ctx.signal.reason)}\n`);
+      return { content: [{ type: "text", text: "cancelled" }] };
+    }
+    case "progress_burst": {
+      // Corked until the response is written too: one writev, so the client reads all of it at once.
+      process.stdout.cork();
+      setImmediate(() => process.stdout.uncork());
+      const steps = Number(args.steps ?? 3);
+      const progressToken = req.params._meta?.progressToken;
+      for (let i = 1; progressToken !== undefined && i <= steps; i++)
+        await ctx.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress: i, total: steps },
+        });
+      return { content: [{ type: "text", text: `burst of ${steps}` }] };
+    }
     default:
       return { content: [{ type: "text", text: `no tool ${req.params.name}` }], isError: true };
   }

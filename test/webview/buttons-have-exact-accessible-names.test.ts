@@ -1,21 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  conversation,
-  ev,
-  helloWith,
-  openChat,
-  REF,
-  skipReason,
-  snapshot,
-  useBrowser,
-} from "../support/webview/harness";
+import { conversation, ev, helloWith, REF, skipReason, snapshot, useChat } from "../support/webview/harness";
 
-const browserOf = useBrowser();
+const open = useChat();
 
 // End-to-end tests (and screen readers) find the controls by these names; an icon glyph
 // (a codicon's CSS ::before content) must not become part of them.
-test("Send, Stop, Approve, Deny and Load earlier are named exactly that", { skip: skipReason }, async () => {
+test("Send, Stop, Approve, Deny and Load earlier are named exactly that", { skip: skipReason }, async (t) => {
   const events = [
     ...conversation(21, 4),
     ev(25, "assistant/message", {
@@ -37,13 +28,9 @@ test("Send, Stop, Approve, Deny and Load earlier are named exactly that", { skip
       },
     ],
   });
-  const chat = await openChat(browserOf(), (host) => helloWith(snap)(host));
-  try {
-    for (const name of ["Send", "Stop", "Approve", "Deny", "Load earlier"]) {
-      await chat.page.getByRole("button", { name, exact: true }).waitFor({ timeout: 10_000 });
-    }
-    await chat.page.getByRole("textbox", { name: "Message", exact: true }).waitFor({ timeout: 10_000 });
-  } finally {
-    await chat.close();
+  const chat = await open(t, (host) => helloWith(snap)(host));
+  for (const name of ["Send", "Stop", "Approve", "Deny", "Load earlier"]) {
+    await chat.page.getByRole("button", { name, exact: true }).waitFor({ timeout: 10_000 });
   }
+  await chat.page.getByRole("textbox", { name: "Message", exact: true }).waitFor({ timeout: 10_000 });
 });

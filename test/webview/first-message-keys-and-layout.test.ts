@@ -11,15 +11,14 @@ import {
   conversation,
   ev,
   helloWith,
-  openChat,
   REF,
   skipReason,
   snapshot,
-  useBrowser,
+  useChat,
   userEv,
 } from "../support/webview/harness";
 
-const browserOf = useBrowser();
+const open = useChat();
 
 const emptySnapshot = (agentId = "code", sessionId = "s-new"): ChatSnapshot => ({
   ref: { ...REF, agentId, sessionId },
@@ -32,167 +31,143 @@ const emptySnapshot = (agentId = "code", sessionId = "s-new"): ChatSnapshot => (
 test(
   "with no session open, Enter starts a session of the chosen agent and sends the message once",
   { skip: skipReason },
-  async () => {
-    const chat = await openChat(browserOf(), (host) => {
+  async (t) => {
+    const { page, host } = await open(t, (host) => {
       helloWith(undefined)(host)
         .on("newSession", ({ agentId }) => emptySnapshot(agentId ?? "code"))
         .on("prompt", () => ({ steered: false }));
       host.hold.add("newSession");
     });
-    const { page, host } = chat;
-    try {
-      const box = page.getByRole("textbox", { name: "Message", exact: true });
-      await page.getByRole("button", { name: "New Session", exact: true }).waitFor();
-      assert.equal(await box.isEnabled(), true, "the message box takes input with no session open");
-      await page.getByRole("combobox", { name: "Agent" }).selectOption("ask");
-      await box.fill("What does this workspace do?");
-      await box.press("Enter");
-      await host.waitFor("newSession");
-      // While the session starts, a second Enter (or Send) must not start or send another.
-      await box.press("Enter");
-      await page.getByRole("button", { name: "Send", exact: true }).click({ force: true });
-      await host.release("newSession");
-      await host.waitFor("prompt");
-      await host.frames();
-      assert.equal(host.count("newSession"), 1, "one session started");
-      assert.equal(host.count("prompt"), 1, "the message sent once");
-      assert.equal(host.sent.find((s) => s.method === "newSession")!.params.agentId, "ask", "the picker's agent");
-      assert.deepEqual(host.sent.find((s) => s.method === "prompt")!.params, {
-        ref: { ...REF, agentId: "ask", sessionId: "s-new" },
-        text: "What does this workspace do?",
-      });
-      assert.equal(await box.inputValue(), "");
-      assert.equal(
-        await page.getByRole("button", { name: "New session", exact: true }).count(),
-        1,
-        "the header's New session stays",
-      );
-    } finally {
-      await chat.close();
-    }
+    const box = page.getByRole("textbox", { name: "Message", exact: true });
+    await page.getByRole("button", { name: "New Session", exact: true }).waitFor();
+    assert.equal(await box.isEnabled(), true, "the message box takes input with no session open");
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("ask");
+    await box.fill("What does this workspace do?");
+    await box.press("Enter");
+    await host.waitFor("newSession");
+    // While the session starts, a second Enter (or Send) must not start or send another.
+    await box.press("Enter");
+    await page.getByRole("button", { name: "Send", exact: true }).click({ force: true });
+    await host.release("newSession");
+    await host.waitFor("prompt");
+    await host.frames();
+    assert.equal(host.count("newSession"), 1, "one session started");
+    assert.equal(host.count("prompt"), 1, "the message sent once");
+    assert.equal(host.sent.find((s) => s.method === "newSession")!.params.agentId, "ask", "the picker's agent");
+    assert.deepEqual(host.sent.find((s) => s.method === "prompt")!.params, {
+      ref: { ...REF, agentId: "ask", sessionId: "s-new" },
+      text: "What does this workspace do?",
+    });
+    assert.equal(await box.inputValue(), "");
+    assert.equal(
+      await page.getByRole("button", { name: "New session", exact: true }).count(),
+      1,
+      "the header's New session stays",
+    );
   },
 );
 
-test("a first message that cannot start a session stays in the box", { skip: skipReason }, async () => {
-  const chat = await openChat(browserOf(), (host) =>
+test("a first message that cannot start a session stays in the box", { skip: skipReason }, async (t) => {
+  const { page, host } = await open(t, (host) =>
     helloWith(undefined)(host).on("newSession", () => ({ error: "Open a folder to start a session." })),
   );
-  const { page, host } = chat;
-  try {
-    const box = page.getByRole("textbox", { name: "Message", exact: true });
-    await box.fill("Keep me");
-    await page.getByRole("button", { name: "Send", exact: true }).click();
-    await host.waitFor("newSession");
-    await page.getByText("Open a folder to start a session.").waitFor();
-    assert.equal(await box.inputValue(), "Keep me");
-    assert.equal(host.count("prompt"), 0);
-  } finally {
-    await chat.close();
-  }
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
+  await box.fill("Keep me");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await host.waitFor("newSession");
+  await page.getByText("Open a folder to start a session.").waitFor();
+  assert.equal(await box.inputValue(), "Keep me");
+  assert.equal(host.count("prompt"), 0);
 });
 
 test(
   "the agent picker asks before a new session replaces a conversation, and the header follows",
   { skip: skipReason },
-  async () => {
+  async (t) => {
     const snap = snapshot(conversation(1, 4), { title: "Inventory questions" });
-    const chat = await openChat(browserOf(), (host) =>
+    const { page, host } = await open(t, (host) =>
       helloWith(snap)(host).on("newSession", ({ agentId }) => emptySnapshot(agentId)),
     );
-    const { page, host } = chat;
-    try {
-      const picker = page.getByRole("combobox", { name: "Agent" });
-      await page.getByRole("button", { name: /Session title: Inventory questions/ }).waitFor();
-      await picker.selectOption("ask");
-      const ask = page.getByRole("alertdialog", { name: "Change agent" });
-      await ask.waitFor();
-      assert.match(
-        await ask.innerText(),
-        /Ask works in its own sessions, so this conversation stays with Code\. Start a new Ask session\?/,
-      );
-      await ask.getByRole("button", { name: "Keep This Session" }).click();
-      await ask.waitFor({ state: "detached" });
-      assert.equal(await picker.inputValue(), "code", "kept: the picker shows the open session's agent");
-      assert.equal(host.count("newSession"), 0);
-      await page.getByText("Question 1:").waitFor();
+    const picker = page.getByRole("combobox", { name: "Agent" });
+    await page.getByRole("button", { name: /Session title: Inventory questions/ }).waitFor();
+    await picker.selectOption("ask");
+    const ask = page.getByRole("alertdialog", { name: "Change agent" });
+    await ask.waitFor();
+    assert.match(
+      await ask.innerText(),
+      /Ask works in its own sessions, so this conversation stays with Code\. Start a new Ask session\?/,
+    );
+    await ask.getByRole("button", { name: "Keep This Session" }).click();
+    await ask.waitFor({ state: "detached" });
+    assert.equal(await picker.inputValue(), "code", "kept: the picker shows the open session's agent");
+    assert.equal(host.count("newSession"), 0);
+    await page.getByText("Question 1:").waitFor();
 
-      // Escape in the question is "keep" too.
-      await picker.selectOption("ask");
-      await ask.waitFor();
-      await ask.getByRole("button", { name: "Start New Session" }).focus();
-      await page.keyboard.press("Escape");
-      await ask.waitFor({ state: "detached" });
+    // Escape in the question is "keep" too.
+    await picker.selectOption("ask");
+    await ask.waitFor();
+    await ask.getByRole("button", { name: "Start New Session" }).focus();
+    await page.keyboard.press("Escape");
+    await ask.waitFor({ state: "detached" });
 
-      await picker.selectOption("ask");
-      await ask.getByRole("button", { name: "Start New Session" }).click();
-      await host.waitFor("newSession");
-      assert.equal(host.sent.find((s) => s.method === "newSession")!.params.agentId, "ask");
-      // The header shows the session now open, not the old title.
-      await page.getByRole("button", { name: /Session title: New session/ }).waitFor();
-      assert.equal(await picker.inputValue(), "ask");
-    } finally {
-      await chat.close();
-    }
+    await picker.selectOption("ask");
+    await ask.getByRole("button", { name: "Start New Session" }).click();
+    await host.waitFor("newSession");
+    assert.equal(host.sent.find((s) => s.method === "newSession")!.params.agentId, "ask");
+    // The header shows the session now open, not the old title.
+    await page.getByRole("button", { name: /Session title: New session/ }).waitFor();
+    assert.equal(await picker.inputValue(), "ask");
   },
 );
 
-test("an empty session takes the picked agent on its first message without asking", { skip: skipReason }, async () => {
-  const chat = await openChat(browserOf(), (host) =>
+test("an empty session takes the picked agent on its first message without asking", { skip: skipReason }, async (t) => {
+  const { page, host } = await open(t, (host) =>
     helloWith(emptySnapshot("code", "s-empty"))(host)
       .on("newSession", ({ agentId }) => emptySnapshot(agentId, "s-ask"))
       .on("prompt", () => ({ steered: false })),
   );
-  const { page, host } = chat;
-  try {
-    await page.getByRole("combobox", { name: "Agent" }).selectOption("ask");
-    assert.equal(await page.getByRole("alertdialog").count(), 0, "nothing to lose: no question");
-    await page.getByRole("textbox", { name: "Message", exact: true }).fill("Explain the tests");
-    await page.keyboard.press("Enter");
-    await host.waitFor("prompt");
-    assert.equal(host.sent.find((s) => s.method === "newSession")!.params.agentId, "ask");
-    assert.equal(host.sent.find((s) => s.method === "prompt")!.params.ref.sessionId, "s-ask");
-  } finally {
-    await chat.close();
-  }
+  await page.getByRole("combobox", { name: "Agent" }).selectOption("ask");
+  assert.equal(await page.getByRole("alertdialog").count(), 0, "nothing to lose: no question");
+  await page.getByRole("textbox", { name: "Message", exact: true }).fill("Explain the tests");
+  await page.keyboard.press("Enter");
+  await host.waitFor("prompt");
+  assert.equal(host.sent.find((s) => s.method === "newSession")!.params.agentId, "ask");
+  assert.equal(host.sent.find((s) => s.method === "prompt")!.params.ref.sessionId, "s-ask");
 });
 
 test(
   "Escape stops a run (not while closing the file suggestions); Tab from Send stays in the chat",
   { skip: skipReason },
-  async () => {
+  async (t) => {
     const snap = snapshot(conversation(1, 2), { running: true });
-    const chat = await openChat(browserOf(), (host) =>
+    const chat = await open(t, (host) =>
       helloWith(snap)(host)
         .on("cancel", () => ({}))
         .on("searchMentions", () => ["src/inventory.ts"]),
     );
     const { page, host } = chat;
-    try {
-      const box = page.getByRole("textbox", { name: "Message", exact: true });
-      await page.getByRole("button", { name: "Stop" }).waitFor();
-      await box.click();
-      await page.keyboard.type("look at @inv");
-      await page.getByRole("option", { name: "src/inventory.ts" }).waitFor();
-      await page.keyboard.press("Escape");
-      await page.getByRole("listbox").waitFor({ state: "detached" });
-      await host.frames();
-      assert.equal(host.count("cancel"), 0, "the first Escape closed the suggestions only");
-      await page.keyboard.press("Escape");
-      await host.waitFor("cancel");
-      assert.deepEqual(host.sent.find((s) => s.method === "cancel")!.params, { ref: REF });
+    const box = page.getByRole("textbox", { name: "Message", exact: true });
+    await page.getByRole("button", { name: "Stop" }).waitFor();
+    await box.click();
+    await page.keyboard.type("look at @inv");
+    await page.getByRole("option", { name: "src/inventory.ts" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("listbox").waitFor({ state: "detached" });
+    await host.frames();
+    assert.equal(host.count("cancel"), 0, "the first Escape closed the suggestions only");
+    await page.keyboard.press("Escape");
+    await host.waitFor("cancel");
+    assert.deepEqual(host.sent.find((s) => s.method === "cancel")!.params, { ref: REF });
 
-      // Tab from the last control (Send) goes back to the first one of the chat, Shift+Tab the other way.
-      await page.getByRole("button", { name: "Send", exact: true }).focus();
-      await page.keyboard.press("Tab");
-      const first = await page.evaluate(
-        () => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent,
-      );
-      assert.match(String(first), /Session title/, `Tab from Send went to ${first}`);
-      await page.keyboard.press("Shift+Tab");
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), "Send");
-    } finally {
-      await chat.close();
-    }
+    // Tab from the last control (Send) goes back to the first one of the chat, Shift+Tab the other way.
+    await page.getByRole("button", { name: "Send", exact: true }).focus();
+    await page.keyboard.press("Tab");
+    const first = await page.evaluate(
+      () => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent,
+    );
+    assert.match(String(first), /Session title/, `Tab from Send went to ${first}`);
+    await page.keyboard.press("Shift+Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), "Send");
   },
 );
 
@@ -228,7 +203,7 @@ function layout(page: Page) {
 }
 
 for (const width of [300, 250]) {
-  test(`at ${width} px the composer bar is one line and no word breaks`, { skip: skipReason }, async () => {
+  test(`at ${width} px the composer bar is one line and no word breaks`, { skip: skipReason }, async (t) => {
     const events = [
       userEv(1, "Where are the restocking rules documented?"),
       assistantEv(2, "In the inventory module: restocking thresholds, supplier lead times and reorder quantities."),
@@ -245,8 +220,8 @@ for (const width of [300, 250]) {
         ratio: 0.0117,
       },
     });
-    const chat = await openChat(
-      browserOf(),
+    const { page } = await open(
+      t,
       (host) =>
         host.on("hello", () => ({
           config: { ...CONFIG, models: [{ provider: "local-server", model: "qwen2.5-coder-32b-instruct" }] },
@@ -254,30 +229,25 @@ for (const width of [300, 250]) {
         })),
       { viewport: { width, height: 600 } },
     );
-    const { page } = chat;
-    try {
-      await page.getByRole("button", { name: "Stop" }).waitFor();
-      await page.screenshot({ path: `test/.out/webview/first-width-${width}.png` });
-      const { boxes, broken, overflow } = await layout(page);
-      const bar = boxes.filter((b) => ["Agent", "Model", "Context used", "Stop", "Send"].includes(b.name));
-      assert.equal(bar.length, 5, JSON.stringify(boxes));
-      const rows = new Set(bar.map((b) => b.top));
-      assert.ok(
-        Math.max(...bar.map((b) => b.top)) < Math.min(...bar.map((b) => b.bottom)),
-        `the bar wraps at ${width} px: ${JSON.stringify(bar)} (${rows.size} tops)`,
-      );
-      assert.deepEqual(broken, [], `words broken mid-word at ${width} px`);
-      assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-    } finally {
-      await chat.close();
-    }
+    await page.getByRole("button", { name: "Stop" }).waitFor();
+    await page.screenshot({ path: `test/.out/webview/first-width-${width}.png` });
+    const { boxes, broken, overflow } = await layout(page);
+    const bar = boxes.filter((b) => ["Agent", "Model", "Context used", "Stop", "Send"].includes(b.name));
+    assert.equal(bar.length, 5, JSON.stringify(boxes));
+    const rows = new Set(bar.map((b) => b.top));
+    assert.ok(
+      Math.max(...bar.map((b) => b.top)) < Math.min(...bar.map((b) => b.bottom)),
+      `the bar wraps at ${width} px: ${JSON.stringify(bar)} (${rows.size} tops)`,
+    );
+    assert.deepEqual(broken, [], `words broken mid-word at ${width} px`);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
   });
 }
 
 test(
   "plain words, the meter always shown with a quiet note for an assumed window, Copy says Copied",
   { skip: skipReason },
-  async () => {
+  async (t) => {
     const events = [
       userEv(1, "Show me the code"),
       ev(2, "assistant/message", {
@@ -290,69 +260,59 @@ test(
       ev(4, "tool/result", { toolCallId: "r1", content: [{ type: "text", text: "const a = 1;" }] }),
     ];
     const snap = snapshot(events);
-    const chat = await openChat(browserOf(), (host) => helloWith(snap)(host).on("copy", () => ({})));
-    const { page, host } = chat;
-    try {
-      const meter = page.getByRole("meter", { name: "Context used" });
-      await meter.waitFor();
-      assert.match((await meter.textContent())!, /0%/, "shown before any usage");
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "usage",
-          sessionId: REF.sessionId,
-          agentId: REF.agentId,
-          usage: { inputTokens: 16_000, outputTokens: 384 },
-          contextWindow: 32_768,
-          ratio: 0.5,
-          windowAssumed: true,
-        },
-      });
-      await page.locator(".meter-text", { hasText: "50%" }).waitFor();
-      const tip = (await meter.getAttribute("title"))!;
-      assert.match(tip, /16,384 of 32,768 tokens \(50%\)/);
-      assert.match(tip, /context window is unknown, so 32,768 tokens is assumed/);
-      assert.equal(await page.locator(".notice").count(), 0, "no banner");
-      assert.doesNotMatch(await page.locator("body").innerText(), /DOWNCITY_CONTEXT_WINDOW|by policy|events \d/);
+    const { page, host } = await open(t, (host) => helloWith(snap)(host).on("copy", () => ({})));
+    const meter = page.getByRole("meter", { name: "Context used" });
+    await meter.waitFor();
+    assert.match((await meter.textContent())!, /0%/, "shown before any usage");
+    await host.event({
+      type: "agent",
+      folderKey: REF.folderKey,
+      event: {
+        type: "usage",
+        sessionId: REF.sessionId,
+        agentId: REF.agentId,
+        usage: { inputTokens: 16_000, outputTokens: 384 },
+        contextWindow: 32_768,
+        ratio: 0.5,
+        windowAssumed: true,
+      },
+    });
+    await page.locator(".meter-text", { hasText: "50%" }).waitFor();
+    const tip = (await meter.getAttribute("title"))!;
+    assert.match(tip, /16,384 of 32,768 tokens \(50%\)/);
+    assert.match(tip, /context window is unknown, so 32,768 tokens is assumed/);
+    assert.equal(await page.locator(".notice").count(), 0, "no banner");
+    assert.doesNotMatch(await page.locator("body").innerText(), /DOWNCITY_CONTEXT_WINDOW|by policy|events \d/);
 
-      await page
-        .getByRole("group", { name: /Tool read_file/ })
-        .locator("summary")
-        .first()
-        .click();
-      await page.getByText("auto-approved (setting)").waitFor();
+    await page
+      .getByRole("group", { name: /Tool read_file/ })
+      .locator("summary")
+      .first()
+      .click();
+    await page.getByText("auto-approved (setting)").waitFor();
 
-      await page.getByRole("button", { name: "Copy code" }).click();
-      await host.waitFor("copy");
-      await page.getByRole("button", { name: "Copied" }).waitFor();
-      assert.equal(host.sent.find((s) => s.method === "copy")!.params.text, "const a = 1;\n");
-    } finally {
-      await chat.close();
-    }
+    await page.getByRole("button", { name: "Copy code" }).click();
+    await host.waitFor("copy");
+    await page.getByRole("button", { name: "Copied" }).waitFor();
+    assert.equal(host.sent.find((s) => s.method === "copy")!.params.text, "const a = 1;\n");
   },
 );
 
-test("Jump to latest appears once scrolled up and goes back to the end", { skip: skipReason }, async () => {
+test("Jump to latest appears once scrolled up and goes back to the end", { skip: skipReason }, async (t) => {
   const snap = snapshot(conversation(1, 40));
-  const chat = await openChat(browserOf(), helloWith(snap), { viewport: { width: 420, height: 500 } });
-  const { page } = chat;
-  try {
-    await page.getByText("Question 39:").waitFor();
-    const jump = page.getByRole("button", { name: "Jump to latest" });
-    assert.equal(await jump.count(), 0, "at the end: no button");
-    await page.locator(".log-scroller").hover();
-    await page.mouse.wheel(0, -3000);
-    await jump.waitFor();
-    await jump.click();
-    await jump.waitFor({ state: "detached" });
-    await page.getByText("Question 39:").waitFor();
-    const gap = await page.evaluate(() => {
-      const s = document.querySelector(".log-scroller")!;
-      return s.scrollHeight - s.scrollTop - s.clientHeight;
-    });
-    assert.ok(gap <= 24, `back at the end (${gap} px left)`);
-  } finally {
-    await chat.close();
-  }
+  const { page } = await open(t, helloWith(snap), { viewport: { width: 420, height: 500 } });
+  await page.getByText("Question 39:").waitFor();
+  const jump = page.getByRole("button", { name: "Jump to latest" });
+  assert.equal(await jump.count(), 0, "at the end: no button");
+  await page.locator(".log-scroller").hover();
+  await page.mouse.wheel(0, -3000);
+  await jump.waitFor();
+  await jump.click();
+  await jump.waitFor({ state: "detached" });
+  await page.getByText("Question 39:").waitFor();
+  const gap = await page.evaluate(() => {
+    const s = document.querySelector(".log-scroller")!;
+    return s.scrollHeight - s.scrollTop - s.clientHeight;
+  });
+  assert.ok(gap <= 24, `back at the end (${gap} px left)`);
 });

@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import {
-  conversation,
-  ev,
-  helloWith,
-  openChat,
-  REF,
-  skipReason,
-  snapshot,
-  useBrowser,
-} from "../support/webview/harness";
+import { conversation, ev, helloWith, REF, skipReason, snapshot, useChat } from "../support/webview/harness";
 
-const browserOf = useBrowser();
+const open = useChat();
 
 const focused = (page: Page) =>
   page.evaluate(() => {
@@ -33,7 +24,7 @@ async function tabTo(page: Page, name: string, key = "Tab"): Promise<{ name: str
   throw new Error(`${name} not reachable with ${key}`);
 }
 
-test("keyboard alone reaches Load earlier, Approve and Send, with visible focus", { skip: skipReason }, async () => {
+test("keyboard alone reaches Load earlier, Approve and Send, with visible focus", { skip: skipReason }, async (t) => {
   const events = [
     ...conversation(21, 6),
     ev(27, "assistant/message", {
@@ -55,44 +46,39 @@ test("keyboard alone reaches Load earlier, Approve and Send, with visible focus"
       },
     ],
   });
-  const chat = await openChat(browserOf(), (host) =>
+  const { page, host } = await open(t, (host) =>
     helloWith(snap)(host)
       .on("approve", () => ({ resolved: true }))
       .on("prompt", () => ({ steered: true }))
       .on("loadEarlier", () => ({ events: conversation(1, 20), firstSeq: 1, lastSeq: 20, hasOlder: false })),
   );
-  const { page, host } = chat;
-  try {
-    await page.getByRole("button", { name: "Approve" }).waitFor();
-    const load = await tabTo(page, "Load earlier");
-    assert.ok(load.visible, "focus is visible on Load earlier");
-    const approve = await tabTo(page, "Approve");
-    assert.ok(approve.visible, "focus is visible on Approve");
-    await page.keyboard.press("Enter");
-    await host.waitFor("approve");
-    assert.deepEqual(host.sent.find((s) => s.method === "approve")!.params.decision, { approved: true, scope: "once" });
+  await page.getByRole("button", { name: "Approve" }).waitFor();
+  const load = await tabTo(page, "Load earlier");
+  assert.ok(load.visible, "focus is visible on Load earlier");
+  const approve = await tabTo(page, "Approve");
+  assert.ok(approve.visible, "focus is visible on Approve");
+  await page.keyboard.press("Enter");
+  await host.waitFor("approve");
+  assert.deepEqual(host.sent.find((s) => s.method === "approve")!.params.decision, { approved: true, scope: "once" });
 
-    // Into the message box, type, and Enter sends (Shift+Enter is a new line).
-    await tabTo(page, "Message");
-    await page.keyboard.type("first line");
-    await page.keyboard.press("Shift+Enter");
-    await page.keyboard.type("second line");
-    const send = await tabTo(page, "Send");
-    assert.ok(send.visible, "focus is visible on Send");
-    await page.keyboard.press("Enter");
-    await host.waitFor("prompt");
-    assert.equal(host.sent.find((s) => s.method === "prompt")!.params.text, "first line\nsecond line");
+  // Into the message box, type, and Enter sends (Shift+Enter is a new line).
+  await tabTo(page, "Message");
+  await page.keyboard.type("first line");
+  await page.keyboard.press("Shift+Enter");
+  await page.keyboard.type("second line");
+  const send = await tabTo(page, "Send");
+  assert.ok(send.visible, "focus is visible on Send");
+  await page.keyboard.press("Enter");
+  await host.waitFor("prompt");
+  assert.equal(host.sent.find((s) => s.method === "prompt")!.params.text, "first line\nsecond line");
 
-    await tabTo(page, "Message", "Shift+Tab");
-    await page.keyboard.type("steer now");
-    await page.keyboard.press("Enter");
-    await host.waitFor("prompt", 2);
-    assert.equal(host.sent.filter((s) => s.method === "prompt")[1]!.params.text, "steer now");
+  await tabTo(page, "Message", "Shift+Tab");
+  await page.keyboard.type("steer now");
+  await page.keyboard.press("Enter");
+  await host.waitFor("prompt", 2);
+  assert.equal(host.sent.filter((s) => s.method === "prompt")[1]!.params.text, "steer now");
 
-    await tabTo(page, "Load earlier", "Shift+Tab");
-    await page.keyboard.press("Enter");
-    await host.waitFor("loadEarlier");
-  } finally {
-    await chat.close();
-  }
+  await tabTo(page, "Load earlier", "Shift+Tab");
+  await page.keyboard.press("Enter");
+  await host.waitFor("loadEarlier");
 });

@@ -5,20 +5,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import {
-  ev,
-  helloWith,
-  openChat,
-  REF,
-  skipReason,
-  snapshot,
-  userEv,
-  violations,
-  useBrowser,
-} from "../support/webview/harness";
+import { ev, helloWith, REF, skipReason, snapshot, useChat, userEv, violations } from "../support/webview/harness";
 
 const ROOT = join(__dirname, "..", "..");
-const browserOf = useBrowser();
+const open = useChat();
 const base = { sessionId: REF.sessionId, agentId: REF.agentId };
 const TOOL = "mcp__everything__get-tiny-image";
 const PNG = /MCP_TINY_IMAGE = "([^"]+)"/.exec(
@@ -33,7 +23,7 @@ function call(id: string) {
 test(
   "an MCP result's PNG is drawn in its card (blob: URL, natural width > 0); SVG, mislabelled bytes and oversize are named, not drawn",
   { skip: skipReason },
-  async () => {
+  async (t) => {
     const result = ev(3, "tool/result", {
       toolCallId: "i1",
       toolName: TOOL,
@@ -47,38 +37,34 @@ test(
         { type: "text", text: "The image above is the MCP logo." },
       ],
     });
-    const chat = await openChat(browserOf(), helloWith(snapshot([userEv(1, "Show the image"), call("i1"), result])));
-    try {
-      const card = chat.page.getByRole("group", { name: `Tool ${TOOL}: done`, exact: true });
-      const img = card.getByRole("img", { name: "Image 1 of the result (image/png)", exact: true });
-      await img.waitFor();
-      await chat.page.waitForFunction(
-        () => ((document.querySelector("img.tool-image") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
-      );
-      const drawn = await img.evaluate((e: HTMLImageElement) => ({ w: e.naturalWidth, src: e.src }));
-      assert.equal(drawn.w, 20, "the 20×20 MCP logo decoded");
-      assert.match(drawn.src, /^blob:/);
-      assert.equal(await card.locator("img").count(), 1, "only the valid image is an <img>");
-      assert.equal(await card.locator(".tool-image-refused").count(), 3);
-      assert.match(await card.locator(".tool-image-refused").first().innerText(), /image\/svg\+xml image not shown/);
-      const text = await card.innerText();
-      assert.doesNotMatch(text, /\[image image\//, "no placeholder text for an image");
-      await card.locator("details.tool-out > summary").click();
-      assert.match(
-        await card.locator(".tool-output").innerText(),
-        /Here's the image you requested:\nThe image above is the MCP logo\./,
-      );
-      assert.deepEqual(await violations(chat.page), [], "the CSP allowed the blob: image and nothing was blocked");
-    } finally {
-      await chat.close();
-    }
+    const chat = await open(t, helloWith(snapshot([userEv(1, "Show the image"), call("i1"), result])));
+    const card = chat.page.getByRole("group", { name: `Tool ${TOOL}: done`, exact: true });
+    const img = card.getByRole("img", { name: "Image 1 of the result (image/png)", exact: true });
+    await img.waitFor();
+    await chat.page.waitForFunction(
+      () => ((document.querySelector("img.tool-image") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
+    const drawn = await img.evaluate((e: HTMLImageElement) => ({ w: e.naturalWidth, src: e.src }));
+    assert.equal(drawn.w, 20, "the 20×20 MCP logo decoded");
+    assert.match(drawn.src, /^blob:/);
+    assert.equal(await card.locator("img").count(), 1, "only the valid image is an <img>");
+    assert.equal(await card.locator(".tool-image-refused").count(), 3);
+    assert.match(await card.locator(".tool-image-refused").first().innerText(), /image\/svg\+xml image not shown/);
+    const text = await card.innerText();
+    assert.doesNotMatch(text, /\[image image\//, "no placeholder text for an image");
+    await card.locator("details.tool-out > summary").click();
+    assert.match(
+      await card.locator(".tool-output").innerText(),
+      /Here's the image you requested:\nThe image above is the MCP logo\./,
+    );
+    assert.deepEqual(await violations(chat.page), [], "the CSP allowed the blob: image and nothing was blocked");
   },
 );
 
 test(
   "an MCP approval card offers Always allow (tool) and Always allow server, sent as scope always; other cards do not",
   { skip: skipReason },
-  async () => {
+  async (t) => {
     const pending = (toolCallId: string, toolName: string, mcp?: { server: string; tool: string }) => ({
       type: "approval-requested" as const,
       ...base,
@@ -110,29 +96,23 @@ test(
       ["Always allow", "tool"],
       ["Always allow server", "server"],
     ] as const) {
-      const chat = await openChat(browserOf(), (host) =>
-        helloWith(snap)(host).on("approve", () => ({ resolved: true })),
+      const chat = await open(t, (host) => helloWith(snap)(host).on("approve", () => ({ resolved: true })));
+      const mcp = chat.page.getByRole("group", { name: "Tool mcp__everything__echo: waiting for approval" });
+      const cmd = chat.page.getByRole("group", { name: "Tool run_command: waiting for approval" });
+      await mcp.getByRole("button", { name: button, exact: true }).waitFor();
+      assert.equal(
+        await cmd.getByRole("button", { name: /^Always allow/ }).count(),
+        0,
+        "a built-in tool has no 'always'",
       );
-      try {
-        const mcp = chat.page.getByRole("group", { name: "Tool mcp__everything__echo: waiting for approval" });
-        const cmd = chat.page.getByRole("group", { name: "Tool run_command: waiting for approval" });
-        await mcp.getByRole("button", { name: button, exact: true }).waitFor();
-        assert.equal(
-          await cmd.getByRole("button", { name: /^Always allow/ }).count(),
-          0,
-          "a built-in tool has no 'always'",
-        );
-        await mcp.getByRole("button", { name: button, exact: true }).click();
-        await chat.host.waitFor("approve");
-        const sent = chat.host.sent.find((s) => s.method === "approve")!;
-        assert.deepEqual(sent.params, {
-          ref: REF,
-          toolCallId: "m1",
-          decision: { approved: true, scope: "always", always },
-        });
-      } finally {
-        await chat.close();
-      }
+      await mcp.getByRole("button", { name: button, exact: true }).click();
+      await chat.host.waitFor("approve");
+      const sent = chat.host.sent.find((s) => s.method === "approve")!;
+      assert.deepEqual(sent.params, {
+        ref: REF,
+        toolCallId: "m1",
+        decision: { approved: true, scope: "always", always },
+      });
     }
   },
 );
@@ -140,26 +120,21 @@ test(
 test(
   "rules-changed from the host (a rules file changed on disk) refreshes the chips with no turn; another folder's is ignored",
   { skip: skipReason },
-  async () => {
+  async (t) => {
     let files = [{ path: "AGENTS.md", scope: "", chars: 120, state: "whole" as const }];
-    const chat = await openChat(browserOf(), (host) =>
+    const { page, host } = await open(t, (host) =>
       helloWith(snapshot([userEv(1, "hi")]))(host).on("sessionRules", () => ({ files, budgetTokens: 8000 })),
     );
-    const { page, host } = chat;
-    try {
-      const group = page.getByRole("group", { name: "Rules files" });
-      await group.getByRole("button", { name: "Open rules file AGENTS.md" }).waitFor();
-      await host.waitFor("sessionRules");
-      const asked = () => host.sent.filter((s) => s.method === "sessionRules").length;
-      const before = asked();
-      await host.event({ type: "rules-changed", folderKey: "file:///elsewhere" });
-      files = [...files, { path: "CLAUDE.md", scope: "", chars: 40, state: "whole" as const }];
-      await host.event({ type: "rules-changed", folderKey: REF.folderKey });
-      await group.getByRole("button", { name: "Open rules file CLAUDE.md" }).waitFor();
-      assert.equal(await group.getByRole("button").count(), 2);
-      assert.equal(asked(), before + 1, "one request, for the shown session's folder only");
-    } finally {
-      await chat.close();
-    }
+    const group = page.getByRole("group", { name: "Rules files" });
+    await group.getByRole("button", { name: "Open rules file AGENTS.md" }).waitFor();
+    await host.waitFor("sessionRules");
+    const asked = () => host.sent.filter((s) => s.method === "sessionRules").length;
+    const before = asked();
+    await host.event({ type: "rules-changed", folderKey: "file:///elsewhere" });
+    files = [...files, { path: "CLAUDE.md", scope: "", chars: 40, state: "whole" as const }];
+    await host.event({ type: "rules-changed", folderKey: REF.folderKey });
+    await group.getByRole("button", { name: "Open rules file CLAUDE.md" }).waitFor();
+    assert.equal(await group.getByRole("button").count(), 2);
+    assert.equal(asked(), before + 1, "one request, for the shown session's folder only");
   },
 );

@@ -3,16 +3,15 @@ import { test } from "node:test";
 import {
   assistantEv,
   helloWith,
-  openChat,
   REF,
   skipReason,
   snapshot,
+  useChat,
   userEv,
   violations,
-  useBrowser,
 } from "../support/webview/harness";
 
-const browserOf = useBrowser();
+const open = useChat();
 
 const PAYLOADS = [
   `<script>window.__pwned = "script"</script>`,
@@ -36,79 +35,74 @@ const PAYLOADS = [
 test(
   "model output with scripts, event handlers, javascript:/data: links and CSS injection runs and loads nothing",
   { skip: skipReason },
-  async () => {
+  async (t) => {
     const base = { sessionId: REF.sessionId, agentId: REF.agentId };
-    const chat = await openChat(browserOf(), (host) =>
+    const { page, host, served } = await open(t, (host) =>
       helloWith(snapshot([userEv(1, PAYLOADS), assistantEv(2, PAYLOADS)]))(host).on("openLink", () => ({
         opened: false,
       })),
     );
-    const { page, host, served } = chat;
-    try {
-      await page.getByText("raw anchor").first().waitFor();
-      // The same payloads streamed (the draft path renders differently) and as a tool's output.
-      await host.event({
-        type: "agent",
-        folderKey: REF.folderKey,
-        event: {
-          type: "draft",
-          ...base,
-          draftId: "d",
-          blocks: [
-            { type: "reasoning", text: PAYLOADS },
-            { type: "text", text: PAYLOADS },
-          ],
-        },
-      });
-      await host.frames();
-      await page.locator(".message.assistant.streaming .markdown").getByText("raw anchor").waitFor();
+    await page.getByText("raw anchor").first().waitFor();
+    // The same payloads streamed (the draft path renders differently) and as a tool's output.
+    await host.event({
+      type: "agent",
+      folderKey: REF.folderKey,
+      event: {
+        type: "draft",
+        ...base,
+        draftId: "d",
+        blocks: [
+          { type: "reasoning", text: PAYLOADS },
+          { type: "text", text: PAYLOADS },
+        ],
+      },
+    });
+    await host.frames();
+    await page.locator(".message.assistant.streaming .markdown").getByText("raw anchor").waitFor();
 
-      // Every link the view rendered is clicked: none navigates, each goes to the host.
-      const anchors = page.locator(".log-scroller a");
-      const n = await anchors.count();
-      for (let i = 0; i < n; i++)
-        await anchors
-          .nth(i)
-          .click({ force: true })
-          .catch(() => undefined);
-      await host.frames();
+    // Every link the view rendered is clicked: none navigates, each goes to the host.
+    const anchors = page.locator(".log-scroller a");
+    const n = await anchors.count();
+    for (let i = 0; i < n; i++)
+      await anchors
+        .nth(i)
+        .click({ force: true })
+        .catch(() => undefined);
+    await host.frames();
 
-      const state = await page.evaluate(() => ({
-        pwned: (window as any).__pwned,
-        scripts: document.querySelectorAll(
-          ".log-scroller script, .log-scroller iframe, .log-scroller img, .log-scroller style, .log-scroller form, .log-scroller object, .log-scroller link, .log-scroller svg",
-        ).length,
-        styled: document.querySelectorAll(".log-scroller [style]:not(.row):not(.log-inner)").length,
-        handlers: Array.from(document.querySelectorAll(".log-scroller *")).filter((el) =>
-          Array.from(el.attributes).some((a) => a.name.startsWith("on")),
-        ).length,
-        hrefs: Array.from(document.querySelectorAll(".log-scroller a")).map((a) => a.getAttribute("href")),
-        url: location.pathname,
-        visible: getComputedStyle(document.querySelector(".composer")!).display,
-      }));
-      assert.equal(state.pwned, undefined, "no payload ran");
-      assert.equal(state.scripts, 0, "no active element reached the DOM");
-      assert.equal(state.styled, 0, "no inline style from model output");
-      assert.equal(state.handlers, 0, "no event-handler attribute");
-      assert.ok(
-        state.hrefs.every((h) => h && !/^(javascript|data|vbscript):/i.test(h)),
-        `only safe hrefs: ${state.hrefs.join(", ")}`,
-      );
-      assert.equal(state.url, "/", "the webview never navigated");
-      assert.notEqual(state.visible, "none", "CSS injection did not hide the UI");
-      assert.deepEqual(await violations(page), [], "nothing was even attempted against the CSP");
-      assert.deepEqual(
-        served.hits.filter((h) => h.startsWith("/evil")),
-        [],
-        "nothing was requested",
-      );
-      const links = host.sent.filter((s) => s.method === "openLink").map((s) => s.params.href);
-      assert.ok(
-        links.includes("https://127.0.0.1:1/evil-external"),
-        "links go to the host, which confirms before opening",
-      );
-    } finally {
-      await chat.close();
-    }
+    const state = await page.evaluate(() => ({
+      pwned: (window as any).__pwned,
+      scripts: document.querySelectorAll(
+        ".log-scroller script, .log-scroller iframe, .log-scroller img, .log-scroller style, .log-scroller form, .log-scroller object, .log-scroller link, .log-scroller svg",
+      ).length,
+      styled: document.querySelectorAll(".log-scroller [style]:not(.row):not(.log-inner)").length,
+      handlers: Array.from(document.querySelectorAll(".log-scroller *")).filter((el) =>
+        Array.from(el.attributes).some((a) => a.name.startsWith("on")),
+      ).length,
+      hrefs: Array.from(document.querySelectorAll(".log-scroller a")).map((a) => a.getAttribute("href")),
+      url: location.pathname,
+      visible: getComputedStyle(document.querySelector(".composer")!).display,
+    }));
+    assert.equal(state.pwned, undefined, "no payload ran");
+    assert.equal(state.scripts, 0, "no active element reached the DOM");
+    assert.equal(state.styled, 0, "no inline style from model output");
+    assert.equal(state.handlers, 0, "no event-handler attribute");
+    assert.ok(
+      state.hrefs.every((h) => h && !/^(javascript|data|vbscript):/i.test(h)),
+      `only safe hrefs: ${state.hrefs.join(", ")}`,
+    );
+    assert.equal(state.url, "/", "the webview never navigated");
+    assert.notEqual(state.visible, "none", "CSS injection did not hide the UI");
+    assert.deepEqual(await violations(page), [], "nothing was even attempted against the CSP");
+    assert.deepEqual(
+      served.hits.filter((h) => h.startsWith("/evil")),
+      [],
+      "nothing was requested",
+    );
+    const links = host.sent.filter((s) => s.method === "openLink").map((s) => s.params.href);
+    assert.ok(
+      links.includes("https://127.0.0.1:1/evil-external"),
+      "links go to the host, which confirms before opening",
+    );
   },
 );

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it, type TestContext } from "node:test";
 import * as vscode from "vscode";
+import { ACCEPT_EDIT_COMMAND, EDIT_PROPOSAL_COMMAND, SHOW_REVIEW_COMMAND } from "../../../extension/tools/edit-reviews";
 import { commands } from "../../support/vscode-fake/index";
 import { editorWorkspace, text } from "./helpers";
 
@@ -114,4 +115,129 @@ describe("an answered review never waits on the workbench's tabs", () => {
       assert.equal(ws.editor.tabs.length, 0, "the late tab is closed");
     },
   );
+});
+
+/**
+ * Every vscode.diff after the review's first waits until `open()`; `reached` settles once
+ * one waits (a gate on the second diff: Open diff's or Edit Proposal's).
+ */
+function laterDiffsWait(t: TestContext) {
+  let open!: () => void;
+  let reach!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  let opens = 0;
+  diffOpensAs(t, async (show) => {
+    if (++opens > 1) {
+      reach();
+      await opened;
+    }
+    return show();
+  });
+  return { open: () => open(), reached };
+}
+
+/** Every openTextDocument of untitled content waits until `open()`; `reached` settles once one waits. */
+function copiesWait(t: TestContext) {
+  let open!: () => void;
+  let reach!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const openTextDocument = vscode.workspace.openTextDocument;
+  vscode.workspace.openTextDocument = (async (arg: unknown) => {
+    if (arg && typeof arg === "object" && "content" in arg) {
+      reach();
+      await opened;
+    }
+    return (openTextDocument as (a: unknown) => Promise<vscode.TextDocument>)(arg);
+  }) as typeof vscode.workspace.openTextDocument;
+  t.after(() => {
+    vscode.workspace.openTextDocument = openTextDocument;
+  });
+  return { open: () => open(), reached };
+}
+
+/** Settles once a tab close from now on leaves no tab open (a hang here is a tab that outlived its review). */
+function allTabsClosed(ws: ReturnType<typeof editorWorkspace>): Promise<void> {
+  const groups = vscode.window.tabGroups;
+  const close = groups.close.bind(groups);
+  return new Promise<void>((resolve) => {
+    groups.close = (async (tabs: readonly vscode.Tab[]) => {
+      const done = await close(tabs);
+      if (ws.editor.tabs.length === 0) resolve();
+      return done;
+    }) as unknown as typeof groups.close;
+  });
+}
+
+/**
+ * The diffs a pending review opens after its first one (the card's Open diff, the title
+ * bar's Edit Proposal) may still be opening when the answer lands: their tabs must close
+ * too, or a tab with Accept / Reject stays open on a review that is gone (approve-ui step
+ * 07 then finds a "Proposed by Downcity" tab that Stop never closes).
+ */
+describe("no tab outlives its answered review", () => {
+  it("Open diff still opening when the card approves: the re-opened tab is closed once it shows", HANG, async (t) => {
+    const { ws, file } = withFile(t);
+    const reopen = laterDiffsWait(t);
+    const result = await ws.reviewed("edit_file", edit, {
+      answer: async ({ key }) => {
+        ws.editor.tabs.splice(0); // the user closes the review's tab
+        void commands.executeCommand(SHOW_REVIEW_COMMAND, key); // the card's Open diff
+        await reopen.reached;
+        assert.equal(ws.card(key.toolCallId, { approved: true, scope: "once" }), true);
+      },
+    });
+    assert.equal(result.approved, true);
+    assert.equal(readFileSync(file, "utf8"), "two\n");
+    reopen.open();
+    await allTabsClosed(ws);
+    assert.equal(ws.editor.tabs.length, 0, "the re-opened review tab is closed");
+  });
+
+  it(
+    "Edit Proposal still opening when the title bar accepts: its tab is closed, its copy emptied first",
+    HANG,
+    async (t) => {
+      const { ws, file } = withFile(t);
+      const editing = laterDiffsWait(t);
+      let copy: vscode.TextDocument | undefined;
+      const result = await ws.reviewed("edit_file", edit, {
+        answer: async () => {
+          void commands.executeCommand(EDIT_PROPOSAL_COMMAND);
+          await editing.reached;
+          copy = ws.reviews.find()?.editable;
+          assert.equal(await commands.executeCommand(ACCEPT_EDIT_COMMAND), true);
+        },
+      });
+      assert.equal(result.approved, true);
+      assert.equal(readFileSync(file, "utf8"), "two\n");
+      editing.open();
+      await allTabsClosed(ws);
+      assert.equal(ws.editor.tabs.length, 0, "the editing tab is closed too");
+      assert.equal(copy?.getText(), "", "the copy was emptied, so its close asks nothing");
+    },
+  );
+
+  it("Edit Proposal's copy still being made when the card denies: no editing diff opens at all", HANG, async (t) => {
+    const { ws, file } = withFile(t);
+    const making = copiesWait(t);
+    let edited: Promise<unknown> | undefined;
+    const result = await ws.reviewed("edit_file", edit, {
+      answer: async ({ key }) => {
+        edited = Promise.resolve(commands.executeCommand(EDIT_PROPOSAL_COMMAND));
+        await making.reached;
+        assert.equal(ws.card(key.toolCallId, { approved: false }), true);
+      },
+    });
+    assert.equal(result.approved, false);
+    making.open();
+    assert.equal(await edited, false, "Edit Proposal says the review is gone");
+    assert.deepEqual(
+      ws.editor.diffs.map((d) => d.title),
+      ["a.ts — Proposed by Downcity"],
+      "no editing diff for an answered review",
+    );
+    assert.equal(readFileSync(file, "utf8"), "one\n");
+  });
 });

@@ -30,7 +30,10 @@ async function groupGone(pgid: number): Promise<boolean> {
 }
 
 /** Starts a command that leaves a background child, resolves with its process group once it printed it. */
-function startLongCommand(ws: EditorWorkspace, extra: { signal?: AbortSignal; sessionId?: string } = {}) {
+function startLongCommand(
+  ws: EditorWorkspace,
+  extra: { signal?: AbortSignal; sessionId?: string; agentId?: string } = {},
+) {
   const updates: ToolUpdate[] = [];
   let pgidSeen: (pgid: number) => void;
   const pgid = new Promise<number>((resolve) => (pgidSeen = resolve));
@@ -98,7 +101,7 @@ describe("run_command in the session's terminal", () => {
   for (const [how, stop] of [
     ["closing the terminal", (ws: EditorWorkspace) => ws.editor.terminals[0]!.close()],
     ["Ctrl+C in the terminal", (ws: EditorWorkspace) => ws.editor.terminals[0]!.type("\x03")],
-    ["disposing the session", (ws: EditorWorkspace) => void ws.tools.disposeSession("s1")],
+    ["disposing the session", (ws: EditorWorkspace) => void ws.tools.disposeSession({ sessionId: "s1" })],
     ["disposing the tools (extension deactivate)", (ws: EditorWorkspace) => void ws.tools.dispose()],
   ] as const) {
     it(`${how} kills the whole process group`, async (t) => {
@@ -110,6 +113,23 @@ describe("run_command in the session's terminal", () => {
       assert.equal(await groupGone(pgid), true);
     });
   }
+
+  it("two agents' sessions of the same id get a terminal each: Ctrl+C in one stops that agent's command alone", async (t) => {
+    const ws = editorWorkspace(t, { command: { killGraceMs: 300, drainMs: 300 } });
+    const code = startLongCommand(ws, { agentId: "code", sessionId: "s1" });
+    const codeGroup = await code.pgid;
+    const fix = startLongCommand(ws, { agentId: "fix", sessionId: "s1" });
+    const fixGroup = await fix.pgid;
+    assert.equal(ws.editor.terminals.length, 2, "one terminal per agent's session");
+    ws.editor.terminals[0]!.type("\x03");
+    assert.match(text(await code.output), /cancelled/);
+    assert.equal(await groupGone(codeGroup), true);
+    assert.ok(groupMembers(fixGroup).length >= 2, "fix's command of the same session id still runs");
+    assert.doesNotMatch(ws.editor.terminals[0]!.output, /group \d+\r\n.*group \d+/s, "each terminal shows its own");
+    await ws.tools.disposeSession({ agentId: "fix", sessionId: "s1" });
+    assert.match(text(await fix.output), /cancelled/);
+    assert.equal(await groupGone(fixGroup), true);
+  });
 
   it("a timeout kills the group and says so in the details", async (t) => {
     const ws = editorWorkspace(t, { command: { killGraceMs: 300, drainMs: 300 } });

@@ -340,6 +340,23 @@ export async function violations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as any).__violations as string[]);
 }
 
+/**
+ * The chat's opening for a test file: one browser for the file (useBrowser), and `open(t, setup, options)`, which opens
+ * the chat with the host's `setup` and closes it when the test `t` ends, whatever happened.
+ */
+export function useChat(): (
+  t: { after(fn: () => unknown): void },
+  setup: (host: FakeHost) => void,
+  options?: Parameters<typeof openChat>[2],
+) => Promise<Chat> {
+  const browserOf = useBrowser();
+  return async (t, setup, options) => {
+    const chat = await openChat(browserOf(), setup, options);
+    t.after(() => chat.close());
+    return chat;
+  };
+}
+
 /** One browser per test file, launched before its tests and closed after (not at all when skipping). */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { sessionKey } from "../../core/protocol";
-import { Sessions } from "../../core/storage";
-import type { SessionTreeNode } from "../../extension/sessions/nodes";
-import { folder, setFolders } from "../support/extension/helpers";
-import { openSessionsTree } from "../support/extension/sessions-tree";
-import { tempDir } from "../support/temp";
-import { seedSessions } from "../support/workbench/seed";
+import { sessionKey } from "../../../core/protocol";
+import { Sessions } from "../../../core/storage";
+import type { SessionTreeNode } from "../../../extension/sessions/nodes";
+import { folder, setFolders } from "../../support/extension/helpers";
+import { openSessionsTree } from "../../support/extension/sessions-tree";
+import { tempDir } from "../../support/temp";
+import { seedSessions } from "../../support/workbench/seed";
 
 /** The tree item id of every session row, by "agent/session", over a fresh tree of the folder. */
 async function sessionRowIds(t: { after(fn: () => Promise<void>): void }): Promise<Map<string, string>> {

@@ -2,17 +2,17 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import type { AgentEvent } from "../../core/protocol";
-import type { SessionChange } from "../../core/session";
-import { Emitter } from "../../core/util/emitter";
-import { ProviderConfig } from "../../extension/config/providers";
-import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/folders/registry";
-import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
-import { AREA_DIR_GLOB, META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../extension/sessions/tree";
-import * as fake from "../support/vscode-fake";
-import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
+import type { AgentEvent } from "../../../core/protocol";
+import type { SessionChange } from "../../../core/session";
+import { Emitter } from "../../../core/util/emitter";
+import { ProviderConfig } from "../../../extension/config/providers";
+import { createWorkspaceRuntime } from "../../../core/runtime";
+import { FolderRegistry } from "../../../extension/folders/registry";
+import type { SessionNode, SessionTreeNode } from "../../../extension/sessions/nodes";
+import { AREA_DIR_GLOB, META_GLOB, SESSION_DIR_GLOB, SessionsTree } from "../../../extension/sessions/tree";
+import * as fake from "../../support/vscode-fake";
+import { tempDir } from "../../support/temp";
+import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../../support/extension/helpers";
 
 /** FolderRegistry whose change feed and agent events a test can also drive by hand. */
 function setup(folders: vscode.WorkspaceFolder[], coalesceMs = 100) {

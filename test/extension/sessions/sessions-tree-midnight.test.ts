@@ -3,16 +3,16 @@
 // node:test mock timers, so no test waits for a real midnight.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { SessionChange, SessionListItem } from "../../core/session";
-import { Emitter } from "../../core/util/emitter";
-import { ProviderConfig } from "../../extension/config/providers";
-import { createWorkspaceRuntime } from "../../core/runtime";
-import { FolderRegistry } from "../../extension/folders/registry";
-import { untilMidnight } from "../../extension/sessions/date-groups";
-import type { SessionTreeNode } from "../../extension/sessions/nodes";
-import { SessionsTree } from "../../extension/sessions/tree";
-import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
+import type { SessionChange, SessionListItem } from "../../../core/session";
+import { Emitter } from "../../../core/util/emitter";
+import { ProviderConfig } from "../../../extension/config/providers";
+import { createWorkspaceRuntime } from "../../../core/runtime";
+import { FolderRegistry } from "../../../extension/folders/registry";
+import { untilMidnight } from "../../../extension/sessions/date-groups";
+import type { SessionTreeNode } from "../../../extension/sessions/nodes";
+import { SessionsTree } from "../../../extension/sessions/tree";
+import { tempDir } from "../../support/temp";
+import { countingFactory, fakeContext, folder, setFolders } from "../../support/extension/helpers";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

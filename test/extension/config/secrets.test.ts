@@ -3,14 +3,14 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import type { AgentEvent } from "../../core/protocol";
-import { activate, deactivate } from "../../extension/activate";
-import { useSeams } from "../../extension/seams";
-import { secretKey } from "../../extension/config/providers";
-import * as fake from "../support/vscode-fake";
-import { startProviderServer, wire } from "../support/provider-server";
-import { tempDir } from "../support/temp";
-import { activateWithEnvProvider, answer, fakeContext, folder, setFolders } from "../support/extension/helpers";
+import type { AgentEvent } from "../../../core/protocol";
+import { activate, deactivate } from "../../../extension/activate";
+import { useSeams } from "../../../extension/seams";
+import { secretKey } from "../../../extension/config/providers";
+import * as fake from "../../support/vscode-fake";
+import { startProviderServer, wire } from "../../support/provider-server";
+import { tempDir } from "../../support/temp";
+import { activateWithEnvProvider, answer, fakeContext, folder, setFolders } from "../../support/extension/helpers";
 
 const KEY = "sk-downcity-test-7f3a9c1e55d2";
 

@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { AgentEvent } from "../../core/protocol";
-import { createNodeTools } from "../../core/tools/node";
-import { activate, deactivate } from "../../extension/activate";
-import { useSeams } from "../../extension/seams";
-import * as fake from "../support/vscode-fake";
-import { startProviderServer, wire } from "../support/provider-server";
-import { tempDir } from "../support/temp";
-import { answer, configure, fakeContext, folder, setFolders } from "../support/extension/helpers";
+import type { AgentEvent } from "../../../core/protocol";
+import { createNodeTools } from "../../../core/tools/node";
+import { activate, deactivate } from "../../../extension/activate";
+import { useSeams } from "../../../extension/seams";
+import * as fake from "../../support/vscode-fake";
+import { startProviderServer, wire } from "../../support/provider-server";
+import { tempDir } from "../../support/temp";
+import { answer, configure, fakeContext, folder, setFolders } from "../../support/extension/helpers";
 
 test("settings changes reach the open folder's runtime without a reload; an invalid value warns by key and keeps the last valid one", async (t) => {
   const root = tempDir(t);

@@ -3,12 +3,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { activate, deactivate } from "../../extension/activate";
-import { useSeams } from "../../extension/seams";
-import type { SessionNode } from "../../extension/sessions/nodes";
-import * as fake from "../support/vscode-fake";
-import { tempDir } from "../support/temp";
-import { answer, countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
+import { activate, deactivate } from "../../../extension/activate";
+import { useSeams } from "../../../extension/seams";
+import type { SessionNode } from "../../../extension/sessions/nodes";
+import * as fake from "../../support/vscode-fake";
+import { tempDir } from "../../support/temp";
+import {
+  answer,
+  countingFactory,
+  fakeContext,
+  folder,
+  setFolders,
+  storeSessions,
+} from "../../support/extension/helpers";
 
 const active = (root: string, id: string) =>
   readFileSync(join(root, ".downcity", "agents", "code", "sessions", id, "messages", "active.jsonl"), "utf8");

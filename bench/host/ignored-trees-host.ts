@@ -7,7 +7,7 @@
  * .gitignore alone). Prints medians of 15 rounds, each moving the tree through the three
  * places (wall time, the CPU of the ripgrep processes the call ran and the extension host's
  * own CPU, which the machine's load does not inflate), and the ratios to the source alone. The workspace sets files.watcherExclude for the moved tree.
- *   node --import tsx bench/ignored-trees-host.ts
+ *   node --import tsx bench/host/ignored-trees-host.ts
  * DOWNCITY_BENCH_TREES=<dir>: keep the generated trees there and reuse them next time.
  * DOWNCITY_BENCH_ROUNDS=<n>: rounds to measure (default 15).
  */
@@ -15,12 +15,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../test/support/workbench/code-server";
-import { missingVsCode, openWorkbench } from "../test/support/workbench/open-workbench";
-import { withTimeout } from "../test/support/with-timeout";
-import type { IgnoredTreesResults } from "./host/ignored-trees.payload";
-import { IGNORED_FILES, SOURCE_FILES, makeIgnoredTree, makeSourceTree } from "./ignored-trees";
-import { median, table } from "./stats";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
+import { missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
+import { withTimeout } from "../../test/support/with-timeout";
+import type { IgnoredTreesResults } from "./ignored-trees.payload";
+import { IGNORED_FILES, SOURCE_FILES, makeIgnoredTree, makeSourceTree } from "../ignored-trees";
+import { median, table } from "../stats";
 
 const RUN_TIMEOUT_MS = 30 * 60_000;
 

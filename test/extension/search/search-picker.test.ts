@@ -7,12 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, mock, test } from "node:test";
 import * as vscode from "vscode";
-import { searchWorkspace } from "../../core/runtime";
-import type { SearchHit, SearchOptions } from "../../core/runtime/types";
-import { Sessions } from "../../core/storage";
-import { inert, searchSessionsPicker, type HitItem } from "../../extension/search/search-picker";
-import * as fake from "../support/vscode-fake";
-import { folder } from "../support/extension/helpers";
+import { searchWorkspace } from "../../../core/runtime";
+import type { SearchHit, SearchOptions } from "../../../core/runtime/types";
+import { Sessions } from "../../../core/storage";
+import { inert, searchSessionsPicker, type HitItem } from "../../../extension/search/search-picker";
+import * as fake from "../../support/vscode-fake";
+import { folder } from "../../support/extension/helpers";
 
 /** The QuickPick the code under test creates: its state, and the events the user fires. */
 class FakeQuickPick {

@@ -7,14 +7,14 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { showMcpServers } from "../../extension/mcp/picker";
-import { McpServers } from "../../extension/mcp/servers";
-import * as fakeVscode from "../support/vscode-fake";
-import { EventEmitter } from "../support/vscode-fake";
-import { fixtureServer } from "../mcp/helpers";
-import { withTimeout } from "../support/with-timeout";
-import { tempDir } from "../support/temp";
-import { fakeContext, folder, setFolders } from "../support/extension/helpers";
+import { showMcpServers } from "../../../extension/mcp/picker";
+import { McpServers } from "../../../extension/mcp/servers";
+import * as fakeVscode from "../../support/vscode-fake";
+import { EventEmitter } from "../../support/vscode-fake";
+import { fixtureServer } from "../../mcp/helpers";
+import { withTimeout } from "../../support/with-timeout";
+import { tempDir } from "../../support/temp";
+import { fakeContext, folder, setFolders } from "../../support/extension/helpers";
 
 type Item = vscode.QuickPickItem & { status: { name: string; state: string } };
 

@@ -3,13 +3,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { activate, deactivate } from "../../extension/activate";
-import { useSeams } from "../../extension/seams";
-import type { CommandSessionRef } from "../../extension/commands/session-commands";
-import { secretKey } from "../../extension/config/providers";
-import * as fake from "../support/vscode-fake";
-import { tempDir } from "../support/temp";
-import { answer, countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
+import { activate, deactivate } from "../../../extension/activate";
+import { useSeams } from "../../../extension/seams";
+import type { CommandSessionRef } from "../../../extension/commands/session-commands";
+import { secretKey } from "../../../extension/config/providers";
+import * as fake from "../../support/vscode-fake";
+import { tempDir } from "../../support/temp";
+import {
+  answer,
+  countingFactory,
+  fakeContext,
+  folder,
+  setFolders,
+  storeSessions,
+} from "../../support/extension/helpers";
 
 const KEY = "sk-argument-path-4b1d";
 const PROMPTS = ["showQuickPick", "showInputBox", "showSaveDialog", "showWarningMessage"] as const;

@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ProviderConfig } from "../../extension/config/providers";
-import { FolderRegistry } from "../../extension/folders/registry";
-import { isDamagedFolderNode } from "../../extension/sessions/damaged";
-import type { SessionTreeNode } from "../../extension/sessions/nodes";
-import { SessionsTree } from "../../extension/sessions/tree";
-import { sessionPaths } from "../../core/storage";
-import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../support/extension/helpers";
+import { ProviderConfig } from "../../../extension/config/providers";
+import { FolderRegistry } from "../../../extension/folders/registry";
+import { isDamagedFolderNode } from "../../../extension/sessions/damaged";
+import type { SessionTreeNode } from "../../../extension/sessions/nodes";
+import { SessionsTree } from "../../../extension/sessions/tree";
+import { sessionPaths } from "../../../core/storage";
+import { tempDir } from "../../support/temp";
+import { countingFactory, fakeContext, folder, setFolders, storeSessions } from "../../support/extension/helpers";
 
 test('the tree shows a stray folder and a session folder without its log only under a "Damaged" group at the bottom; an intact session with a linked meta.json is a normal row; a deleted damaged folder leaves the tree', async (t) => {
   const root = tempDir(t);

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import type { SessionNode } from "../../extension/sessions/nodes";
-import type { SessionsTree } from "../../extension/sessions/tree";
-import { seedSessions } from "../support/workbench/seed";
-import { tempDir } from "../support/temp";
-import { folder, setFolders } from "../support/extension/helpers";
-import { openSessionsTree } from "../support/extension/sessions-tree";
+import type { SessionNode } from "../../../extension/sessions/nodes";
+import type { SessionsTree } from "../../../extension/sessions/tree";
+import { seedSessions } from "../../support/workbench/seed";
+import { tempDir } from "../../support/temp";
+import { folder, setFolders } from "../../support/extension/helpers";
+import { openSessionsTree } from "../../support/extension/sessions-tree";
 
 /** Every session row of the (one-folder, one-agent) tree, whatever groups hold them. */
 async function rows(tree: SessionsTree): Promise<SessionNode[]> {

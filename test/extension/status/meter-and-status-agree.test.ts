@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { contextShare, DEFAULT_CONTEXT_WINDOW, type AgentEvent, type AgentEventOf } from "../../core/protocol";
-import { startProviderServer, wire } from "../support/provider-server";
-import { tempDir } from "../support/temp";
-import { activateWithEnvProvider } from "../support/extension/helpers";
+import { contextShare, DEFAULT_CONTEXT_WINDOW, type AgentEvent, type AgentEventOf } from "../../../core/protocol";
+import { startProviderServer, wire } from "../../support/provider-server";
+import { tempDir } from "../../support/temp";
+import { activateWithEnvProvider } from "../../support/extension/helpers";
 
 // Issue 19 item 7 and issue 20 item 5: a model whose window nobody knows (not in the table,
 // not reported by the server, not in the profile) gets the stated default, with no banner;

@@ -5,11 +5,11 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, st
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { McpServers } from "../../extension/mcp/servers";
-import { McpTrust, TRUST_FILE } from "../../extension/mcp/trust";
-import { fakeContext, folder } from "../support/extension/helpers";
-import { tempDir } from "../support/temp";
-import { fixtureServer } from "../mcp/helpers";
+import { McpServers } from "../../../extension/mcp/servers";
+import { McpTrust, TRUST_FILE } from "../../../extension/mcp/trust";
+import { fakeContext, folder } from "../../support/extension/helpers";
+import { tempDir } from "../../support/temp";
+import { fixtureServer } from "../../mcp/helpers";
 
 type T = { after(fn: () => unknown): void };
 const FP = JSON.stringify(["stdio", "node", ["server.js"], { TOKEN: "literal-secret" }, "", ""]);

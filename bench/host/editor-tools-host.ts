@@ -5,7 +5,7 @@
  * that one run: grep through VS Code's ripgrep vs the core's engines, glob through
  * workspace.findFiles vs the core's walk, and an accepted diff to the saved file through the
  * real WorkspaceEdit + save vs the core's atomic write.
- *   node --import tsx bench/editor-tools-host.ts
+ *   node --import tsx bench/host/editor-tools-host.ts
  * DOWNCITY_BENCH_JS_RUNS: samples of the JavaScript scan (default 3; it is the slow one);
  * DOWNCITY_BENCH_FILES: the tree's size (default 50,000).
  */
@@ -13,12 +13,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../test/support/workbench/code-server";
-import { missingVsCode, openWorkbench } from "../test/support/workbench/open-workbench";
-import { withTimeout } from "../test/support/with-timeout";
-import { TREE_FILES, bigFileText, makeTree } from "./editor-tree";
-import type { HostBenchResults, HostBenchSample } from "./host/editor-tools.payload";
-import { median, table } from "./stats";
+import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
+import { missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
+import { withTimeout } from "../../test/support/with-timeout";
+import { TREE_FILES, bigFileText, makeTree } from "../editor-tree";
+import type { HostBenchResults, HostBenchSample } from "./editor-tools.payload";
+import { median, table } from "../stats";
 
 const RUN_TIMEOUT_MS = 20 * 60_000;
 

@@ -3,11 +3,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { McpServers } from "../../extension/mcp/servers";
-import * as fake from "../support/vscode-fake";
-import { tempDir } from "../support/temp";
-import { fixtureServer } from "../mcp/helpers";
-import { fakeContext, folder } from "../support/extension/helpers";
+import { McpServers } from "../../../extension/mcp/servers";
+import * as fake from "../../support/vscode-fake";
+import { tempDir } from "../../support/temp";
+import { fixtureServer } from "../../mcp/helpers";
+import { fakeContext, folder } from "../../support/extension/helpers";
 
 type Fn = (...args: any[]) => any;
 const win = vscode.window as unknown as Record<string, Fn>;

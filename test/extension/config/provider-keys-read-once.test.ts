@@ -3,9 +3,9 @@
 // read once and forgotten on any change: a key set here, or in another window, is used at once.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ProviderConfig, secretKey } from "../../extension/config/providers";
-import * as fake from "../support/vscode-fake";
-import { fakeContext, MemorySecrets } from "../support/extension/helpers";
+import { ProviderConfig, secretKey } from "../../../extension/config/providers";
+import * as fake from "../../support/vscode-fake";
+import { fakeContext, MemorySecrets } from "../../support/extension/helpers";
 
 /** MemorySecrets counting reads, with a write that another window makes (the store changes, the event follows). */
 class CountingSecrets extends MemorySecrets {

@@ -3,17 +3,17 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { createWorkspaceRuntime } from "../../core/runtime";
-import { type ListFilter } from "../../core/runtime/host";
-import { Sessions } from "../../core/storage";
-import { ProviderConfig } from "../../extension/config/providers";
-import { FolderRegistry } from "../../extension/folders/registry";
-import type { SessionNode, SessionTreeNode } from "../../extension/sessions/nodes";
-import { PAGE_SIZE } from "../../extension/sessions/folder-model";
-import { FIRST_ROWS, SessionsTree } from "../../extension/sessions/tree";
-import { DAY, manySessions } from "../support/many-sessions";
-import { tempDir } from "../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "../support/extension/helpers";
+import { createWorkspaceRuntime } from "../../../core/runtime";
+import { type ListFilter } from "../../../core/runtime/host";
+import { Sessions } from "../../../core/storage";
+import { ProviderConfig } from "../../../extension/config/providers";
+import { FolderRegistry } from "../../../extension/folders/registry";
+import type { SessionNode, SessionTreeNode } from "../../../extension/sessions/nodes";
+import { PAGE_SIZE } from "../../../extension/sessions/folder-model";
+import { FIRST_ROWS, SessionsTree } from "../../../extension/sessions/tree";
+import { DAY, manySessions } from "../../support/many-sessions";
+import { tempDir } from "../../support/temp";
+import { countingFactory, fakeContext, folder, setFolders } from "../../support/extension/helpers";
 
 /** Runtimes whose every list is first shown to `seen` (which may hold it back). */
 function listsSeenBy(seen: (filter: ListFilter) => void | Promise<void>) {

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { test } from "node:test";
 import * as vscode from "vscode";
-import { sessionPaths } from "../../core/storage";
-import { seedSessions } from "../support/workbench/seed";
-import { startProviderServer, wire } from "../support/provider-server";
-import { tempDir } from "../support/temp";
-import { activateWithEnvProvider, answer, configure } from "../support/extension/helpers";
+import { sessionPaths } from "../../../core/storage";
+import { seedSessions } from "../../support/workbench/seed";
+import { startProviderServer, wire } from "../../support/provider-server";
+import { tempDir } from "../../support/temp";
+import { activateWithEnvProvider, answer, configure } from "../../support/extension/helpers";
 
 // The UI test's sessions are stored under the store's default agent ("default"), which the
 // extension does not configure (code, ask): Compact Now from the palette failed on them
