@@ -72,6 +72,10 @@ const bundles = [
   {
     entryPoints: ["extension/activate.ts"],
     outfile: "dist/extension.js",
+    // The first hop of a traced start (core/util/hop-trace.ts): when the host begins evaluating the bundle.
+    banner: {
+      js: '"use strict";process.env.DOWNCITY_HOP_TRACE&&require("node:fs").appendFileSync(process.env.DOWNCITY_HOP_TRACE,JSON.stringify({hop:"bundle loading",t:performance.timeOrigin+performance.now()})+"\\n");',
+    },
     platform: "node",
     format: "cjs",
     target: "node20",
