@@ -79,6 +79,8 @@ export function activate(context: vscode.ExtensionContext): DowncityHost {
   chat = registered;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.
   feature(tree.onDidChangeSession(({ entry, change }) => registered.controller.sessionChanged(entry.key, change)));
+  // ...and end the session's commands and terminal when it is deleted or archived.
+  if (tools) feature(tree.onDidChangeSession(({ entry, change }) => tools.sessionChanged(entry.key, change)));
   const show =
     seams.openInChat ??
     ((folder: vscode.WorkspaceFolder, ref: LocalSessionRef) =>

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { SessionChange } from "../../core/runtime";
 import type { Tool } from "../../core/tools/types";
 import type { FolderToolSet } from "../folders/registry";
 import type { PendingDecisions } from "../approval/decisions";
@@ -75,6 +76,17 @@ export class FolderTools implements vscode.Disposable {
       },
     };
   };
+
+  /**
+   * A session of a folder was deleted or archived (by this window or another): its commands stop (their process
+   * groups die) and its terminal closes. The runtime refuses either while its own turn runs, so this mostly closes
+   * a finished command's terminal, which would otherwise stay in the panel, named after a session that is gone.
+   */
+  sessionChanged(folderKey: string, change: SessionChange): void {
+    const ended = change.kind === "removed" || (change.kind === "updated" && change.item?.archived === true);
+    const tools = ended ? this.open.get(folderKey) : undefined;
+    void tools?.disposeSession({ agentId: change.agentId, sessionId: change.sessionId }).catch(() => undefined);
+  }
 
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());

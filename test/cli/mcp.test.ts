@@ -110,3 +110,22 @@ test("on a terminal, a 'y' to start a folder's server is remembered in the XDG c
   assert.match(broken.stderr, /mcp-consent\.json cannot be read .*consent is asked again and not remembered/);
   assert.equal(readFileSync(consentFile, "utf8"), "{ not json");
 });
+
+test("no XDG_CONFIG_HOME (or a relative one, which XDG says to ignore): the user's file is ~/.config/downcity/mcp.json", async (t) => {
+  const root = tempWorkspace(t);
+  const home = tempDir(t);
+  mkdirSync(join(home, ".config", "downcity"), { recursive: true });
+  writeFileSync(
+    join(home, ".config", "downcity", "mcp.json"),
+    JSON.stringify({ servers: { everything: everythingServer() } }),
+  );
+  const server = await startProviderServer(() => ({ sse: wire.openaiChat({ text: "hello" }) }));
+  t.after(() => server.close());
+  const envs: Record<string, string>[] = [{ HOME: home }, { HOME: home, XDG_CONFIG_HOME: "relative/config" }];
+  for (const [i, extra] of envs.entries()) {
+    const r = await runCli(["run", "--cwd", root, "hi"], cliEnv(server.baseURL, extra));
+    assert.equal(r.code, 0, r.stderr);
+    const names = toolNames(server.requests[i]!.body);
+    assert.ok(names.includes("mcp__everything__echo"), `${JSON.stringify(extra)}: ${names.join(", ")}`);
+  }
+});

@@ -213,3 +213,42 @@ test("'Allow for this session' on an MCP call covers that tool for the session, 
     ],
   );
 });
+
+test("an MCP call's progress reaches the chat as tool-output events for its card, before its result", async (t) => {
+  const mcp = testHost(t, "/");
+  mcp.manager.setConfig(config({ everything: everythingServer() }));
+  let n = 0;
+  const h = await startHarness(
+    t,
+    () =>
+      n++ === 0
+        ? {
+            sse: wire.openaiChat({
+              toolCalls: [
+                {
+                  id: "p1",
+                  name: "mcp__everything__trigger-long-running-operation",
+                  arguments: { duration: 0.2, steps: 2 },
+                },
+              ],
+            }),
+          }
+        : { sse: wire.openaiChat({ text: "done" }) },
+    {
+      agent: { policy: "edits", approve: async () => ({ approved: true }) },
+      runtime: { mcpTools: () => mcp.manager.tools() },
+    },
+  );
+  await h.agent.followUp("run it");
+  await h.agent.run();
+  const forCall = h.events.filter(
+    (e) =>
+      (e.type === "tool-output" && e.toolCallId === "p1") ||
+      (e.type === "session-event" && e.event.type === "tool/result"),
+  );
+  assert.deepEqual(
+    forCall.map((e) => (e.type === "tool-output" ? e.update : e.type)),
+    [{ text: "progress 1/2\n", stream: "progress" }, { text: "progress 2/2\n", stream: "progress" }, "session-event"],
+  );
+  assert.match(textOf(results(h)[0]!), /Long running operation completed/);
+});

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { ToolRegistry } from "../../../core/tools/registry";
@@ -142,4 +142,29 @@ export function text(out: ToolOutput | undefined): string {
 
 export function link(target: string, at: string): void {
   symlinkSync(target, at);
+}
+
+/** Live processes (zombies awaiting their reaper excluded) whose process group is `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] !== "Z" && Number(fields[2]) === pgid) out.push(Number(name));
+    } catch {
+      /* exited while listing */
+    }
+  }
+  return out;
+}
+
+/** Waits (bounded) until the group has no live member: the kernel reaps orphans asynchronously. */
+export async function groupGone(pgid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (groupMembers(pgid).length === 0) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
 }

@@ -1,33 +1,7 @@
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { ToolUpdate } from "../../../core/protocol/tool-details";
-import { editorWorkspace, text, type EditorWorkspace } from "./helpers";
-
-/** Live processes (zombies awaiting their reaper excluded) whose process group is `pgid`. */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] !== "Z" && Number(fields[2]) === pgid) out.push(Number(name));
-    } catch {
-      /* exited while listing */
-    }
-  }
-  return out;
-}
-
-/** Waits (bounded) until the group has no live member: the kernel reaps orphans asynchronously. */
-async function groupGone(pgid: number): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    if (groupMembers(pgid).length === 0) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
+import { editorWorkspace, groupGone, groupMembers, text, type EditorWorkspace } from "./helpers";
 
 /** Starts a command that leaves a background child, resolves with its process group once it printed it. */
 function startLongCommand(

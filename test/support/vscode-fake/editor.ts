@@ -196,10 +196,12 @@ export class FakeDocument {
   }
 }
 
-interface FakeTerminal {
+export interface FakeTerminal {
   name: string;
   output: string;
   disposed: boolean;
+  /** Settles when the extension disposes the terminal. */
+  gone: Promise<void>;
   /** The user closes the terminal. */
   close(): void;
   /** The user types into it. */
@@ -525,26 +527,33 @@ export class FakeEditor {
   }
 
   private createTerminal(options: { name: string; pty: any }): unknown {
-    const record: FakeTerminal = {
-      name: options.name,
-      output: "",
-      disposed: false,
-      close: () => options.pty.close(),
-      type: (data) => options.pty.handleInput?.(data),
-    };
-    options.pty.onDidWrite((text: string) => (record.output += text));
-    this.terminals.push(record);
-    const terminal = {
-      name: options.name,
-      show() {
-        options.pty.open?.(undefined);
-      },
-      dispose() {
-        record.disposed = true;
-      },
-    };
-    return terminal;
+    return fakeTerminal(options, this.terminals);
   }
+}
+
+/** `window.createTerminal` for a pseudoterminal: records it (name, what it shows, disposed) in `into`. */
+export function fakeTerminal(options: { name: string; pty: any }, into: FakeTerminal[]): unknown {
+  let disposed!: () => void;
+  const record: FakeTerminal = {
+    name: options.name,
+    output: "",
+    disposed: false,
+    gone: new Promise<void>((resolve) => (disposed = resolve)),
+    close: () => options.pty.close(),
+    type: (data) => options.pty.handleInput?.(data),
+  };
+  options.pty.onDidWrite((text: string) => (record.output += text));
+  into.push(record);
+  return {
+    name: options.name,
+    show() {
+      options.pty.open?.(undefined);
+    },
+    dispose() {
+      record.disposed = true;
+      disposed();
+    },
+  };
 }
 
 /** Installs a fake editor over `root` behind the `vscode` fake; `dispose()` restores the rest. */
