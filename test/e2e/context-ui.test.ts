@@ -2,7 +2,8 @@
 // played by the loopback provider server): the rules chip of the folder's AGENTS.md opens
 // the file; typing @file, picking a file and sending shows its chip in the transcript and
 // puts the file's text (and the rules) in the provider's request; "Add to Chat" in the
-// Explorer's context menu attaches a file to the composer; a real mouse drag of a file from
+// Explorer's context menu attaches a file to the composer, and in the editor's context menu
+// the editor's selection (the selected lines reach the request); a real mouse drag of a file from
 // the Explorer onto the chat (open in an editor tab, Shift held as VS Code asks for a drop
 // into a webview) attaches it, and sending puts it in the request and in the user message's
 // event on disk. A screenshot per step lands in test/.tmp/e2e/context-ui/.
@@ -54,6 +55,7 @@ test(
     const model = scriptedModel([
       answer("The inventory module keeps stock levels."),
       answer("The README explains the sample."),
+      answer("Those lines declare Item."),
       answer("The spec tests the restock rule."),
     ]);
     const provider = await startProviderServer(model.handler);
@@ -152,7 +154,58 @@ test(
     });
 
     await step(
-      "07 a real drag from the Explorer onto the chat (in an editor tab, Shift held) attaches src/inventory.spec.ts",
+      "07 Add to Chat in the editor's context menu attaches the editor's selection to the composer",
+      async () => {
+        // Quick Open needs the workbench's focus: click an empty part of the editor area first.
+        await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 }, timeout: 30_000 });
+        await page.keyboard.press("Control+P");
+        const quickOpen = page.locator(".quick-input-widget input");
+        await quickOpen.waitFor({ state: "visible", timeout: 30_000 });
+        await quickOpen.fill("src/inventory.ts", { timeout: 10_000 });
+        await page
+          .locator(".quick-input-list .monaco-list-row.focused", { hasText: "inventory.ts" })
+          .filter({ hasNotText: "spec" })
+          .waitFor({ timeout: 30_000 });
+        await page.keyboard.press("Enter");
+        await page.locator(".tabs-container .tab.active", { hasText: "inventory.ts" }).waitFor({ timeout: 60_000 });
+        const editor = page.locator(".part.editor .editor-instance .monaco-editor").first();
+        const firstLine = editor.locator(".view-line", { hasText: "export interface Item {" }).first();
+        await firstLine.click({ timeout: 30_000 });
+        await page.keyboard.press("Control+Home");
+        await page.keyboard.press("Shift+ArrowDown");
+        await page.keyboard.press("Shift+ArrowDown");
+        await page.keyboard.press("Shift+End");
+        // A right-click inside the selection keeps it; the menu acts on the focused item (hover, then Enter).
+        await firstLine.click({ button: "right", timeout: 10_000 });
+        const item = page.locator(".context-view .monaco-menu .action-label", { hasText: "Add to Chat" }).first();
+        await item.hover({ timeout: 30_000 });
+        await page
+          .locator(".context-view .monaco-menu .action-item.focused", { hasText: "Add to Chat" })
+          .waitFor({ timeout: 10_000 });
+        await page.keyboard.press("Enter");
+        await chat()
+          .getByRole("button", { name: "Remove Selection (inventory.ts:1-3)", exact: true })
+          .waitFor({ timeout: 60_000 });
+      },
+    );
+
+    await step("08 sending it puts the selected lines, not the whole file, in the request", async () => {
+      await box().fill("What do these lines do?", { timeout: 10_000 });
+      await chat().getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
+      const sent = userText(await model.request(2, "the editor's Add to Chat prompt"));
+      assert.ok(sent.includes("Attached selection, lines 1-3 of `src/inventory.ts`:"), sent.slice(-400));
+      assert.ok(sent.includes(inventory.split("\n").slice(0, 3).join("\n")), "the selected lines");
+      const attachedPart = sent.slice(sent.lastIndexOf("Attached selection"));
+      assert.ok(!attachedPart.includes(inventory.split("\n")[6]!), "line 7 was not selected");
+      await chat()
+        .locator('article.message.user[aria-label="You"]')
+        .last()
+        .locator("summary", { hasText: "Selection (inventory.ts:1-3)" })
+        .waitFor({ timeout: 60_000 });
+    });
+
+    await step(
+      "09 a real drag from the Explorer onto the chat (in an editor tab, Shift held) attaches src/inventory.spec.ts",
       async () => {
         await runPaletteCommand(page, "Downcity: Open Chat in Editor", 30_000);
         // The editor's webview has focus, and keeps keys: the palette shows the Explorer.
@@ -175,11 +228,11 @@ test(
     );
 
     await step(
-      "08 sending it: the dropped file is in the provider's request and in the user message's event on disk",
+      "10 sending it: the dropped file is in the provider's request and in the user message's event on disk",
       async () => {
         await box().fill("And the tests?", { timeout: 10_000 });
         await chat().getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
-        const sent = userText(await model.request(2, "the dropped file's prompt"));
+        const sent = userText(await model.request(3, "the dropped file's prompt"));
         assert.ok(sent.includes("Attached file `src/inventory.spec.ts`:"), sent.slice(-400));
         assert.ok(sent.includes(spec.split("\n").slice(0, 5).join("\n")), "the spec's text");
         await chat()
