@@ -18,6 +18,7 @@ import { createGrepTool } from "../core/tools/node/grep";
 import { findOnPath } from "../core/tools/node/which";
 import type { ToolContext } from "../core/tools/types";
 import { createEditorTools } from "../extension/tools";
+import { callOf } from "../extension/tools/proposals";
 import { createEditorGrepTool } from "../extension/tools/search-tools";
 import { installEditor } from "../test/support/vscode-fake/editor";
 import { TREE_FILES as FILES, bigFileText, makeTree } from "./editor-tree";
@@ -101,10 +102,16 @@ async function main() {
     let n = 0;
     const editorSave = await time(async () => {
       writeFileSync(file, bigFileText());
-      const c: ToolContext = { root: editRoot, signal: ctx.signal, toolCallId: `b${++n}` };
+      const c: ToolContext = {
+        root: editRoot,
+        signal: ctx.signal,
+        toolCallId: `b${++n}`,
+        agentId: "default",
+        sessionId: "bench",
+      };
       const args = { path: "big.ts", edits: [{ oldText: "v1000 = 1000;", newText: `v1000 = ${n};` }] };
       await edit.preview!(args, c);
-      const p = tools.proposals.get(c.toolCallId)!;
+      const p = tools.proposals.get(callOf(c))!;
       p.accepted = p.text; // what Accept in the review records
       const t = process.hrtime.bigint();
       const out = await edit.execute(args, c);

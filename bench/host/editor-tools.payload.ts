@@ -10,6 +10,7 @@ import { createGrepTool } from "../../core/tools/node/grep";
 import { findOnPath } from "../../core/tools/node/which";
 import type { Tool, ToolContext, ToolOutput } from "../../core/tools/types";
 import { createEditorTools } from "../../extension/tools";
+import { callOf } from "../../extension/tools/proposals";
 import { createEditorGlobTool, createEditorGrepTool } from "../../extension/tools/search-tools";
 
 export interface HostBenchSample {
@@ -92,14 +93,14 @@ export async function run(): Promise<void> {
   s.acceptToSaved = [];
   s.previewAcceptSave = [];
   for (let i = 0; i < 10; i++) {
-    const c: ToolContext = { ...ctx, toolCallId: `bench-${++n}` };
+    const c: ToolContext = { ...ctx, toolCallId: `bench-${++n}`, agentId: "default", sessionId: "bench" };
     const args = {
       path: "big.ts",
       edits: [{ oldText: `v1000 = ${n === 1 ? 1000 : `${n - 1}0000`};`, newText: `v1000 = ${n}0000;` }],
     };
     const total = await sample(async () => {
       await edit.preview!(args, c);
-      const p = tools.proposals.get(c.toolCallId!)!;
+      const p = tools.proposals.get(callOf(c))!;
       p.accepted = p.text; // what Accept in the review records
       const accepted = await sample(() => ok(edit, args, c));
       if (i > 0) s.acceptToSaved!.push(accepted);

@@ -10,7 +10,7 @@ export interface HostActions {
   /** Shows an edit's open review again (its diff was closed before the answer); false when none waits. */
   showReview?(ref: SessionRef, toolCallId: string): Promise<boolean>;
   /** Undoes an applied edit of a session's call; rejects with why when it cannot. Returns the file's path. */
-  undoEdit(folder: ChatFolder, sessionId: string, toolCallId: string): Promise<{ path: string }>;
+  undoEdit(ref: SessionRef, toolCallId: string): Promise<{ path: string }>;
   copy(text: string): Promise<void>;
   insertAtCursor(text: string): Promise<boolean>;
   runCommand(command: string, ...args: unknown[]): Promise<void>;

@@ -60,7 +60,7 @@ export function viewlessHandlers(c: ChatController, actions: HostActions) {
     openLink: async ({ folderKey, href }) => ({ opened: await actions.openLink(c.folder(folderKey), href) }),
     undoEdit: async ({ ref, toolCallId }) => {
       await c.writable(ref);
-      const undone = await actions.undoEdit(c.folder(ref.folderKey), ref.sessionId, toolCallId);
+      const undone = await actions.undoEdit(ref, toolCallId);
       await c.logUndo(ref, toolCallId, undone.path);
       return undone;
     },

@@ -71,9 +71,9 @@ export class VscodeHostActions implements HostActions {
     return true;
   }
 
-  async undoEdit(folder: ChatFolder, sessionId: string, toolCallId: string): Promise<{ path: string }> {
+  async undoEdit(ref: SessionRef, toolCallId: string): Promise<{ path: string }> {
     // The editor tools own what an applied edit changed; they register this command per window.
-    const undone = (await vscode.commands.executeCommand(UNDO_EDIT_COMMAND, folder.key, sessionId, toolCallId)) as
+    const undone = (await vscode.commands.executeCommand(UNDO_EDIT_COMMAND, ref, toolCallId)) as
       { path: string } | undefined;
     if (!undone) throw new Error("this edit cannot be undone here: its folder's tools are not running in this window");
     return undone;

@@ -125,6 +125,17 @@ export class FolderModel {
     );
   }
 
+  /**
+   * Whether a date group is handed out open: the agent's newest group, when it is Today or Yesterday (an older
+   * one stays closed, out of the way of the rest). One open group, since the workbench paints the tree's first
+   * row only once the children of every open row it was handed came back: one round trip each.
+   */
+  opens(group: DateNode): boolean {
+    const newest = this.sessions(group.agentId, false)[0];
+    if (!newest || (group.key !== "today" && group.key !== "yesterday")) return false;
+    return dateBucket(newest.item.updatedAt, this.now()).key === group.key;
+  }
+
   /** The date group a live session is in now. */
   dateGroupOf(node: SessionNode): DateNode {
     const { key, label } = dateBucket(node.item.updatedAt, this.now());

@@ -103,8 +103,8 @@ export function sessionTreeItem(
       return item;
     }
     case "date": {
-      // Today and Yesterday open; older groups wait to be expanded (their rows are not asked for until then).
-      const open = node.key === "today" || node.key === "yesterday";
+      // Today, or else Yesterday, opens (see FolderModel.opens); the others wait to be expanded (their rows are not asked for until then).
+      const open = model?.opens(node) ?? false;
       const item = new vscode.TreeItem(
         node.label,
         open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,

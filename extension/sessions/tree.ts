@@ -26,8 +26,8 @@ export const COALESCE_MS = 100;
  * groups it was handed (a group the user had collapsed is never asked for).
  */
 export const DRAW_WAIT_MS = 2_000;
-/** The first page of each agent read before the full list: Today's and Yesterday's pages (open at first), and one to tell "Show more". */
-export const FIRST_ROWS = 2 * PAGE_SIZE + 1;
+/** The first page of each agent read before the full list: a page of the group open at first (Today, or else Yesterday), and one to tell "Show more". */
+export const FIRST_ROWS = PAGE_SIZE + 1;
 
 export interface SessionsTreeOptions {
   coalesceMs?: number;
@@ -131,7 +131,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   /** Whether a row is handed out expanded (the workbench then asks for its children at once). */
   private opensExpanded(node: SessionTreeNode): boolean {
     if (node.kind === "folder" || node.kind === "agent") return true;
-    return node.kind === "date" && (node.key === "today" || node.key === "yesterday");
+    return node.kind === "date" && this.models.get(node.entry)?.opens(node) === true;
   }
 
   /** The workbench asked for the children of every open row it was handed: what waited for that may go. */
@@ -311,8 +311,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.damaged.set(entry, damaged);
     // Each log's existence is checked (one check per session), so a folder without one shows only under "Damaged".
     const onDamaged = (d: DamagedFolder) => damaged.add(d);
-    // The newest sessions of each agent first, from one bounded pass (Today and Yesterday open with a page
-    // each), and each agent's newest archived ones: the first rows have the full list's shape (agent level,
+    // The newest sessions of each agent first, from one bounded pass (Today or else Yesterday opens with a page),
+    // and each agent's newest archived ones: the first rows have the full list's shape (agent level,
     // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads.
     const first = Promise.all([
       runtime.list({ verifyLogs: true, limit: FIRST_ROWS }),

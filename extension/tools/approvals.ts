@@ -62,10 +62,11 @@ export function createApprover(options: ApproverOptions = {}): NonNullable<Works
       { folderKey, agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId },
       signal,
     );
-    const proposal = req.kind === "edit" ? options.proposals?.get(req.toolCallId) : undefined;
+    const call = { agentId: req.agentId, sessionId: req.sessionId, toolCallId: req.toolCallId };
+    const proposal = req.kind === "edit" ? options.proposals?.get(call) : undefined;
     if (proposal) {
       const decision = await reviewProposal(options.proposals!, reviews, proposal, pending);
-      if (!decision.approved) options.proposals!.delete(req.toolCallId);
+      if (!decision.approved) options.proposals!.delete(call);
       return decision;
     }
     if (!sink?.shows({ folderKey, agentId: req.agentId, sessionId: req.sessionId }))

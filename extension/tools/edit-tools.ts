@@ -9,7 +9,7 @@ import { diskStamp, editorText, openDocument, sha256 } from "./documents";
 import { minimalChange } from "./minimal-change";
 import { saveApplied } from "./save-applied";
 import { resolveToolPath, type ToolPath } from "./paths";
-import type { Proposal, ProposalStore } from "./proposals";
+import { callOf, type Proposal, type ProposalStore } from "./proposals";
 
 export interface EditToolsOptions {
   proposals: ProposalStore;
@@ -18,7 +18,7 @@ export interface EditToolsOptions {
   wrote?: (file: ToolPath) => void;
 }
 
-type Computed = Omit<Proposal, "toolCallId">;
+type Computed = Omit<Proposal, "call">;
 
 /** What edit_file / write_file would write, computed against the editor's current text. */
 export async function computeProposal(
@@ -115,13 +115,16 @@ function createEditTool<P extends EditFileParams | WriteFileParams>(
     ...(definition as unknown as Tool<P>),
     async preview(args, ctx) {
       const computed = await computeProposal(name, args, ctx.root);
-      if (ctx.toolCallId !== undefined) proposals.set({ ...computed, toolCallId: ctx.toolCallId });
+      const call = callOf(ctx);
+      if (call) proposals.set({ ...computed, call });
       return computed.details;
     },
     async execute(args, ctx): Promise<ToolOutput> {
       if (!vscode.workspace.isTrusted)
         throw new ToolError("the workspace is in Restricted Mode: Downcity edits no file");
-      const reviewed = proposals.get(ctx.toolCallId);
+      // This session's proposal of this call: another session's call of the same id is not it.
+      const call = callOf(ctx);
+      const reviewed = proposals.get(call);
       // Reviewed: write what the user accepted. Otherwise (auto): compute now and apply at once.
       const p: Computed = reviewed ?? (await computeProposal(name, args, ctx.root));
       const text = reviewed?.accepted ?? p.text;
@@ -134,17 +137,10 @@ function createEditTool<P extends EditFileParams | WriteFileParams>(
         watch.dispose();
         throw err;
       } finally {
-        if (ctx.toolCallId !== undefined) proposals.delete(ctx.toolCallId);
+        if (call) proposals.delete(call);
         options.wrote?.(p.file);
       }
-      if (ctx.toolCallId !== undefined)
-        proposals.rememberApplied({
-          toolCallId: ctx.toolCallId,
-          sessionId: ctx.sessionId,
-          file: p.file,
-          before: p.baseText,
-          after: text,
-        });
+      if (call) proposals.rememberApplied({ call, file: p.file, before: p.baseText, after: text });
       const lines = [text === p.text ? p.summary : writeSummary(p.file.shown, text, p.baseText === undefined)];
       if (text !== p.text)
         lines.push("The user changed your proposal before accepting it: read the file again before the next edit.");

@@ -7,7 +7,7 @@ import { createDiagnosticsTool, diagnosticsWatch } from "./diagnostics";
 import { createEditorEditTools } from "./edit-tools";
 import type { FindFiles } from "./excludes";
 import { GitignoreDiscovery } from "./gitignore-discovery";
-import { ProposalStore } from "./proposals";
+import { ProposalStore, type CallRef } from "./proposals";
 import { createEditorListDirTool, createEditorReadFileTool } from "./read-tools";
 import { createEditorRunCommandTool } from "./run-command";
 import { createEditorGlobTool, createEditorGrepTool } from "./search-tools";
@@ -26,7 +26,7 @@ export {
   REVIEW_EDITING_CONTEXT,
 } from "./edit-reviews";
 export { PendingDecisions, CANCELLED, type DecisionKey, type PendingDecision } from "../approval/decisions";
-export { PROPOSAL_SCHEME, ProposalStore } from "./proposals";
+export { PROPOSAL_SCHEME, ProposalStore, type CallRef } from "./proposals";
 
 export interface EditorToolsOptions {
   folder: vscode.WorkspaceFolder;
@@ -48,17 +48,17 @@ export interface EditorTools {
   tools: Tool[];
   /** Edit proposals under review; give it to `createApprover` so edits are reviewed in a diff. */
   proposals: ProposalStore;
-  /** Opens the diff of an applied edit (the chat's link on an edit's card). */
-  showAppliedDiff(toolCallId: string): Promise<boolean>;
+  /** Opens the diff of a session's applied edit. */
+  showAppliedDiff(call: CallRef): Promise<boolean>;
   /** Undoes a session's applied edit (one step); throws, changing nothing, when the file changed since. Returns its path. */
-  undoEdit(toolCallId: string, sessionId: string): Promise<{ path: string }>;
+  undoEdit(call: CallRef): Promise<{ path: string }>;
   /** Stops a session's commands and closes its terminal. */
   disposeSession(ref: LocalSessionRef): Promise<void>;
   /** Stops every command (their process groups die) and closes every terminal. */
   dispose(): Promise<void>;
 }
 
-/** Command that opens an applied edit's diff: `downcity.tools.showAppliedDiff(toolCallId)`. */
+/** Command that opens an applied edit's diff: `downcity.tools.showAppliedDiff(ref: SessionRef, toolCallId)` → shown. */
 export const SHOW_APPLIED_DIFF_COMMAND = "downcity.tools.showAppliedDiff";
 export { UNDO_EDIT_COMMAND } from "./undo-edit";
 
@@ -93,9 +93,9 @@ export function createEditorTools(options: EditorToolsOptions): EditorTools {
   return {
     tools,
     proposals,
-    showAppliedDiff: (id) => proposals.showApplied(id),
-    async undoEdit(id, sessionId) {
-      const { file } = await undoAppliedEdit(proposals, id, sessionId);
+    showAppliedDiff: (call) => proposals.showApplied(call),
+    async undoEdit(call) {
+      const { file } = await undoAppliedEdit(proposals, call);
       wrote(file);
       return { path: file.shown };
     },

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { SessionRef } from "../../core/protocol";
 import type { SessionChange } from "../../core/runtime";
 import type { Tool } from "../../core/tools/types";
 import type { FolderToolSet } from "../folders/registry";
@@ -29,18 +30,16 @@ export class FolderTools implements vscode.Disposable {
     this.subscriptions = [
       this.reviews.register(),
       // One command for every folder (each folder registering its own threw at the second folder's first run).
-      vscode.commands.registerCommand(SHOW_APPLIED_DIFF_COMMAND, async (toolCallId: string) => {
-        for (const tools of this.open.values()) if (await tools.showAppliedDiff(toolCallId)) return true;
-        return false;
+      // Both name the call by its session: tool call ids repeat across sessions and folders.
+      vscode.commands.registerCommand(SHOW_APPLIED_DIFF_COMMAND, async (ref: SessionRef, toolCallId: string) => {
+        const tools = this.open.get(ref.folderKey);
+        return tools ? tools.showAppliedDiff({ agentId: ref.agentId, sessionId: ref.sessionId, toolCallId }) : false;
       }),
-      vscode.commands.registerCommand(
-        UNDO_EDIT_COMMAND,
-        async (folderKey: string, sessionId: string, toolCallId: string) => {
-          const tools = this.open.get(folderKey);
-          if (!tools) throw new Error("this edit cannot be undone here: it was applied before the window was reloaded");
-          return tools.undoEdit(toolCallId, sessionId);
-        },
-      ),
+      vscode.commands.registerCommand(UNDO_EDIT_COMMAND, async (ref: SessionRef, toolCallId: string) => {
+        const tools = this.open.get(ref.folderKey);
+        if (!tools) throw new Error("this edit cannot be undone here: it was applied before the window was reloaded");
+        return tools.undoEdit({ agentId: ref.agentId, sessionId: ref.sessionId, toolCallId });
+      }),
     ];
   }
 

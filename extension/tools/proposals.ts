@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { sessionKey } from "../../core/protocol/refs";
 import type { EditDetails } from "../../core/protocol/tool-details";
 import type { EditFileParams, WriteFileParams } from "../../core/tools/definitions";
 import type { ToolPath } from "./paths";
@@ -6,9 +7,33 @@ import type { ToolPath } from "./paths";
 /** The URI scheme of Downcity's read-only virtual documents (proposed text, text before an applied edit). */
 export const PROPOSAL_SCHEME = "downcity-proposal";
 
+/**
+ * One tool call of one session in the folder. Tool call ids are unique only within a session (local servers send
+ * call_0, call_1… in every one), so a proposal or an applied edit is known by agent + session + call, never by the
+ * call id alone: two sessions of a folder proposing call_0 at once must not meet.
+ */
+export interface CallRef {
+  agentId: string;
+  sessionId: string;
+  toolCallId: string;
+}
+
+/** The store's key of a call (the session part in the one encoding, core/protocol/refs.ts). */
+export function callKey(call: CallRef): string {
+  return JSON.stringify([sessionKey(call), call.toolCallId]);
+}
+
+/** The call a tool runs for, when it runs for one (the agent loop always gives all three). */
+export function callOf(ctx: { agentId?: string; sessionId?: string; toolCallId?: string }): CallRef | undefined {
+  const { agentId, sessionId, toolCallId } = ctx;
+  return agentId !== undefined && sessionId !== undefined && toolCallId !== undefined
+    ? { agentId, sessionId, toolCallId }
+    : undefined;
+}
+
 /** An edit computed for review: the text it was computed against and the text it proposes. */
 export interface Proposal {
-  toolCallId: string;
+  call: CallRef;
   tool: "edit_file" | "write_file";
   args: EditFileParams | WriteFileParams;
   /** The workspace root the path was resolved in. */
@@ -29,9 +54,7 @@ export interface Proposal {
 
 /** What an applied edit changed, kept so the chat's link can open its diff and its Undo can revert it. */
 export interface AppliedEdit {
-  toolCallId: string;
-  /** The session whose call it was: tool call ids repeat across sessions (local servers send call_0 every turn). */
-  sessionId: string | undefined;
+  call: CallRef;
   file: ToolPath;
   /** The text before the edit; undefined when the edit created the file. */
   before: string | undefined;
@@ -42,8 +65,8 @@ export interface AppliedEdit {
 const APPLIED_KEPT = 200;
 
 /**
- * Proposals under review and recently applied edits, keyed by tool call id, served as
- * read-only documents (`downcity-proposal:/<path>?<side>#<toolCallId>`).
+ * Proposals under review and recently applied edits, keyed by their call (`callKey`), served as
+ * read-only documents (`downcity-proposal:/<path>?<side>#<callKey>`).
  */
 export class ProposalStore implements vscode.TextDocumentContentProvider {
   private readonly proposals = new Map<string, Proposal>();
@@ -71,48 +94,47 @@ export class ProposalStore implements vscode.TextDocumentContentProvider {
     }
   }
 
-  uri(toolCallId: string, file: ToolPath, side: "proposed" | "before" | "empty"): vscode.Uri {
-    return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${file.shown}`, query: side, fragment: toolCallId });
+  uri(call: CallRef, file: ToolPath, side: "proposed" | "before" | "empty"): vscode.Uri {
+    return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${file.shown}`, query: side, fragment: callKey(call) });
   }
 
   set(p: Proposal): void {
-    this.proposals.set(p.toolCallId, p);
-    this.changes.fire(this.uri(p.toolCallId, p.file, "proposed"));
+    this.proposals.set(callKey(p.call), p);
+    this.changes.fire(this.uri(p.call, p.file, "proposed"));
   }
-  get(toolCallId: string | undefined): Proposal | undefined {
-    return toolCallId === undefined ? undefined : this.proposals.get(toolCallId);
+  get(call: CallRef | undefined): Proposal | undefined {
+    return call === undefined ? undefined : this.proposals.get(callKey(call));
   }
-  delete(toolCallId: string): void {
-    this.proposals.delete(toolCallId);
+  delete(call: CallRef): void {
+    this.proposals.delete(callKey(call));
   }
 
   rememberApplied(edit: AppliedEdit): void {
-    const { toolCallId } = edit;
-    this.applied.delete(toolCallId);
-    this.applied.set(toolCallId, edit);
+    const key = callKey(edit.call);
+    this.applied.delete(key);
+    this.applied.set(key, edit);
     // Oldest first in a Map: drop from the front.
     while (this.applied.size > APPLIED_KEPT) this.applied.delete(this.applied.keys().next().value!);
   }
 
   /** The applied edit of a session's call, while it is kept (the last 200 of the folder). */
-  appliedEdit(toolCallId: string, sessionId: string): AppliedEdit | undefined {
-    const edit = this.applied.get(toolCallId);
-    return edit && (edit.sessionId === undefined || edit.sessionId === sessionId) ? edit : undefined;
+  appliedEdit(call: CallRef): AppliedEdit | undefined {
+    return this.applied.get(callKey(call));
   }
 
   /** Undo is one step: an undone edit cannot be undone again (its diff link goes too). */
-  forgetApplied(toolCallId: string): void {
-    this.applied.delete(toolCallId);
+  forgetApplied(call: CallRef): void {
+    this.applied.delete(callKey(call));
   }
 
   /** Opens the diff of what an applied edit changed (the text before it, against the file now). */
-  async showApplied(toolCallId: string): Promise<boolean> {
-    const applied = this.applied.get(toolCallId);
+  async showApplied(call: CallRef): Promise<boolean> {
+    const applied = this.appliedEdit(call);
     if (!applied) return false;
     const title = `${basename(applied.file.shown)} — Applied by Downcity`;
     await vscode.commands.executeCommand(
       "vscode.diff",
-      this.uri(toolCallId, applied.file, "before"),
+      this.uri(call, applied.file, "before"),
       applied.file.uri,
       title,
     );

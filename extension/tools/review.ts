@@ -31,7 +31,7 @@ export function reviewProposal(
   p: Proposal,
   pending: PendingDecision,
 ): Promise<ApprovalDecision> {
-  const proposed = store.uri(p.toolCallId, p.file, "proposed");
-  const left = p.baseText === undefined ? store.uri(p.toolCallId, p.file, "empty") : p.file.uri;
+  const proposed = store.uri(p.call, p.file, "proposed");
+  const left = p.baseText === undefined ? store.uri(p.call, p.file, "empty") : p.file.uri;
   return reviews.review(pending, p, left, proposed, `${basename(p.file.shown)} — Proposed by Downcity`);
 }

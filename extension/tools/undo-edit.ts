@@ -3,9 +3,9 @@ import { ToolError } from "../../core/tools/errors";
 import { diskText, editorText } from "./documents";
 import { saveApplied } from "./save-applied";
 import { minimalChange } from "./minimal-change";
-import type { AppliedEdit, ProposalStore } from "./proposals";
+import type { AppliedEdit, CallRef, ProposalStore } from "./proposals";
 
-/** Command that undoes an applied edit: `downcity.tools.undoEdit(folderKey, sessionId, toolCallId)` → `{ path }`. */
+/** Command that undoes an applied edit: `downcity.tools.undoEdit(ref: SessionRef, toolCallId)` → `{ path }`. */
 export const UNDO_EDIT_COMMAND = "downcity.tools.undoEdit";
 
 /**
@@ -14,13 +14,9 @@ export const UNDO_EDIT_COMMAND = "downcity.tools.undoEdit";
  * is deleted. Refuses, changing nothing, when the file (buffer or disk) no longer holds
  * what the edit left. One step: the edit is forgotten once undone.
  */
-export async function undoAppliedEdit(
-  store: ProposalStore,
-  toolCallId: string,
-  sessionId: string,
-): Promise<AppliedEdit> {
+export async function undoAppliedEdit(store: ProposalStore, call: CallRef): Promise<AppliedEdit> {
   if (!vscode.workspace.isTrusted) throw new ToolError("the workspace is in Restricted Mode: Downcity edits no file");
-  const applied = store.appliedEdit(toolCallId, sessionId);
+  const applied = store.appliedEdit(call);
   if (!applied)
     throw new ToolError(
       "this edit cannot be undone here: it was undone already, or the window was reloaded since it was applied",
@@ -45,6 +41,6 @@ export async function undoAppliedEdit(
   if (applied.before !== undefined && !(await saveApplied(file.uri, applied.before))) {
     throw new ToolError(`the undo of ${file.shown} was applied in the editor but could not be saved`);
   }
-  store.forgetApplied(toolCallId);
+  store.forgetApplied(call);
   return applied;
 }

@@ -87,6 +87,7 @@ suite("editor-backed tools", function () {
     signal: new AbortController().signal,
     toolCallId: `host-${++n}`,
     sessionId: "host",
+    agentId: "default",
     ...extra,
   });
   const run = (name: string, args: unknown, extra?: Partial<ToolContext>) => registry.run(name, args, ctx(extra));
@@ -238,11 +239,13 @@ suite("editor-backed tools", function () {
       },
     );
     assert.equal(readFileSync(file, "utf8"), "export const u = 2;\n");
-    assert.deepEqual(await editor.undoEdit(toolCallId, "host"), { path: "tools-host/undo.ts" });
+    assert.deepEqual(await editor.undoEdit({ agentId: "default", sessionId: "host", toolCallId }), {
+      path: "tools-host/undo.ts",
+    });
     assert.equal(readFileSync(file, "utf8"), "export const u = 1;\n", "back on disk");
     const doc = await vscode.workspace.openTextDocument(file);
     assert.equal(doc.isDirty, false, "saved");
-    await assert.rejects(editor.undoEdit(toolCallId, "host"), /undone already/);
+    await assert.rejects(editor.undoEdit({ agentId: "default", sessionId: "host", toolCallId }), /undone already/);
 
     const second = await run(
       "edit_file",
@@ -252,7 +255,7 @@ suite("editor-backed tools", function () {
     assert.equal(second.isError, undefined, text(second));
     writeFileSync(file, "export const u = 3;\n// the user added this\n");
     await assert.rejects(
-      editor.undoEdit("host-undo-2", "host"),
+      editor.undoEdit({ agentId: "default", sessionId: "host", toolCallId: "host-undo-2" }),
       /changed since the edit( \(it has unsaved changes\))?; nothing was undone/,
     );
     assert.equal(readFileSync(file, "utf8"), "export const u = 3;\n// the user added this\n");

@@ -88,6 +88,7 @@ export function editorWorkspace(
     signal: new AbortController().signal,
     toolCallId: `call-${++calls}`,
     sessionId: "s1",
+    agentId: "default",
     ...extra,
   });
   return {

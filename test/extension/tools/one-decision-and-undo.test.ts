@@ -141,12 +141,12 @@ describe("Undo of an applied edit", () => {
     });
     assert.equal(result.output!.isError, undefined, text(result.output));
     assert.equal(readFileSync(file, "utf8"), "const a = 1;\nconst b = 3;\n");
-    assert.deepEqual(await ws.tools.undoEdit("call-u", "s1"), { path: "src/a.ts" });
+    assert.deepEqual(await ws.tools.undoEdit(ws.key("call-u")), { path: "src/a.ts" });
     assert.equal(readFileSync(file, "utf8"), "const a = 1;\nconst b = 2;\n", "back on disk");
     assert.equal(ws.editor.applied.length, 2, "the undo is a WorkspaceEdit too (the editor can redo it)");
     const doc = await ws.editor.open(file);
     assert.equal(doc.isDirty, false, "and saved");
-    await assert.rejects(ws.tools.undoEdit("call-u", "s1"), /cannot be undone here: it was undone already/);
+    await assert.rejects(ws.tools.undoEdit(ws.key("call-u")), /cannot be undone here: it was undone already/);
   });
 
   it("refuses, changing nothing, when the file changed since the edit (on disk or in an unsaved buffer)", async (t) => {
@@ -154,14 +154,14 @@ describe("Undo of an applied edit", () => {
     const file = ws.write("src/a.ts", "one\n");
     await ws.run("edit_file", edit("one", "two"), { toolCallId: "call-d" });
     writeFileSync(file, "two\nthe user wrote more\n");
-    await assert.rejects(ws.tools.undoEdit("call-d", "s1"), /src\/a.ts changed since the edit; nothing was undone/);
+    await assert.rejects(ws.tools.undoEdit(ws.key("call-d")), /src\/a.ts changed since the edit; nothing was undone/);
     assert.equal(readFileSync(file, "utf8"), "two\nthe user wrote more\n");
 
     ws.write("src/b.ts", "x\n");
     await ws.run("edit_file", { path: "src/b.ts", edits: [{ oldText: "x", newText: "y" }] }, { toolCallId: "call-e" });
     await ws.editor.open(path.join(ws.root, "src/b.ts"), "y\ntyping\n");
     await assert.rejects(
-      ws.tools.undoEdit("call-e", "s1"),
+      ws.tools.undoEdit(ws.key("call-e")),
       /src\/b.ts changed since the edit \(it has unsaved changes\); nothing was undone/,
     );
     assert.equal(readFileSync(path.join(ws.root, "src/b.ts"), "utf8"), "y\n");
@@ -172,8 +172,11 @@ describe("Undo of an applied edit", () => {
     await ws.run("write_file", { path: "new.ts", content: "new\n" }, { toolCallId: "call_0" });
     const file = path.join(ws.root, "new.ts");
     assert.equal(existsSync(file), true);
-    await assert.rejects(ws.tools.undoEdit("call_0", "another-session"), /cannot be undone here/);
-    assert.deepEqual(await ws.tools.undoEdit("call_0", "s1"), { path: "new.ts" });
+    await assert.rejects(
+      ws.tools.undoEdit({ ...ws.key("call_0"), sessionId: "another-session" }),
+      /cannot be undone here/,
+    );
+    assert.deepEqual(await ws.tools.undoEdit(ws.key("call_0")), { path: "new.ts" });
     assert.equal(existsSync(file), false);
   });
 });

@@ -76,7 +76,7 @@ describe("edits reviewed in a diff", () => {
     assert.equal(ws.editor.prompts[0]!.kind, "input");
     assert.equal(readFileSync(file, "utf8"), "keep me\n");
     assert.equal(ws.editor.applied.length, 0);
-    assert.equal(ws.tools.proposals.get("call-x"), undefined);
+    assert.equal(ws.tools.proposals.get(ws.key("call-x")), undefined);
     assert.equal(ws.editor.tabs.length, 0);
   });
 
@@ -216,7 +216,7 @@ describe("edits reviewed in a diff", () => {
     const details = out.details!;
     assert.equal(details.kind, "edit");
     assert.match(details.kind === "edit" ? details.diff : "", /-before\n\+after/);
-    assert.equal(await ws.tools.showAppliedDiff("auto-1"), true);
+    assert.equal(await ws.tools.showAppliedDiff(ws.key("auto-1")), true);
     const shown = ws.editor.diffs[0]!;
     assert.equal(shown.title, "a.ts — Applied by Downcity");
     assert.equal(ws.editor.provided(shown.left), "before\n");

@@ -75,7 +75,10 @@ describe("run_command in the session's terminal", () => {
   for (const [how, stop] of [
     ["closing the terminal", (ws: EditorWorkspace) => ws.editor.terminals[0]!.close()],
     ["Ctrl+C in the terminal", (ws: EditorWorkspace) => ws.editor.terminals[0]!.type("\x03")],
-    ["disposing the session", (ws: EditorWorkspace) => void ws.tools.disposeSession({ sessionId: "s1" })],
+    [
+      "disposing the session",
+      (ws: EditorWorkspace) => void ws.tools.disposeSession({ agentId: "default", sessionId: "s1" }),
+    ],
     ["disposing the tools (extension deactivate)", (ws: EditorWorkspace) => void ws.tools.dispose()],
   ] as const) {
     it(`${how} kills the whole process group`, async (t) => {

@@ -63,7 +63,7 @@ it("the undo of an edit waits for a swallowed save the same way", async (t) => {
   );
   assert.equal(result.output!.isError, undefined, text(result.output));
   autoSaveSwallowsSaves(t);
-  assert.deepEqual(await ws.tools.undoEdit("call-u", "s1"), { path: "src/a.ts" });
+  assert.deepEqual(await ws.tools.undoEdit(ws.key("call-u")), { path: "src/a.ts" });
   assert.equal(readFileSync(file, "utf8"), "one\n");
 });
 
