@@ -31,6 +31,10 @@ const manager = (_servers: Record<string, unknown>) =>
     log: { stderr: () => {}, info: () => {} },
     consent: async () => true,
     input: async () => undefined,
+    // The figure is start → tools listed: wait for the server however long it takes (a run's
+    // default 3 s bound lets it go on without a slow server, which here would measure the bound).
+    firstRunWaitMs: 120_000,
+    startTimeoutMs: 120_000,
   });
 const stdio = { command: process.execPath, args: [EVERYTHING, "stdio"] };
 

@@ -1,4 +1,12 @@
-import type { ApprovalDecision, ChatMethod, ChatParams, SessionRef, ChatResult } from "../core/protocol";
+import {
+  sameRef,
+  sessionKey,
+  type ApprovalDecision,
+  type ChatMethod,
+  type ChatParams,
+  type SessionRef,
+  type ChatResult,
+} from "../core/protocol";
 import type { Conversation } from "./conversation";
 
 /** What a tool card's answers need of the app: the shown session, its conversation and the RPC. */
@@ -17,7 +25,10 @@ export interface CardHost {
  */
 export const ANSWER_MS = 20_000;
 
-/** The card's latest answer per call: a timer of an earlier answer leaves a later one alone. */
+/**
+ * The card's latest answer per call of a session (call ids repeat across sessions: local servers send call_0 in
+ * every one): a timer of an earlier answer leaves a later one alone.
+ */
 const attempts = new Map<string, number>();
 let lastAttempt = 0;
 
@@ -31,7 +42,13 @@ export async function answerApproval(host: CardHost, toolCallId: string, decisio
   const ref = host.ref();
   if (!ref) return;
   const attempt = ++lastAttempt;
-  attempts.set(toolCallId, attempt);
+  const key = JSON.stringify([sessionKey(ref, ref.folderKey), toolCallId]);
+  attempts.set(key, attempt);
+  // The view may switch sessions meanwhile; the card of the same id there is not this answer's.
+  const stillShown = () => {
+    const now = host.ref();
+    return now !== undefined && sameRef(now, ref);
+  };
   host.conversation.tool(toolCallId, (t) => {
     t.answering = true;
     t.message = undefined;
@@ -39,8 +56,9 @@ export async function answerApproval(host: CardHost, toolCallId: string, decisio
   host.refresh();
   let replied = false;
   const timer = setTimeout(() => {
-    if (attempts.get(toolCallId) !== attempt) return;
-    attempts.delete(toolCallId);
+    if (attempts.get(key) !== attempt) return;
+    attempts.delete(key);
+    if (!stillShown()) return;
     host.conversation.tool(toolCallId, (t) => {
       if (!t.answering) return; // The outcome arrived.
       t.answering = false;
@@ -55,7 +73,8 @@ export async function answerApproval(host: CardHost, toolCallId: string, decisio
   // Resolved: the approval-resolved event that follows shows the outcome (and clears "Sending").
   if (result?.resolved) return;
   clearTimeout(timer);
-  if (attempts.get(toolCallId) === attempt) attempts.delete(toolCallId);
+  if (attempts.get(key) === attempt) attempts.delete(key);
+  if (!stillShown()) return;
   host.conversation.tool(toolCallId, (t) => {
     if (!t.answering) return; // The outcome arrived first.
     t.answering = false;

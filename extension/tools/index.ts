@@ -69,7 +69,8 @@ export { UNDO_EDIT_COMMAND } from "./undo-edit";
  */
 export function createEditorTools(options: EditorToolsOptions): EditorTools {
   const proposals = new ProposalStore();
-  const terminals = new CommandTerminals(options.sessionLabel ?? ((id) => id.slice(0, 8)));
+  // The id's first 8 characters after its "session-" prefix, which every id shares ("Downcity: session-" named them all).
+  const terminals = new CommandTerminals(options.sessionLabel ?? ((id) => id.replace(/^session-/, "").slice(0, 8)));
   const diagnostics = diagnosticsWatch({
     waitMs: options.diagnosticsWaitMs ?? 2_000,
     quietMs: options.diagnosticsQuietMs ?? 300,

@@ -8,7 +8,7 @@ const REF = { folderKey: "file:///ws", agentId: "code", sessionId: "s1" };
 const APPROVE = { approved: true, scope: "once" } as const;
 
 /** A card waiting for approval, its host's approve RPC answered by `reply` (never, when it returns a pending promise). */
-function waitingCard(t: TestContext, reply: () => Promise<unknown>) {
+function waitingCard(t: TestContext, reply: () => Promise<unknown>, shown: { ref: typeof REF } = { ref: REF }) {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const conversation = new Conversation();
   conversation.requestApproval({
@@ -20,7 +20,7 @@ function waitingCard(t: TestContext, reply: () => Promise<unknown>) {
   } as Parameters<Conversation["requestApproval"]>[0]);
   const sent: string[] = [];
   const host: CardHost = {
-    ref: () => REF,
+    ref: () => shown.ref,
     conversation,
     call: <M extends ChatMethod>(method: M, _params: ChatParams<M>) => {
       sent.push(method);
@@ -83,5 +83,27 @@ describe("a card's answer never waits without a bound (approve-ui step 06)", () 
     assert.equal(card.state().answering, true, "the second answer has its own bound");
     card.tick(ANSWER_MS / 2);
     assert.equal(card.state().answering, false);
+  });
+
+  it("another session's answer of the same call id leaves this session's card alone", async (t) => {
+    // Local servers send call_0 in every session: the view switched to session s2, whose call has the same id.
+    let replyToFirst!: (r: unknown) => void;
+    const replies = [new Promise((resolve) => (replyToFirst = resolve)), new Promise(() => {})];
+    const shown = { ref: REF };
+    const card = waitingCard(t, () => replies.shift()!, shown);
+    const first = answerApproval(card.host, "call-1", APPROVE);
+    shown.ref = { ...REF, sessionId: "s2" }; // the conversation now shows s2's card of the same id
+    card.tick(ANSWER_MS / 2);
+    void answerApproval(card.host, "call-1", APPROVE);
+    assert.equal(card.state().answering, true, "s2's card is sending its answer");
+    replyToFirst({ resolved: false }); // s1's decision was gone meanwhile
+    await first;
+    assert.equal(card.state().answering, true, "s1's reply does not end s2's wait");
+    assert.equal(card.state().message, undefined);
+    card.tick(ANSWER_MS / 2);
+    assert.equal(card.state().answering, true, "nor does s1's bound");
+    card.tick(ANSWER_MS / 2);
+    assert.equal(card.state().answering, false, "s2's own bound ends it");
+    assert.match(card.state().message ?? "", /No reply from VS Code/);
   });
 });

@@ -48,7 +48,11 @@ const gone = (terminal: FakeTerminal) => withTimeout(terminal.gone, 5_000, `${te
 test("deleting or archiving a session closes its command terminal; a rename keeps it", async (t) => {
   const { terminals, errors, ref, ranOnce } = await start(t, "echo hi");
   const [deleted, archived, renamed] = [await ranOnce(), await ranOnce(), await ranOnce()];
-  assert.equal(terminals.length, 3, "one terminal per session");
+  assert.deepEqual(
+    terminals.map((x) => x.name),
+    [deleted, archived, renamed].map((id) => `Downcity: ${id.slice("session-".length, "session-".length + 8)}`),
+    "one terminal per session, each named after its own",
+  );
   for (const terminal of terminals) assert.match(terminal.output, /hi\r\n.*\[exit code 0\]/s);
 
   await vscode.commands.executeCommand("downcity.deleteSession", ref(deleted), { confirmed: true });
