@@ -17,7 +17,7 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/co
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { missingVsCode, openChatWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import { gotoWorkbench, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const RULE = "Rule from AGENTS.md: name every SKU in upper case.";
@@ -64,7 +64,7 @@ test(
     const box = () => chat().getByRole("textbox", { name: "Message", exact: true });
 
     await step("01 a new session lists the folder's AGENTS.md as a rules chip", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -21,7 +21,13 @@ export function outputDir(name: string): string {
 }
 
 export { withTimeout } from "../support/with-timeout";
-export { extensionHostPid, missingVsCode, openWorkbench, type Workbench } from "../support/workbench/open-workbench";
+export {
+  extensionHostPid,
+  gotoWorkbench,
+  missingVsCode,
+  openWorkbench,
+  type Workbench,
+} from "../support/workbench/open-workbench";
 
 /** Resolves once `file` matches, re-read on every change in its folder; rejects after `ms`. */
 export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<void> {
