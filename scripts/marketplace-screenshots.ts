@@ -13,6 +13,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { launchChromium } from "../test/support/workbench/chromium";
+import { gotoWorkbench } from "../test/support/workbench/open-workbench";
 import {
   E2E_DIR,
   installVsix,
@@ -98,7 +99,7 @@ async function shoot(theme: string, file: string, vsix: string): Promise<void> {
     try {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.setViewportSize({ width: 1280, height: 800 });
-      await page.goto(workbenchUrl(server, workspace));
+      await gotoWorkbench(page, workbenchUrl(server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       // The file the conversation is about, opened through Quick Open.
       await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 } });
@@ -224,7 +225,7 @@ async function shootFirstMinutes(vsix: string): Promise<void> {
       await browser.addInitScript({ content: "window.__name = (f) => f;" });
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.setViewportSize({ width: 1280, height: 800 });
-      await page.goto(workbenchUrl(server, workspace));
+      await gotoWorkbench(page, workbenchUrl(server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await openDowncityView(page);
       const chat = () => chatFrame(page);

@@ -1,6 +1,6 @@
 import {
+  callKey,
   sameRef,
-  sessionKey,
   type ApprovalDecision,
   type ChatMethod,
   type ChatParams,
@@ -42,7 +42,7 @@ export async function answerApproval(host: CardHost, toolCallId: string, decisio
   const ref = host.ref();
   if (!ref) return;
   const attempt = ++lastAttempt;
-  const key = JSON.stringify([sessionKey(ref, ref.folderKey), toolCallId]);
+  const key = callKey(ref, toolCallId, ref.folderKey);
   attempts.set(key, attempt);
   // The view may switch sessions meanwhile; the card of the same id there is not this answer's.
   const stillShown = () => {

@@ -45,6 +45,9 @@ export function applyHostEvent(app: HostEventsApp, event: ChatHostEvent): void {
     case "connect":
       app.askConnect();
       return;
+    case "ping":
+      void app.call("alive", {});
+      return;
     case "attach":
       app.attach(event.attachments);
       app.focusComposer();

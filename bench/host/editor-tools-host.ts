@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
-import { missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
+import { gotoWorkbench, missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
 import { withTimeout } from "../../test/support/with-timeout";
 import { TREE_FILES, bigFileText, makeTree } from "../editor-tree";
 import type { HostBenchResults, HostBenchSample } from "./editor-tools.payload";
@@ -65,7 +65,8 @@ async function main() {
         if (type === "error") console.error("[exthost]", JSON.stringify(args));
       });
       const started = Date.now();
-      await page.goto(
+      await gotoWorkbench(
+        page,
         workbenchUrl(server, ws, [
           ["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)],
           ["extensionTestsPath", remoteUri(server, payload)],

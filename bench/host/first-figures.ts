@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
-import { missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
+import { gotoWorkbench, missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
 
@@ -133,7 +133,8 @@ async function openOn(out: string, extension: string, workspace: string, env: Re
   mkdirSync(out, { recursive: true });
   const workbench = await openWorkbench(out, { env });
   await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-  await workbench.page.goto(
+  await gotoWorkbench(
+    workbench.page,
     workbenchUrl(workbench.server, workspace, [["extensionDevelopmentPath", remoteUri(workbench.server, extension)]]),
   );
   await workbench.page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 120_000 });

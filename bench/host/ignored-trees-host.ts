@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
-import { missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
+import { gotoWorkbench, missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
 import { withTimeout } from "../../test/support/with-timeout";
 import type { IgnoredTreesResults } from "./ignored-trees.payload";
 import { IGNORED_FILES, SOURCE_FILES, makeIgnoredTree, makeSourceTree } from "../ignored-trees";
@@ -77,7 +77,8 @@ async function main() {
       await page.exposeFunction("codeAutomationLog", (type: string, args: unknown) => {
         if (type === "error") console.error("[exthost]", JSON.stringify(args));
       });
-      await page.goto(
+      await gotoWorkbench(
+        page,
         workbenchUrl(server, ws, [
           ["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)],
           ["extensionTestsPath", remoteUri(server, join(payload, "ignored-trees.payload.js"))],

@@ -29,7 +29,12 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { freePort, PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
-import { extensionHostPid, missingVsCode, openWorkbench } from "../../test/support/workbench/open-workbench";
+import {
+  gotoWorkbench,
+  extensionHostPid,
+  missingVsCode,
+  openWorkbench,
+} from "../../test/support/workbench/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
 import { startProfiler, type Profiler } from "./cdp-profile";
@@ -171,7 +176,7 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
     const payload: [string, string][] = [["extensionDevelopmentPath", remoteUri(server, c.extension)]];
     const inspect = PROFILE_DIR && profileName ? await freePort() : undefined;
     if (inspect) payload.push(["inspect-extensions", String(inspect)]);
-    await page.goto(workbenchUrl(server, c.workspace, payload));
+    await gotoWorkbench(page, workbenchUrl(server, c.workspace, payload));
     await page
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
       .waitFor({ timeout: 120_000 });

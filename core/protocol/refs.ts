@@ -39,6 +39,15 @@ export function sessionKey(ref: AgentSessionRef, folderKey?: string): string {
   );
 }
 
+/**
+ * The one map-key encoding of a tool call: call ids are unique only within a session (local servers send call_0 in
+ * every one), so a call is known by its session and its id. `folderKey` as in `sessionKey`: passed where one map
+ * holds several folders.
+ */
+export function callKey(ref: AgentSessionRef, toolCallId: string, folderKey?: string): string {
+  return JSON.stringify([sessionKey(ref, folderKey), toolCallId]);
+}
+
 /** The same session: folder, agent and session (a ref without a folder equals only another without one). */
 export function sameRef(
   a: AgentSessionRef & { folderKey?: string },

@@ -231,6 +231,8 @@ export const ChatMethods = {
   warm: { params: Empty, result: Empty },
   /** The moved-chat placeholder's "Bring Chat Back": the editor tab showing `ref` closes and the sidebar shows it again. */
   bringBack: { params: z.object({ ref: SessionRef }).strict(), result: Empty },
+  /** The answer to a `ping`: this document is loaded and running (the hello watchdog asks before it replaces one). */
+  alive: { params: Empty, result: Empty },
 } as const;
 export type ChatMethod = keyof typeof ChatMethods;
 export type ChatParams<M extends ChatMethod> = z.infer<(typeof ChatMethods)[M]["params"]>;
@@ -281,6 +283,8 @@ export const ChatHostEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rules-changed"), folderKey: z.string() }),
   /** The shown conversation moved to an editor tab (Open Chat in Editor): the sidebar shows a placeholder instead. */
   z.object({ type: z.literal("session-moved"), moved: MovedChat }),
+  /** Is this document running? It answers with `alive` (extension/chat/hello-watchdog.ts asks before replacing it). */
+  z.object({ type: z.literal("ping") }),
 ]);
 export type ChatHostEvent = z.infer<typeof ChatHostEvent>;
 

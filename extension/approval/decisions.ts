@@ -1,4 +1,4 @@
-import { sessionKey, type ApprovalDecision, type SessionRef } from "../../core/protocol";
+import { callKey, type ApprovalDecision, type SessionRef } from "../../core/protocol";
 
 /** Which approval: two agents (or two folders) may hold the same session id, so all four parts count. */
 export interface DecisionKey extends SessionRef {
@@ -91,5 +91,5 @@ export class PendingDecisions {
   }
 }
 
-/** The session's folder-qualified key (this set spans every folder of the window), then the tool call. */
-const idOf = (k: DecisionKey) => JSON.stringify([sessionKey(k, k.folderKey), k.toolCallId]);
+/** The call's folder-qualified key: this set spans every folder of the window. */
+const idOf = (k: DecisionKey) => callKey(k, k.toolCallId, k.folderKey);

@@ -116,6 +116,7 @@ export class EditorChats implements vscode.Disposable {
         onDidChangeVisibility: panel.onDidChangeViewState,
         recover: () => chat && this.replace(chat, budget),
         budget,
+        kind: "editor",
       },
       memory,
     );

@@ -9,6 +9,9 @@
  * document we gave it. Setting the html again does not help (the same wait comes first); a new
  * host does, and VS Code builds one when a view is shown again or a panel is recreated.
  *
+ * A document that is silent through the bound is asked first (`ask`), and only one that does not answer either is
+ * replaced: a new host costs the chat what it showed, and a host loading beside another is what gets stuck.
+ *
  * Knows nothing of VS Code: the view says when its document (re)loads, when the webview spoke,
  * when it was hidden; `recover` is how its kind of webview gets a new host.
  */
@@ -22,12 +25,22 @@ export interface HelloWatchdogOptions {
   boundMs: number;
   /** Shared with the webviews that replace this one: a document that cannot start is not replaced forever. */
   budget: RecoveryBudget;
+  /**
+   * Asks the document whether it runs (a `ping` it answers): silence through the bound is not proof. A document
+   * painted from its saved state, or one shown again by a view-state change that did not reload it, runs but may
+   * not say hello in time; replacing it blanks a working chat (issue 19, first5-moved-picker-ui step 03).
+   */
+  ask: () => void;
   recover: () => void | Promise<void>;
+  /** What the watchdog decided, for the hop trace. */
+  note?: (what: "asked" | "recovered") => void;
   /** Where a recovery's failure goes (it must not throw into a timer). */
   failed?: (error: unknown) => void;
 }
 
 export const HELLO_BOUND_MS = 10_000;
+/** How long an asked document has to answer before it is replaced. */
+export const ASK_BOUND_MS = 10_000;
 export const MAX_HELLO_RECOVERIES = 2;
 
 export const recoveryBudget = (): RecoveryBudget => ({ left: MAX_HELLO_RECOVERIES });
@@ -42,10 +55,10 @@ export class HelloWatchdog {
   loading(): void {
     if (this.disposed) return;
     this.disarm();
-    this.timer = setTimeout(() => this.expired(), this.options.boundMs);
+    this.timer = setTimeout(() => this.silent(), this.options.boundMs);
   }
 
-  /** The document spoke: it is alive, and the budget is whole again. */
+  /** The document spoke (its own message, attributed by the webview it came through): it is alive, and the budget is whole again. */
   greeted(): void {
     this.disarm();
     this.options.budget.left = MAX_HELLO_RECOVERIES;
@@ -61,10 +74,24 @@ export class HelloWatchdog {
     this.disarm();
   }
 
+  /** Silent through the bound: ask before deciding (a running document answers, whatever it was doing). */
+  private silent(): void {
+    this.timer = undefined;
+    if (this.disposed || this.options.budget.left <= 0) return;
+    this.timer = setTimeout(() => this.expired(), ASK_BOUND_MS);
+    this.options.note?.("asked");
+    try {
+      this.options.ask();
+    } catch (error) {
+      this.options.failed?.(error);
+    }
+  }
+
   private expired(): void {
     this.timer = undefined;
     if (this.disposed || this.options.budget.left <= 0) return;
     this.options.budget.left--;
+    this.options.note?.("recovered");
     try {
       void Promise.resolve(this.options.recover()).catch((error) => this.options.failed?.(error));
     } catch (error) {

@@ -67,6 +67,8 @@ export function viewlessHandlers(c: ChatController, actions: HostActions) {
     copy: async ({ text }) => (await actions.copy(text), {}),
     insertAtCursor: async ({ text }) => ({ inserted: await actions.insertAtCursor(text) }),
     warm: async () => (c.warm(), {}),
+    // The message itself is the answer (views.ts counts any message as the document speaking).
+    alive: async () => ({}),
   } satisfies Partial<ChatHandlers>;
 }
 

@@ -23,7 +23,12 @@ export interface ChatWebviewHost {
   recover(): void | Promise<void>;
   /** Shared by this webview and those that replace it. */
   budget: RecoveryBudget;
+  /** Names it in the hop trace ("editor 3"): a trace of two webviews says which one spoke and which was replaced. */
+  kind: "sidebar" | "editor";
 }
+
+/** Numbers the chat webviews of this extension host, for the hop trace. */
+let attached = 0;
 
 /** Wires one webview (sidebar view or editor panel) to its own RPC server. */
 export function attachChat(
@@ -43,19 +48,23 @@ export function attachChat(
     () => host.visible(),
     memory,
   );
+  const label = `${host.kind} ${++attached}`;
+  let spoke = false;
   const watchdog = new HelloWatchdog({
     boundMs: HELLO_BOUND_MS,
     budget: host.budget,
-    recover: () => {
-      hop("chat webview recovered");
-      return host.recover();
-    },
+    ask: () => server.event({ type: "ping" }),
+    recover: () => host.recover(),
+    note: (what) => hop(`chat webview ${what} (${label})`),
     failed: () => undefined,
   });
   server.own(watchdog);
   server.own(
     webview.onDidReceiveMessage((message: unknown) => {
-      // Any message at all: the document is alive.
+      // Any message at all, through this webview: its document is alive. The trace names who said hello.
+      const method = (message as { method?: unknown } | null)?.method;
+      if (!spoke || method === "hello" || method === "alive") hop(`chat webview ${String(method)} from ${label}`);
+      spoke = true;
       watchdog.greeted();
       void server.handle(message);
     }),
@@ -116,6 +125,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         onDidChangeVisibility: view.onDidChangeVisibility,
         recover: () => this.recover(),
         budget: this.budget,
+        kind: "sidebar",
       },
       this.memory,
     );

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ApprovalDecision } from "../../core/protocol";
+import { sameRef, type ApprovalDecision } from "../../core/protocol";
 import type { DecisionKey, PendingDecision } from "../approval/decisions";
 import { tokenFor, untilAborted } from "./cancellation";
 import type { Proposal } from "./proposals";
@@ -190,11 +190,7 @@ export class EditReviews {
   }
 }
 
-const sameKey = (a: DecisionKey, b: DecisionKey) =>
-  a.folderKey === b.folderKey &&
-  a.agentId === b.agentId &&
-  a.sessionId === b.sessionId &&
-  a.toolCallId === b.toolCallId;
+const sameKey = (a: DecisionKey, b: DecisionKey) => sameRef(a, b) && a.toolCallId === b.toolCallId;
 
 function nothingOpen(): false {
   void vscode.window.showInformationMessage(

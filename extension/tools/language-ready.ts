@@ -47,17 +47,37 @@ export function languageExtensions(languageId: string): vscode.Extension<unknown
   });
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
+/** A wait of `ms` that an abort ends early; `cancel` clears its timer (a race it lost must leave none behind). */
+function sleep(ms: number, signal: AbortSignal | undefined): { done: Promise<void>; cancel(): void } {
+  let cancel = () => {};
+  const done = new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
-    const done = () => {
+    const end = () => {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
+      signal?.removeEventListener("abort", end);
       resolve();
     };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
+    const timer = setTimeout(end, ms);
+    signal?.addEventListener("abort", end, { once: true });
+    cancel = end;
   });
+  return { done, cancel };
+}
+
+/** True when `work` settles (either way) within `ms`, false at the bound or on abort; no timer outlives it. */
+async function within(work: PromiseLike<unknown>, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  const bound = sleep(ms, signal);
+  try {
+    return await Promise.race([
+      Promise.resolve(work).then(
+        () => true,
+        () => true,
+      ),
+      bound.done.then(() => false),
+    ]);
+  } finally {
+    bound.cancel();
+  }
 }
 
 /** The outline VS Code's symbol providers give for the file: non-empty once its language features answer. */
@@ -98,20 +118,15 @@ async function settled(
     if ((await outline(uri)) > 0) break;
     const left = deadline - Date.now();
     if (left <= 0 || signal?.aborted) return false;
-    await sleep(Math.min(delay, left), signal);
+    await sleep(Math.min(delay, left), signal).done;
+    if (signal?.aborted) return false; // stopped: the server is not asked again
   }
   const full = FULL_MODEL[languageId];
   if (!full) return true;
   const left = deadline - Date.now();
   if (left <= 0) return false;
   // A failing request (an older server, a command not found) leaves the outline as the signal.
-  return Promise.race([
-    Promise.resolve(full(uri)).then(
-      () => true,
-      () => true,
-    ),
-    sleep(left, signal).then(() => false),
-  ]);
+  return within(full(uri), left, signal);
 }
 
 /**
@@ -134,8 +149,7 @@ export async function askLanguage<T>(
   const languageId = doc.languageId;
   const supporters = languageExtensions(languageId);
   const starting = supporters.filter((e) => !e.isActive);
-  if (starting.length > 0)
-    await Promise.race([Promise.allSettled(starting.map((e) => e.activate())), sleep(waitMs, options.signal)]);
+  if (starting.length > 0) await within(Promise.allSettled(starting.map((e) => e.activate())), waitMs, options.signal);
   const ask = async () => (await query()) ?? [];
   if (supporters.length === 0) {
     const items = await ask();

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { sessionKey } from "../../core/protocol/refs";
+import { callKey } from "../../core/protocol/refs";
 import type { EditDetails } from "../../core/protocol/tool-details";
 import type { EditFileParams, WriteFileParams } from "../../core/tools/definitions";
 import type { ToolPath } from "./paths";
@@ -18,10 +18,8 @@ export interface CallRef {
   toolCallId: string;
 }
 
-/** The store's key of a call (the session part in the one encoding, core/protocol/refs.ts). */
-export function callKey(call: CallRef): string {
-  return JSON.stringify([sessionKey(call), call.toolCallId]);
-}
+/** The store's key of a call: the one encoding (core/protocol/refs.ts), without the folder (one store per folder). */
+const keyOf = (call: CallRef): string => callKey(call, call.toolCallId);
 
 /** The call a tool runs for, when it runs for one (the agent loop always gives all three). */
 export function callOf(ctx: { agentId?: string; sessionId?: string; toolCallId?: string }): CallRef | undefined {
@@ -65,8 +63,8 @@ export interface AppliedEdit {
 const APPLIED_KEPT = 200;
 
 /**
- * Proposals under review and recently applied edits, keyed by their call (`callKey`), served as
- * read-only documents (`downcity-proposal:/<path>?<side>#<callKey>`).
+ * Proposals under review and recently applied edits, keyed by their call (`keyOf`), served as
+ * read-only documents (`downcity-proposal:/<path>?<side>#<keyOf>`).
  */
 export class ProposalStore implements vscode.TextDocumentContentProvider {
   private readonly proposals = new Map<string, Proposal>();
@@ -95,22 +93,22 @@ export class ProposalStore implements vscode.TextDocumentContentProvider {
   }
 
   uri(call: CallRef, file: ToolPath, side: "proposed" | "before" | "empty"): vscode.Uri {
-    return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${file.shown}`, query: side, fragment: callKey(call) });
+    return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${file.shown}`, query: side, fragment: keyOf(call) });
   }
 
   set(p: Proposal): void {
-    this.proposals.set(callKey(p.call), p);
+    this.proposals.set(keyOf(p.call), p);
     this.changes.fire(this.uri(p.call, p.file, "proposed"));
   }
   get(call: CallRef | undefined): Proposal | undefined {
-    return call === undefined ? undefined : this.proposals.get(callKey(call));
+    return call === undefined ? undefined : this.proposals.get(keyOf(call));
   }
   delete(call: CallRef): void {
-    this.proposals.delete(callKey(call));
+    this.proposals.delete(keyOf(call));
   }
 
   rememberApplied(edit: AppliedEdit): void {
-    const key = callKey(edit.call);
+    const key = keyOf(edit.call);
     this.applied.delete(key);
     this.applied.set(key, edit);
     // Oldest first in a Map: drop from the front.
@@ -119,12 +117,12 @@ export class ProposalStore implements vscode.TextDocumentContentProvider {
 
   /** The applied edit of a session's call, while it is kept (the last 200 of the folder). */
   appliedEdit(call: CallRef): AppliedEdit | undefined {
-    return this.applied.get(callKey(call));
+    return this.applied.get(keyOf(call));
   }
 
   /** Undo is one step: an undone edit cannot be undone again (its diff link goes too). */
   forgetApplied(call: CallRef): void {
-    this.applied.delete(callKey(call));
+    this.applied.delete(keyOf(call));
   }
 
   /** Opens the diff of what an applied edit changed (the text before it, against the file now). */

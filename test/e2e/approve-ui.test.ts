@@ -12,7 +12,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import { gotoWorkbench, fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
@@ -71,7 +71,7 @@ test(
     await step(
       "01 an edit waits on the card and in the diff editor, with Accept / Reject in its title bar",
       async () => {
-        await page.goto(workbenchUrl(workbench.server, workspace));
+        await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
         await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
         await page
           .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { buildHostTests } from "../support/workbench/build-host-tests";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../support/workbench/code-server";
 import { parseHostResults } from "../host/results";
-import { missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
+import { gotoWorkbench, missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
 
 const RUN_TIMEOUT_MS = 200_000;
 
@@ -49,7 +49,7 @@ test(
       ["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)],
       ["extensionTestsPath", remoteUri(server, testsModule)],
     ];
-    await page.goto(workbenchUrl(server, folder, payload));
+    await gotoWorkbench(page, workbenchUrl(server, folder, payload));
     const code = await withTimeout(exited, RUN_TIMEOUT_MS, "the in-host test to finish (window.codeAutomationExit)");
     const records = existsSync(resultsFile) ? parseHostResults(readFileSync(resultsFile, "utf8")) : [];
     const tests = records.filter((r) => r.type === "test");

@@ -10,7 +10,15 @@ import { test } from "node:test";
 import { freePort, installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, quickPickRow } from "../support/workbench/workbench";
 import { startProviderServer, wire } from "../support/provider-server";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, type Workbench } from "./helpers";
+import {
+  gotoWorkbench,
+  chainedSteps,
+  fileMatches,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  type Workbench,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const KEY = "sk-connect-ui-8c27e4d1b9";
@@ -60,7 +68,7 @@ test("connect a model from the chat in the real workbench", { skip: missingVsCod
   const baseURL = () => chat().getByRole("textbox", { name: "Base URL", exact: true });
 
   await step("01 with no provider, the chat opens on the connect form", async () => {
-    await page.goto(workbenchUrl(workbench.server, workspace));
+    await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
     await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
     await page
       .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -14,6 +14,7 @@ import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import {
+  gotoWorkbench,
   chainedSteps,
   fileMatches,
   missingVsCode,
@@ -106,7 +107,7 @@ test(
     const step = chainedSteps(t, workbench);
 
     await step("01 the chat is ready with no session open and takes most of the container", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       // The extension activates when its view opens: this figure includes the activation.
       const clicked = Date.now();

@@ -15,7 +15,15 @@ import { chatFrame, quickPickRow, sessionRow } from "../support/workbench/workbe
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import {
+  gotoWorkbench,
+  chainedSteps,
+  fileMatches,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  runPaletteCommand,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const CODE = "export const restock = (sku: string, amount: number) => amount;";
@@ -105,7 +113,7 @@ test(
     const active = () => sessionPaths(workspace, "code", sessionId).active;
 
     await step("01 the first message is answered with code and a long list", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -18,6 +18,7 @@ import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import {
+  gotoWorkbench,
   chainedSteps,
   fileMatches,
   missingVsCode,
@@ -171,7 +172,7 @@ test(
     let sessionId = "";
 
     await step("01 the first message is answered in the sidebar", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { buildHostTests } from "../support/workbench/build-host-tests";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../support/workbench/code-server";
 import { parseHostResults } from "../host/results";
-import { missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
+import { gotoWorkbench, missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
 import { seedHostWorkspace } from "../support/host-workspace";
 
 const RUN_TIMEOUT_MS = 180_000;
@@ -49,7 +49,7 @@ test(
     let code: number | undefined;
     let failure: unknown;
     try {
-      await page.goto(workbenchUrl(server, target.open, payload));
+      await gotoWorkbench(page, workbenchUrl(server, target.open, payload));
       code = await withTimeout(
         Promise.race([
           exited,

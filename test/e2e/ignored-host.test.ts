@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { build } from "esbuild";
 import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../support/workbench/code-server";
 import { parseHostResults } from "../host/results";
-import { missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
+import { gotoWorkbench, missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
 
 const RUN_TIMEOUT_MS = 300_000;
 const IGNORED_FILES = 20_000;
@@ -90,7 +90,8 @@ test(
     let code: number | undefined;
     let failure: unknown;
     try {
-      await page.goto(
+      await gotoWorkbench(
+        page,
         workbenchUrl(server, ws, [
           ["extensionDevelopmentPath", remoteUri(server, PROJECT_ROOT)],
           ["extensionTestsPath", remoteUri(server, testsModule)],

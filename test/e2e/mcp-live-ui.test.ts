@@ -21,7 +21,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import { gotoWorkbench, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
 import { trustFiles } from "./mcp-trust-file";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
@@ -78,7 +78,7 @@ test(
     await step(
       "01 MCP Servers: Start on everything brings the list back, and its row goes to running live",
       async () => {
-        await page.goto(workbenchUrl(workbench.server, workspace));
+        await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
         await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
         // The chat view loaded means the extension is active and its commands are in the palette.
         await page

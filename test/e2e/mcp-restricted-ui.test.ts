@@ -13,7 +13,7 @@ import type { Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import { gotoWorkbench, fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const FIXTURE = join(PROJECT_ROOT, "test/support/mcp-fixture-server.ts");
@@ -62,7 +62,7 @@ test(
     );
 
     await step("01 untrusted: the chat is read-only saying no MCP server runs; MCP Servers says why", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -19,7 +19,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import { gotoWorkbench, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
 import { trustFiles } from "./mcp-trust-file";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
@@ -86,7 +86,7 @@ test(
     await step(
       "01 the first run that needs tools asks to start the folder's server, showing its command line",
       async () => {
-        await page.goto(workbenchUrl(workbench.server, workspace));
+        await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
         await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
         await page
           .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

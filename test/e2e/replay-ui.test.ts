@@ -17,6 +17,7 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/co
 import { chatFrame, chatFrameElement, quickPickRow } from "../support/workbench/workbench";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
 import {
+  gotoWorkbench,
   chainedSteps,
   extensionHostPid,
   fileMatches,
@@ -104,7 +105,7 @@ test(
     const step = chainedSteps(t, workbench);
 
     await step("01 a command stopped with Stop shows cancelled", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -11,7 +11,15 @@ import { PROJECT_ROOT, remoteUri, workbenchUrl } from "../support/workbench/code
 import { seedSessions } from "../support/workbench/seed";
 import { openDowncityView, sessionRow, sessionRows } from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
+import {
+  gotoWorkbench,
+  chainedSteps,
+  fileMatches,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  withTimeout,
+} from "./helpers";
 
 const row = (page: Page, title: string | RegExp) => sessionRow(page, title);
 const group = (page: Page, label: RegExp) =>
@@ -68,7 +76,7 @@ test(
 
     await step("01 two windows on one folder, each with its Sessions tree", async () => {
       for (const page of [a, b]) {
-        await page.goto(url);
+        await gotoWorkbench(page, url);
         await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 90_000 });
         await openDowncityView(page);
         for (const title of ["Rename me", "Shelve me", "Remove me"])

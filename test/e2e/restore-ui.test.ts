@@ -14,7 +14,7 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/co
 import { wire, startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { withTimeout } from "../support/with-timeout";
-import { fileMatches, missingVsCode, openChatWorkbench, outputDir } from "./helpers";
+import { gotoWorkbench, fileMatches, missingVsCode, openChatWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const sse = (script: Parameters<typeof wire.openaiChat>[0]) => () => ({
@@ -58,7 +58,7 @@ test(
     const { workbench, page, chat, step } = await openChatWorkbench(t, out, provider.baseURL);
 
     await step("01 three turns edit notes.txt and plan.txt", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../support/workbench/workbench";
 import { sessionPaths, Sessions } from "../../core/storage";
-import { chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { gotoWorkbench, chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 /** Said once, early, then compacted away: only the closed segment holds it. */
@@ -74,7 +74,7 @@ test(
     const step = chainedSteps(t, workbench);
 
     await step("01 the workbench opens with the Downcity view", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await openDowncityView(page);
       await page.locator('.monaco-list-row[role="treeitem"]', { hasText: TITLE }).first().waitFor({ timeout: 30_000 });

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../support/workbench/workbench";
 import { Sessions } from "../../core/storage";
-import { chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { gotoWorkbench, chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 /** Model output that would run script, load an image, render an icon or a link if it were markup. */
@@ -57,7 +57,7 @@ test(
     const input = page.locator(".quick-input-widget input");
 
     await step("01 the workbench opens with the Downcity view", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await openDowncityView(page);
       await page

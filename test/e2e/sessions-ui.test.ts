@@ -23,7 +23,15 @@ import { Sessions, sessionPaths } from "../../core/storage";
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
+import {
+  gotoWorkbench,
+  chainedSteps,
+  fileMatches,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  withTimeout,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const DAY = 86_400_000;
@@ -172,7 +180,7 @@ test(
     const step = chainedSteps(t, workbench);
 
     await step("01 the Sessions tree groups sessions by agent, then by last activity", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await openDowncityView(page);
       await growSessionsPane(page);

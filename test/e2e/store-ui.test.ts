@@ -23,7 +23,7 @@ import { seedSessions } from "../support/workbench/seed";
 import { chatFrame, openDowncityView, sessionRow, sessionRows } from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
-import { chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { gotoWorkbench, chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const TITLE = "Session with a linked meta";
@@ -76,7 +76,7 @@ test(
     await step(
       "01 the tree lists the intact session as itself, and a collapsed Damaged group at the bottom",
       async () => {
-        await page.goto(workbenchUrl(workbench.server, workspace));
+        await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
         await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
         await openDowncityView(page);
         await sessionRow(page, TITLE).waitFor({ timeout: 30_000 });

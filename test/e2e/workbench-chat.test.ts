@@ -14,6 +14,7 @@ import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire, type ProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import {
+  gotoWorkbench,
   chainedSteps,
   extensionHostPid,
   fileMatches,
@@ -99,7 +100,7 @@ test(
     let sessionId = "";
 
     await step("01 a prompt sent from the chat streams its answer in", async () => {
-      await page.goto(workbenchUrl(workbench.server, workspace));
+      await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')

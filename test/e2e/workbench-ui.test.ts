@@ -19,7 +19,7 @@ import {
 import { seedSessions } from "../support/workbench/seed";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
-import { missingVsCode, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
+import { gotoWorkbench, missingVsCode, openWorkbench, outputDir, withTimeout, type Workbench } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
@@ -109,7 +109,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     });
 
   await step("01 workbench renders with the sample workspace", async () => {
-    await page.goto(workbenchUrl(workbench.server, workspace));
+    await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
     await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
     await page
       .locator(".explorer-folders-view, .pane-header", { hasText: /sample-workspace/i })

@@ -133,6 +133,36 @@ test("the workspace runtime is constructed in core/runtime/create.ts alone", () 
 });
 
 /**
+ * One encoding of a session's and a tool call's map key (issue 22): `sessionKey` and `callKey` in core/protocol/refs.ts.
+ * A key built by hand elsewhere (a JSON array or a NUL-joined string holding a session or call id) drifts from them: the
+ * card's bound, the approvals and the proposals once each had their own.
+ */
+const KEY_HOME = "core/protocol/refs.ts";
+const HAND_MADE_KEY = [
+  /JSON\.stringify\(\s*\[[^\]]*\b(?:sessionKey\(|sessionId\b|toolCallId\b)/,
+  /`[^`]*\$\{[^}]*\b(?:sessionId|toolCallId)\b[^}]*\}\\0|`[^`]*\\0\$\{[^}]*\b(?:sessionId|toolCallId)\b/,
+];
+const handMadeKeys = (text: string): string[] =>
+  text.split("\n").filter((line) => HAND_MADE_KEY.some((pattern) => pattern.test(line)));
+test("session and call keys are encoded in core/protocol/refs.ts alone", () => {
+  const bad: string[] = [];
+  for (const file of ["core", "extension", "cli", "webview"].flatMap((d) => sources(join(ROOT, d)))) {
+    const rel = relative(ROOT, file).split(sep).join("/");
+    if (rel === KEY_HOME) continue;
+    for (const line of handMadeKeys(readFileSync(file, "utf8"))) bad.push(`${rel}: ${line.trim()}`);
+  }
+  assert.deepEqual(bad, [], "use sessionKey(ref[, folderKey]) or callKey(ref, toolCallId[, folderKey])");
+  // The scanner sees the forms it forbids (each once written in product code) and passes a key of something else.
+  const forms = [
+    "const key = JSON.stringify([sessionKey(ref, ref.folderKey), toolCallId]);",
+    "const id = JSON.stringify([agentId, sessionId]);",
+    "const id = `${ref.agentId}\\0${ref.sessionId}`;",
+  ];
+  assert.deepEqual(handMadeKeys(forms.join("\n")), forms);
+  assert.deepEqual(handMadeKeys('JSON.stringify(["date", agentId, group])'), []);
+});
+
+/**
  * extension/ in floors (issue 22): each folder imports only the floors below it, so no two folders point at each
  * other. Ground floor first; `extension/activate.ts` (the top, at the folder's root) wires them all.
  */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { sameRef, SessionRef, sessionKey } from "../../core/protocol/refs";
+import { callKey, sameRef, SessionRef, sessionKey } from "../../core/protocol/refs";
 
 test("sessionKey: agent and session within a folder, the folder too where asked; never ambiguous", () => {
   assert.notEqual(sessionKey({ agentId: "code", sessionId: "s" }), sessionKey({ agentId: "ask", sessionId: "s" }));
@@ -18,6 +18,21 @@ test("sessionKey: agent and session within a folder, the folder too where asked;
     sessionKey(ref),
     sessionKey({ agentId: "code", sessionId: "s" }),
     "without the folder argument the folder is not part of it",
+  );
+});
+
+test("callKey: the session's key (folder only where asked) and the call id; call_0 of two sessions are two keys", () => {
+  const ref = { folderKey: "file:///w", agentId: "code", sessionId: "s" };
+  // The encoding the approvals, the card's bound and the proposals used before it had one home.
+  assert.equal(callKey(ref, "call_0", ref.folderKey), JSON.stringify([sessionKey(ref, ref.folderKey), "call_0"]));
+  assert.equal(callKey(ref, "call_0"), JSON.stringify([sessionKey(ref), "call_0"]));
+  assert.notEqual(callKey(ref, "call_0"), callKey({ ...ref, sessionId: "t" }, "call_0"));
+  assert.notEqual(callKey(ref, "call_0"), callKey({ ...ref, agentId: "ask" }, "call_0"));
+  assert.notEqual(callKey(ref, "call_0", "file:///w"), callKey(ref, "call_0", "file:///v"));
+  assert.notEqual(
+    callKey(ref, "call_0", ref.folderKey),
+    callKey(ref, "call_0"),
+    "a folder-qualified key is another kind",
   );
 });
 

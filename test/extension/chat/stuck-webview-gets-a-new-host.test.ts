@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import * as vscode from "vscode";
 import type { ChatController } from "../../../extension/chat/controller";
-import { HELLO_BOUND_MS, MAX_HELLO_RECOVERIES } from "../../../extension/chat/hello-watchdog";
+import { ASK_BOUND_MS, HELLO_BOUND_MS, MAX_HELLO_RECOVERIES } from "../../../extension/chat/hello-watchdog";
 import { CHAT_VIEW_ID, ChatViewProvider } from "../../../extension/chat/views";
 import { recordingActions } from "./helpers";
 
@@ -87,9 +87,10 @@ test("a visible sidebar chat whose document never says hello gets a new webview 
   const s = sidebar(t);
   const first = s.resolve(true);
   assert.match((first.view.webview as { html: string }).html, /webview\.js/, "the html is set at once");
-  s.tick(HELLO_BOUND_MS - 1);
+  s.tick(HELLO_BOUND_MS);
+  s.tick(ASK_BOUND_MS - 1);
   await s.settle();
-  assert.deepEqual(s.ran, [], "not before the bound");
+  assert.deepEqual(s.ran, [], "not before the bound and the ask");
   s.tick(1);
   await s.settle();
   assert.deepEqual(s.ran, ["toggleVisibility", "focus"], "hidden, then shown: a new view");
@@ -117,8 +118,9 @@ test("a document that says hello within the bound, or a view hidden before it, i
   assert.deepEqual(s.ran, []);
   view.setVisible(true);
   s.tick(HELLO_BOUND_MS);
+  s.tick(ASK_BOUND_MS);
   await s.settle();
-  assert.deepEqual(s.ran, ["toggleVisibility", "focus"], "a re-shown document that never spoke");
+  assert.deepEqual(s.ran, ["toggleVisibility", "focus"], "a re-shown document that never spoke, nor answered");
 });
 
 test("a view resolved while hidden has no document yet: no bound runs until it is shown", async (t) => {
@@ -139,6 +141,7 @@ test("a document that can never start is given a new host a bounded number of ti
   s.resolve(true);
   for (let i = 0; i < MAX_HELLO_RECOVERIES + 2; i++) {
     s.tick(HELLO_BOUND_MS);
+    s.tick(ASK_BOUND_MS);
     await s.settle();
   }
   assert.equal(s.ran.filter((c) => c === "focus").length, MAX_HELLO_RECOVERIES, "then it is left as it is");
@@ -150,6 +153,7 @@ test("a document that can never start is given a new host a bounded number of ti
   last.setVisible(false);
   last.setVisible(true);
   s.tick(HELLO_BOUND_MS);
+  s.tick(ASK_BOUND_MS);
   await s.settle();
   assert.equal(s.ran.filter((c) => c === "focus").length, MAX_HELLO_RECOVERIES + 1);
 });

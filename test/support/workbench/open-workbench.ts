@@ -25,6 +25,17 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
+/**
+ * The bound on opening the workbench page. Playwright's default (30 s) is too short on a loaded machine: connect-ui
+ * runs at load 30 died on a blank page before Downcity ran, while the waits after it already allow 60 s and more.
+ */
+export const WORKBENCH_GOTO_MS = 120_000;
+
+/** Opens the workbench at `url` (workbenchUrl): every test, bench and script does it here, with the one bound. */
+export async function gotoWorkbench(page: Page, url: string): Promise<void> {
+  await page.goto(url, { timeout: WORKBENCH_GOTO_MS });
+}
+
 export async function openWorkbench(out: string, options: Omit<CodeServerOptions, "runDir"> = {}): Promise<Workbench> {
   const runDir = join(out, "run");
   const server = await startCodeServer({ ...options, runDir });
