@@ -5,6 +5,7 @@ import { test } from "node:test";
 import type { AssistantMessageData, ToolResultData } from "../../core/protocol";
 import { wire } from "../support/provider-server";
 import { startHarness } from "./harness";
+import { toolCallsThen } from "../support/tool-turn";
 
 test("cancel mid-stream keeps the partial answer as interrupted and drops half-built tool calls", async (t) => {
   const frames = wire.openaiChat({
@@ -83,20 +84,15 @@ test("an authentication error is not retried and fails the turn with the provide
 });
 
 test("a command without approval is refused with a clear result and never runs", async (t) => {
-  let n = 0;
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [
-                { id: "call_rm", name: "run_command", arguments: { command: "touch pwned" } },
-                { id: "call_ls", name: "list_dir", arguments: { path: "." } },
-              ],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "ok, I will not." }) },
+    toolCallsThen(
+      [
+        { id: "call_rm", name: "run_command", arguments: { command: "touch pwned" } },
+        { id: "call_ls", name: "list_dir", arguments: { path: "." } },
+      ],
+      { text: "ok, I will not." },
+    ),
     { agent: { policy: "reads" } },
   );
   h.agent.followUp("delete things");
@@ -125,21 +121,13 @@ test("a command without approval is refused with a clear result and never runs",
 });
 
 test("a host approve() is asked for what the policy does not allow, and its answer is logged", async (t) => {
-  let n = 0;
   const asked: string[] = [];
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [
-                { id: "c1", name: "write_file", arguments: { path: "a.txt", content: "A" } },
-                { id: "c2", name: "write_file", arguments: { path: "b.txt", content: "B" } },
-              ],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "done" }) },
+    toolCallsThen([
+      { id: "c1", name: "write_file", arguments: { path: "a.txt", content: "A" } },
+      { id: "c2", name: "write_file", arguments: { path: "b.txt", content: "B" } },
+    ]),
     {
       agent: {
         policy: "reads",

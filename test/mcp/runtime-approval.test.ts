@@ -6,6 +6,7 @@ import type { ToolResultData } from "../../core/protocol";
 import { wire } from "../support/provider-server";
 import { startHarness } from "../agent/harness";
 import { config, everythingServer, fixtureServer, testHost } from "./helpers";
+import { toolCallsThen } from "../support/tool-turn";
 
 const results = (h: { agent: { session: { events(): readonly { type: string; data: unknown }[] } } }) =>
   h.agent.session
@@ -23,17 +24,9 @@ test("the model gets the MCP tools at the first run; each call is approved like 
   const mcp = testHost(t, "/");
   mcp.manager.setConfig(config({ everything: everythingServer() }));
   const asked: ApprovalRequest[] = [];
-  let n = 0;
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "hello mcp" } }],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "done" }) },
+    toolCallsThen([{ id: "m1", name: "mcp__everything__echo", arguments: { message: "hello mcp" } }]),
     {
       agent: { policy: "edits", approve: async (req) => (asked.push(req), { approved: true }) },
       runtime: { mcpTools: () => mcp.manager.tools() },
@@ -217,23 +210,15 @@ test("'Allow for this session' on an MCP call covers that tool for the session, 
 test("an MCP call's progress reaches the chat as tool-output events for its card, before its result", async (t) => {
   const mcp = testHost(t, "/");
   mcp.manager.setConfig(config({ everything: everythingServer() }));
-  let n = 0;
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [
-                {
-                  id: "p1",
-                  name: "mcp__everything__trigger-long-running-operation",
-                  arguments: { duration: 0.2, steps: 2 },
-                },
-              ],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "done" }) },
+    toolCallsThen([
+      {
+        id: "p1",
+        name: "mcp__everything__trigger-long-running-operation",
+        arguments: { duration: 0.2, steps: 2 },
+      },
+    ]),
     {
       agent: { policy: "edits", approve: async () => ({ approved: true }) },
       runtime: { mcpTools: () => mcp.manager.tools() },

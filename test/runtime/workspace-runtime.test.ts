@@ -8,6 +8,7 @@ import { RestrictedModeError } from "../../core/runtime";
 import { Sessions } from "../../core/storage";
 import { wire } from "../support/provider-server";
 import { startHarness } from "../agent/harness";
+import { toolCallsThen } from "../support/tool-turn";
 
 const resultText = (data: ToolResultData) => (data.content[0] as { text: string }).text;
 const results = (h: { agent: { session: { events(): readonly { type: string; data: unknown }[] } } }) =>
@@ -93,17 +94,11 @@ test("Restricted Mode: prompt refuses with a clear message and no request; a run
 });
 
 test("the ask agent has its own partition, read-only tools and its instructions", async (t) => {
-  let n = 0;
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "x.txt", content: "x" } }],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "I cannot write files." }) },
+    toolCallsThen([{ id: "w1", name: "write_file", arguments: { path: "x.txt", content: "x" } }], {
+      text: "I cannot write files.",
+    }),
     { agentId: "ask" },
   );
   await h.agent.followUp("write x");
@@ -175,24 +170,19 @@ test("allow-listed commands run unasked, chained ones ask; 'allow for this sessi
 });
 
 test("the typed event stream: a previewed, approved edit and a command's live output, every event valid", async (t) => {
-  let n = 0;
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [
-                {
-                  id: "e1",
-                  name: "edit_file",
-                  arguments: { path: "a.txt", edits: [{ oldText: "two", newText: "2\nmore" }] },
-                },
-                { id: "c1", name: "run_command", arguments: { command: "printf 'out-1\\n'; printf 'err-1\\n' >&2" } },
-              ],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "Edited.", usage: { input: 100, output: 5 } }) },
+    toolCallsThen(
+      [
+        {
+          id: "e1",
+          name: "edit_file",
+          arguments: { path: "a.txt", edits: [{ oldText: "two", newText: "2\nmore" }] },
+        },
+        { id: "c1", name: "run_command", arguments: { command: "printf 'out-1\\n'; printf 'err-1\\n' >&2" } },
+      ],
+      { text: "Edited.", usage: { input: 100, output: 5 } },
+    ),
     { agent: { policy: "reads", approve: async () => ({ approved: true }), contextWindow: 1000 } },
   );
   writeFileSync(join(h.root, "a.txt"), "one\r\ntwo\r\nthree\r\n");
@@ -273,24 +263,19 @@ test("the typed event stream: a previewed, approved edit and a command's live ou
 });
 
 test("an edit whose text is not in the file fails before anyone is asked", async (t) => {
-  let n = 0;
   let asked = 0;
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [
-                {
-                  id: "e1",
-                  name: "edit_file",
-                  arguments: { path: "a.txt", edits: [{ oldText: "absent", newText: "x" }] },
-                },
-              ],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "ok" }) },
+    toolCallsThen(
+      [
+        {
+          id: "e1",
+          name: "edit_file",
+          arguments: { path: "a.txt", edits: [{ oldText: "absent", newText: "x" }] },
+        },
+      ],
+      { text: "ok" },
+    ),
     { agent: { policy: "reads", approve: async () => (asked++, { approved: true }) } },
   );
   writeFileSync(join(h.root, "a.txt"), "one\n");

@@ -7,6 +7,7 @@ import type { SessionApprovalRequest } from "../../../core/runtime/types";
 import { startHarness } from "../../agent/harness";
 import { wire } from "../../support/provider-server";
 import { ChatController, FOLDER, recordingActions, runtimesOf, view } from "./helpers";
+import { toolCallsThen } from "../../support/tool-turn";
 
 test("a malformed webview message gets an error reply and changes nothing", async (t) => {
   const h = await startHarness(t, () => ({ sse: wire.openaiChat({ text: "unused" }) }));
@@ -95,17 +96,11 @@ test("open sends the Active page once; a run streams only deltas of the shown se
 test("an approval shown in a visible chat waits for Approve; an invisible chat declines to ask", async (t) => {
   let controller: ChatController | undefined;
   const asked: SessionApprovalRequest[] = [];
-  let n = 0;
   const h = await startHarness(
     t,
-    () =>
-      n++ === 0
-        ? {
-            sse: wire.openaiChat({
-              toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "out.txt", content: "hello" } }],
-            }),
-          }
-        : { sse: wire.openaiChat({ text: "Wrote it." }) },
+    toolCallsThen([{ id: "w1", name: "write_file", arguments: { path: "out.txt", content: "hello" } }], {
+      text: "Wrote it.",
+    }),
     {
       agent: {
         policy: "reads",

@@ -5,9 +5,9 @@ import { describe, it } from "node:test";
 import { DENY_REASON_MAX, denyReason, type ToolResultData } from "../../../core/protocol";
 import { createApprover } from "../../../extension/tools";
 import { startHarness } from "../../agent/harness";
-import { wire } from "../../support/provider-server";
 import { commands } from "../../support/vscode-fake/index";
 import { editorWorkspace } from "./helpers";
+import { toolCallsThen } from "../../support/tool-turn";
 
 const resultText = (d: ToolResultData) => d.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 
@@ -15,26 +15,21 @@ describe("the core runtime with the editor tools and approver", () => {
   it("a rejected edit reaches the model as a refusal with the reason; chained commands never match the allow-list", async (t) => {
     const ws = editorWorkspace(t);
     const file = ws.write("src/a.ts", "const a = 1;\n");
-    let n = 0;
     const h = await startHarness(
       t,
-      () =>
-        n++ === 0
-          ? {
-              sse: wire.openaiChat({
-                toolCalls: [
-                  {
-                    id: "e1",
-                    name: "edit_file",
-                    arguments: { path: "src/a.ts", edits: [{ oldText: "= 1", newText: "= 2" }] },
-                  },
-                  { id: "c1", name: "run_command", arguments: { command: "echo allowed one" } },
-                  { id: "c2", name: "run_command", arguments: { command: "echo allowed; touch pwned" } },
-                  { id: "c3", name: "run_command", arguments: { command: "echo allowed && touch pwned" } },
-                ],
-              }),
-            }
-          : { sse: wire.openaiChat({ text: "ok" }) },
+      toolCallsThen(
+        [
+          {
+            id: "e1",
+            name: "edit_file",
+            arguments: { path: "src/a.ts", edits: [{ oldText: "= 1", newText: "= 2" }] },
+          },
+          { id: "c1", name: "run_command", arguments: { command: "echo allowed one" } },
+          { id: "c2", name: "run_command", arguments: { command: "echo allowed; touch pwned" } },
+          { id: "c3", name: "run_command", arguments: { command: "echo allowed && touch pwned" } },
+        ],
+        { text: "ok" },
+      ),
       {
         root: ws.root,
         runtime: {
