@@ -8,7 +8,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -17,7 +17,11 @@ interface Profile {
 }
 
 export interface Profiler {
+  /** When sampling started (ms since the epoch, this machine's clock): where the profile's own clock begins. */
+  startedAt: number;
   stop(file: string): Promise<string>;
+  /** The profile taken by `stop`. */
+  profile?: Profile;
 }
 
 /** Waits for the inspector on 127.0.0.1:`port`, then starts sampling every `intervalUs`. */
@@ -57,18 +61,22 @@ export async function startProfiler(port: number, intervalUs = 200, timeoutMs = 
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: intervalUs });
   await send("Profiler.start");
-  return {
+  const startedAt = performance.timeOrigin + performance.now();
+  const profiler: Profiler = {
+    startedAt,
     async stop(file) {
       const { profile } = (await send("Profiler.stop")) as { profile: Profile };
       socket.close();
       writeFileSync(file, JSON.stringify(profile));
+      profiler.profile = profile;
       return summarize(profile);
     },
   };
+  return profiler;
 }
 
 /** Self time by function and by script, the largest first. */
-function summarize(profile: Profile): string {
+export function summarize(profile: Profile): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
@@ -89,4 +97,32 @@ function summarize(profile: Profile): string {
       .join("\n");
   const total = (profile.endTime - profile.startTime) / 1000;
   return `profile over ${total.toFixed(0)} ms\nby script:\n${top(files, 12)}\nby function:\n${top(fns, 30)}`;
+}
+
+/**
+ * What a profile's thread did between two instants (ms on the profile's own clock from its start):
+ * its idle and its busiest entries, each "script" or "(native) function", the largest first.
+ */
+export function windowSummary(profile: Profile, fromMs: number, toMs: number, top = 4, byFunction = false): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const spent = new Map<string, number>();
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = (profile.timeDeltas[i] ?? 0) / 1000;
+    at += delta;
+    if (at < fromMs || at > toMs) return;
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const file = url.replace(/^.*\//, "").replace(/\?.*$/, "");
+    const key = !url
+      ? functionName || "(native)"
+      : byFunction
+        ? `${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`
+        : file;
+    spent.set(key, (spent.get(key) ?? 0) + delta);
+  });
+  return [...spent]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, ms]) => `${k} ${ms.toFixed(0)}`)
+    .join(", ");
 }

@@ -19,12 +19,14 @@
  * BENCH_TREE_TRACE=dir: also print, per sample, every process's CPU over click → first row, the
  *   extension's hop timeline relative to the click (DOWNCITY_HOP_TRACE: the floor marks its bundle
  *   load, activate and root request too) and each process's CPU totals once the machine settled.
+ * BENCH_TREE_RENDERER_PROFILE=dir: also CPU-profile the workbench's renderer (its page and the
+ *   same-origin webview frames in it) from the click to the first row: dir/<case>-<run>.renderer.cpuprofile.
  * BENCH_TREE_PROFILE=dir: also CPU-profile the extension host from the click to the first row
  *   (its inspector through the payload's inspect-extensions; node needs --experimental-websocket),
  *   writing dir/<case>-<run>.cpuprofile and printing its top functions.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -37,7 +39,7 @@ import {
 } from "../../test/support/workbench/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
 import { fmt, median, table } from "../stats";
-import { startProfiler, type Profiler } from "./cdp-profile";
+import { startProfiler, summarize, windowSummary, type Profile, type Profiler } from "./cdp-profile";
 import { cachedStore, writeStore } from "./tree-scale-store";
 
 const runs = Number(process.argv[2] ?? 3);
@@ -123,6 +125,7 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
 }
 
 const PROFILE_DIR = process.env.BENCH_TREE_PROFILE;
+const RENDERER_PROFILE_DIR = process.env.BENCH_TREE_RENDERER_PROFILE;
 /** BENCH_TREE_TRACE=dir: the extension's hop timeline (DOWNCITY_HOP_TRACE) and every process's CPU over click → first row. */
 const TRACE_DIR = process.env.BENCH_TREE_TRACE;
 
@@ -182,7 +185,25 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
       .waitFor({ timeout: 120_000 });
     const profiler: Profiler | undefined = inspect ? await startProfiler(inspect) : undefined;
     const cpuBefore = TRACE_DIR ? processCpu(server.process.pid!, out) : undefined;
+    let profileStart = 0;
+    let rendererProfile: Profile | undefined;
+    const cdp = RENDERER_PROFILE_DIR ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+      await cdp.send("Profiler.start");
+      profileStart = await page.evaluate(() => performance.timeOrigin + performance.now());
+    }
     const firstRowMs = await clickToFirstRow(page, c.icon);
+    if (cdp) {
+      const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: Profile };
+      mkdirSync(RENDERER_PROFILE_DIR!, { recursive: true });
+      writeFileSync(join(RENDERER_PROFILE_DIR!, `${profileName}.renderer.cpuprofile`), JSON.stringify(profile));
+      console.error(`${profileName} renderer: ${summarize(profile)}`);
+      rendererProfile = profile;
+    }
+    if (profiler)
+      console.error(`${profileName}: ${await profiler.stop(join(PROFILE_DIR!, `${profileName}.cpuprofile`))}`);
     if (cpuBefore) {
       trace(
         profileName ?? c.name,
@@ -190,6 +211,8 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
         processCpu(server.process.pid!, out),
         await page.evaluate(() => (window as unknown as { __treeScaleT0: number }).__treeScaleT0),
         firstRowMs,
+        rendererProfile && { profile: rendererProfile, start: profileStart },
+        profiler?.profile && { profile: profiler.profile, start: profiler.startedAt },
       );
       // Every process's CPU since its start once the machine settled (no process gained 50 ms in 2 s; at most 30 s).
       let last = processCpu(server.process.pid!, out);
@@ -207,8 +230,6 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
           .join(", ")}`,
       );
     }
-    if (profiler)
-      console.error(`${profileName}: ${await profiler.stop(join(PROFILE_DIR!, `${profileName}.cpuprofile`))}`);
     const pid = extensionHostPid(server.process.pid!);
     const result: Sample = {
       firstRowMs,
@@ -247,15 +268,32 @@ function trace(
   after: Map<string, number>,
   t0: number,
   firstRowMs: number,
+  renderer?: { profile: Profile; start: number },
+  host?: { profile: Profile; start: number },
 ): void {
   const lines = [`${name}: first row at ${firstRowMs.toFixed(0)} ms; CPU ms over it per process:`];
   for (const [proc, ms] of after) lines.push(`  ${(ms - (before.get(proc) ?? 0)).toFixed(0).padStart(6)}  ${proc}`);
   const file = join(TRACE_DIR!, `${name}.hops`);
   if (existsSync(file)) {
-    lines.push("  hops (ms from the click):");
-    for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
-      const { hop, t } = JSON.parse(line) as { hop: string; t: number };
-      lines.push(`  ${(t - t0).toFixed(0).padStart(6)}  ${hop}`);
+    lines.push(
+      `  hops (ms from the click)${renderer || host ? "; after each, what the renderer / extension host did since the one before (ms)" : ""}:`,
+    );
+    const marks = readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { hop: string; t: number });
+    marks.push({ hop: "first row (renderer)", t: t0 + firstRowMs });
+    let last = t0;
+    for (const { hop, t } of marks.sort((a, b) => a.t - b.t)) {
+      const did = [renderer && (["renderer", renderer] as const), host && (["host", host] as const)]
+        .filter((x) => !!x)
+        .map(
+          ([who, p]) =>
+            `   ${who} [${windowSummary(p.profile, last - p.start, t - p.start, who === "host" ? 5 : 4, who === "host")}]`,
+        )
+        .join("");
+      lines.push(`  ${(t - t0).toFixed(0).padStart(6)}  ${hop}${did}`);
+      last = t;
     }
   }
   console.error(lines.join("\n"));

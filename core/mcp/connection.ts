@@ -1,10 +1,6 @@
 // Over 350 lines: one MCP server connection (transports, backoff, tool list, calls) as one state machine.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -14,7 +10,7 @@ import type { McpServerConfig, McpServerEntry } from "./config";
 import { mcpToolName } from "./names";
 import { settleResponsesAfterNotifications } from "./ordered-messages";
 import { MCP_RESULT_CAP, toToolOutput, type McpCallResult } from "./results";
-import { checkInputSchema } from "./schema";
+import { mcpSdk, type McpSdk } from "./load-sdk";
 
 export type McpServerState = "stopped" | "starting" | "running" | "restarting" | "failed";
 
@@ -197,7 +193,8 @@ export class McpConnection {
     }
     if (generation !== this.generation) return;
     try {
-      const { client, kind } = await this.open(config);
+      const sdk = await mcpSdk();
+      const { client, kind } = await this.open(config, sdk);
       if (generation !== this.generation) {
         await client.close().catch(() => undefined);
         return;
@@ -205,10 +202,10 @@ export class McpConnection {
       this.client = client;
       this.transportKind = kind;
       client.onclose = () => this.closed(generation);
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
         void this.refresh(generation);
       });
-      await this.listTools(client, generation);
+      await this.listTools(client, generation, sdk);
       if (generation !== this.generation) return;
       this.connectedAt = this.deps.now();
       this.lastError = undefined;
@@ -234,13 +231,14 @@ export class McpConnection {
   }
 
   /** A client over the configured transport: Streamable HTTP first for a URL, legacy SSE when that fails (or when `type` is "sse"). */
-  private async open(config: McpServerConfig): Promise<{ client: Client; kind: string }> {
+  private async open(config: McpServerConfig, sdk: McpSdk): Promise<{ client: Client; kind: string }> {
+    const { StdioClientTransport, StreamableHTTPClientTransport, SSEClientTransport } = sdk;
     const timeout = this.deps.startTimeoutMs();
     if ("command" in config) {
       const transport = new StdioClientTransport({
         command: config.command,
         args: config.args ?? [],
-        env: environment(config, this.deps.root),
+        env: environment(config, this.deps.root, sdk.getDefaultEnvironment()),
         cwd: config.cwd ? resolvePath(this.deps.root, config.cwd) : this.deps.root,
         stderr: "pipe",
       });
@@ -253,29 +251,33 @@ export class McpConnection {
           this.deps.log.stderr(this.name, line);
         });
       }
-      return { client: await this.connectWith(transport, timeout), kind: "stdio" };
+      return { client: await this.connectWith(transport, timeout, sdk), kind: "stdio" };
     }
     const url = new URL(config.url);
     const requestInit = { headers: config.headers ?? {} };
     if (config.type !== "sse") {
       try {
         return {
-          client: await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit }), timeout),
+          client: await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit }), timeout, sdk),
           kind: "streamable-http",
         };
       } catch (err) {
         this.deps.log.info(this.name, `Streamable HTTP failed (${errorText(err)}); trying the legacy SSE transport`);
         try {
-          return { client: await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout), kind: "sse" };
+          return {
+            client: await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout, sdk),
+            kind: "sse",
+          };
         } catch (sseErr) {
           throw new Error(`Streamable HTTP: ${errorText(err)}; SSE: ${errorText(sseErr)}`);
         }
       }
     }
-    return { client: await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout), kind: "sse" };
+    return { client: await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout, sdk), kind: "sse" };
   }
 
-  private async connectWith(transport: Transport, timeout: number): Promise<Client> {
+  private async connectWith(transport: Transport, timeout: number, sdk: McpSdk): Promise<Client> {
+    const { Client, McpError, ErrorCode } = sdk;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     this.connecting = client;
     try {
@@ -292,7 +294,7 @@ export class McpConnection {
     }
   }
 
-  private async listTools(client: Client, generation: number): Promise<void> {
+  private async listTools(client: Client, generation: number, sdk: McpSdk): Promise<void> {
     const listed: z.infer<typeof LooseToolList>["tools"] = [];
     let cursor: string | undefined;
     do {
@@ -308,7 +310,7 @@ export class McpConnection {
     const names = new Set<string>();
     const byName = new Map<string, { key: string; tool: Tool }>();
     for (const t of listed) {
-      const checked = checkInputSchema(t.inputSchema);
+      const checked = sdk.checkInputSchema(t.inputSchema);
       if (!checked.ok) {
         disabled.push({ tool: t.name, reason: checked.reason });
         this.deps.log.info(this.name, `tool "${t.name}" is disabled: ${checked.reason}`);
@@ -340,7 +342,7 @@ export class McpConnection {
     const client = this.client;
     if (!client || generation !== this.generation) return;
     try {
-      await this.listTools(client, generation);
+      await this.listTools(client, generation, await mcpSdk());
       this.deps.log.info(this.name, `tool list changed: ${this.adapted.length} tools`);
       this.deps.onChange();
     } catch (err) {
@@ -409,6 +411,7 @@ export class McpConnection {
       });
       return toToolOutput(result as McpCallResult);
     } catch (err) {
+      const { McpError, ErrorCode } = await mcpSdk();
       if (ctx.signal.aborted)
         return textOutput(`${tool} was cancelled; the MCP server "${this.name}" was told to stop it.`, {
           isError: true,
@@ -480,8 +483,12 @@ export class McpConnection {
 }
 
 /** The server's environment: the SDK's safe defaults (PATH, HOME…, no secrets of ours), the envFile, then `env` (null removes). */
-function environment(config: Extract<McpServerConfig, { command: string }>, root: string): Record<string, string> {
-  const env: Record<string, string> = { ...getDefaultEnvironment() };
+function environment(
+  config: Extract<McpServerConfig, { command: string }>,
+  root: string,
+  defaults: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = { ...defaults };
   if (config.envFile) Object.assign(env, readEnvFile(resolvePath(root, config.envFile)));
   for (const [k, v] of Object.entries(config.env ?? {})) {
     if (v === null) delete env[k];
