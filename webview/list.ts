@@ -184,6 +184,10 @@ export class VirtualList<T extends ListRow> {
 
   private draw(): void {
     listStats.draws++;
+    // What stands above the rows in the scroller (the history bar): the virtualizer counts it in every offset.
+    const margin = this.inner.offsetTop;
+    if (margin !== this.virtualizer.options.scrollMargin)
+      this.virtualizer.setOptions({ ...this.virtualizer.options, scrollMargin: margin });
     this.virtualizer._willUpdate();
     if (this.scrollTarget !== undefined) {
       const key = this.scrollTarget;
@@ -208,7 +212,7 @@ export class VirtualList<T extends ListRow> {
         this.inner.append(row);
       }
       row.dataset.index = String(v.index);
-      row.style.transform = `translateY(${v.start}px)`;
+      row.style.transform = `translateY(${v.start - margin}px)`;
       if (fresh || this.dirty.has(item.key)) {
         listStats.rowRenders++;
         this.renderRow(item, row);

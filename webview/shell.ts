@@ -97,9 +97,12 @@ export function shellView(app: ShellApp): TemplateResult {
     ? historyBar(conversation.hasOlder, state.loadingEarlier, () => void app.loadEarlier())
     : nothing;
   const list = app.list;
-  return html`${header}${findBar(app.find)}${history}
+  // The history bar scrolls with the conversation, above its first row: pinned above the log, "Start of session"
+  // stayed on screen at the end of a long chat, over its first line in the editor chat.
+  return html`${header}${findBar(app.find)}
     <div class="log-area">
       <div class="log-scroller" role="log" aria-label="Conversation" aria-live="polite" tabindex="0">
+        ${history}
         <div class="log-inner"></div>
       </div>
       ${list && !list.pinned && conversation.items.length ? jumpToLatest(() => app.jumpToLatest()) : nothing}
