@@ -92,6 +92,8 @@ const CLIENT_INFO = { name: "downcity", version: "1" };
 export class McpConnection {
   private state: McpServerState = "stopped";
   private client: Client | undefined;
+  /** The client of a start still connecting: a stop closes it, else a hanging server's process outlives the stop. */
+  private connecting: Client | undefined;
   private transportKind: string | undefined;
   private starting: Promise<void> | undefined;
   private adapted: Tool[] = [];
@@ -169,11 +171,12 @@ export class McpConnection {
     this.clearRestart();
     this.generation++;
     this.starting = undefined;
-    const client = this.client;
+    const clients = [this.client, this.connecting];
     this.client = undefined;
+    this.connecting = undefined;
     this.adapted = [];
     this.setState("stopped");
-    await client?.close().catch(() => undefined);
+    await Promise.all(clients.map((c) => c?.close().catch(() => undefined)));
   }
 
   async restart(): Promise<void> {
@@ -276,6 +279,7 @@ export class McpConnection {
   private async connectWith(transport: Transport, timeout: number, sdk: McpSdk): Promise<Client> {
     const { Client, McpError, ErrorCode } = sdk;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    this.connecting = client;
     try {
       await client.connect(transport, { timeout });
       settleResponsesAfterNotifications(transport);
@@ -285,6 +289,8 @@ export class McpConnection {
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
         throw new Error(`it did not answer "initialize" within ${Math.round(timeout / 100) / 10} s`, { cause: err });
       throw err;
+    } finally {
+      if (this.connecting === client) this.connecting = undefined;
     }
   }
 

@@ -47,9 +47,10 @@ export interface McpHostOptions {
   startTimeoutMs?: number | (() => number);
   /**
    * How long a run waits for servers still connecting (after consent and inputs) before
-   * it goes on without them; they keep starting and join the next run. Default 3 s.
+   * it goes on without them; they keep starting and join the next run. Default 3 s; a
+   * function is read at each run (the extension's setting).
    */
-  firstRunWaitMs?: number;
+  firstRunWaitMs?: number | (() => number);
   callTimeoutMs?: number;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
@@ -131,7 +132,8 @@ export class McpManager {
     const pending = [...this.connections.values()].filter(
       (c) => c.current === "stopped" && !c.stoppedByUser && !this.isHeld(c),
     );
-    const waitMs = this.host.firstRunWaitMs ?? 3_000;
+    const wait = this.host.firstRunWaitMs;
+    const waitMs = (typeof wait === "function" ? wait() : wait) ?? 3_000;
     await Promise.all(
       pending.map(async (c) => {
         // Consent and inputs wait for the user; only the connection itself is bounded.

@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { McpManager, type McpTools } from "../../core/runtime/mcp";
 import { WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 import { McpInputs } from "./inputs";
-import { readFolderConfig, SETTING, startTimeoutMs } from "./sources";
+import { firstRunWaitMs, readFolderConfig, SETTING, startTimeoutMs } from "./sources";
 import { McpTrust } from "./trust";
 
 export interface FolderMcp {
@@ -41,8 +41,6 @@ export class McpServers implements vscode.Disposable {
   constructor(
     context: Pick<vscode.ExtensionContext, "workspaceState" | "secrets" | "storageUri">,
     readonly output: vscode.OutputChannel,
-    /** How long a run waits for a starting server (the manager's default when unset); tests on a loaded machine wait longer. */
-    private readonly firstRunWaitMs?: number,
   ) {
     this.trust = McpTrust.of(context, (message) => output.appendLine(`[trust] ${message}`));
     this.inputs = new McpInputs(context.secrets);
@@ -94,7 +92,7 @@ export class McpServers implements vscode.Disposable {
     }
     const manager = new McpManager({
       root,
-      firstRunWaitMs: this.firstRunWaitMs,
+      firstRunWaitMs: () => firstRunWaitMs(folder),
       startTimeoutMs: () => startTimeoutMs(folder),
       log: {
         stderr: (server, line) => this.output.appendLine(`[${server}] ${line}`),

@@ -11,6 +11,12 @@ export function startTimeoutMs(folder: vscode.WorkspaceFolder): number {
   return Number.isFinite(seconds) && seconds >= 1 ? seconds * 1000 : 30_000;
 }
 
+/** `downcity.mcp.firstRunWaitSeconds` of the folder, read at each run: how long it waits for a starting server. */
+export function firstRunWaitMs(folder: vscode.WorkspaceFolder): number {
+  const seconds = vscode.workspace.getConfiguration("downcity", folder.uri).get<number>("mcp.firstRunWaitSeconds", 3);
+  return Number.isFinite(seconds) && seconds >= 1 ? seconds * 1000 : 3_000;
+}
+
 /**
  * A folder's MCP configuration, VS Code's way: the user's `downcity.mcp.servers` (trusted),
  * then the setting's workspace values and the folder's `.vscode/mcp.json` (both may come

@@ -3,7 +3,7 @@
 import { wire, type ScriptedReply } from "./provider-server";
 import { withTimeout } from "./with-timeout";
 
-/** `handler` serves the replies in order; `request(n)` resolves with the n-th (0-based) request's body once it arrived. */
+/** `handler` serves the replies in order; `request(n)` resolves with the n-th (0-based) request's body once it arrived (within `ms`). */
 export function scriptedModel(replies: ((body: any) => ScriptedReply)[]) {
   const arrived: { promise: Promise<any>; resolve(body: any): void }[] = [];
   const slot = (n: number) => {
@@ -22,6 +22,6 @@ export function scriptedModel(replies: ((body: any) => ScriptedReply)[]) {
       const reply = replies[n];
       return reply ? reply(req.body) : wire.error("openai-chat", 400, `unexpected request #${n + 1}`);
     },
-    request: (n: number, what: string) => withTimeout(slot(n).promise, 30_000, `request #${n + 1} (${what})`),
+    request: (n: number, what: string, ms = 30_000) => withTimeout(slot(n).promise, ms, `request #${n + 1} (${what})`),
   };
 }

@@ -32,21 +32,19 @@ function workspace(t: { after(fn: () => unknown): void }, servers: Record<string
 }
 
 function servers(t: { after(fn: () => unknown): void }, context = fakeContext()) {
+  // The fixture server is a tsx child: on 2 busy cores its start can pass the product's 3 s first-run wait.
+  fake.settings["downcity.mcp.firstRunWaitSeconds"] = 60;
+  t.after(() => delete fake.settings["downcity.mcp.firstRunWaitSeconds"]);
   const output: string[] = [];
   const waiters: { line: string; resolve(): void }[] = [];
-  const s = new McpServers(
-    context,
-    {
-      appendLine: (l: string) => {
-        output.push(l);
-        for (const w of waiters.filter((w) => w.line === l)) w.resolve();
-      },
-      show() {},
-      dispose() {},
-    } as unknown as vscode.OutputChannel,
-    // The fixture server is a tsx child: on 2 busy cores its start can pass the product's 3 s first-run wait.
-    60_000,
-  );
+  const s = new McpServers(context, {
+    appendLine: (l: string) => {
+      output.push(l);
+      for (const w of waiters.filter((w) => w.line === l)) w.resolve();
+    },
+    show() {},
+    dispose() {},
+  } as unknown as vscode.OutputChannel);
   t.after(() => s.dispose());
   /** Resolves once `line` reached the channel: stderr and the stdio replies are separate pipes, so it can come after them. */
   const seen = (line: string, ms = 10_000) =>

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import * as vscode from "vscode";
 import { McpServers } from "../../../extension/mcp/servers";
 import { McpTrust, TRUST_FILE } from "../../../extension/mcp/trust";
+import * as fake from "../../support/vscode-fake";
 import { fakeContext, folder } from "../../support/extension/helpers";
 import { tempDir } from "../../support/temp";
 import { fixtureServer } from "../../mcp/helpers";
@@ -138,12 +139,15 @@ test("McpServers: Allow on the modal lands in storageUri's file; the next window
   let asked = 0;
   win.showWarningMessage = async () => (asked++, "Allow");
   t.after(() => (win.showWarningMessage = before!));
+  // The fixture server is a tsx child: on 2 busy cores its start can pass the product's 3 s first-run wait.
+  fake.settings["downcity.mcp.firstRunWaitSeconds"] = 60;
+  t.after(() => delete fake.settings["downcity.mcp.firstRunWaitSeconds"]);
   const open = () => {
-    const s = new McpServers(
-      windowOn(storage),
-      { appendLine() {}, show() {}, dispose() {} } as unknown as vscode.OutputChannel,
-      60_000,
-    );
+    const s = new McpServers(windowOn(storage), {
+      appendLine() {},
+      show() {},
+      dispose() {},
+    } as unknown as vscode.OutputChannel);
     t.after(() => s.dispose());
     return s;
   };
