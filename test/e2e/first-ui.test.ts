@@ -14,6 +14,7 @@ import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import {
+  dirHolds,
   gotoWorkbench,
   chainedSteps,
   fileMatches,
@@ -34,8 +35,10 @@ const HELD_ANSWER = "Here are the SKUs and their stock levels, one per line.";
 
 const sse = (text: string) => wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, text });
 
+const sessionsDir = (workspace: string, agentId: string) => join(workspace, ".downcity", "agents", agentId, "sessions");
+
 function sessionIds(workspace: string, agentId: string): string[] {
-  const dir = join(workspace, ".downcity", "agents", agentId, "sessions");
+  const dir = sessionsDir(workspace, agentId);
   return existsSync(dir) ? readdirSync(dir) : [];
 }
 
@@ -142,7 +145,8 @@ test(
       await answer.waitFor({ timeout: 30_000 });
       const body = await model.request(0, "the first message");
       assert.match(JSON.stringify(body.messages), /Which module restocks items\?/);
-      const ids = sessionIds(workspace, "code");
+      // The answer shows before the session's first batch reaches disk (write-behind): wait for its directory.
+      const ids = await dirHolds(sessionsDir(workspace, "code"), 1, 30_000);
       assert.equal(ids.length, 1, `one session on disk: ${ids.join(", ")}`);
       await fileMatches(sessionPaths(workspace, "code", ids[0]!).active, /restocks items per SKU/, 30_000);
       const userMessages = readFileSync(sessionPaths(workspace, "code", ids[0]!).active, "utf8")
@@ -173,7 +177,7 @@ test(
       await box().fill(ASK_PROMPT);
       await chat().getByRole("button", { name: "Send", exact: true }).click();
       await chat().locator("article.message.assistant", { hasText: ASK_ANSWER }).waitFor({ timeout: 30_000 });
-      const ids = sessionIds(workspace, "ask");
+      const ids = await dirHolds(sessionsDir(workspace, "ask"), 1, 30_000);
       assert.equal(ids.length, 1, "the Ask session is on disk under its agent");
       await fileMatches(sessionPaths(workspace, "ask", ids[0]!).active, /matching SKU only/, 30_000);
       assert.equal(sessionIds(workspace, "code").length, 1, "the Code session is left as it was");

@@ -2,7 +2,7 @@
 // code-server + Chromium started together and stopped in reverse (test/support/workbench/open-workbench.ts),
 // bounded waits, and failure artefacts (screenshot, logs) left in the output folder.
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, readFileSync, rmSync, watch } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
 import type { Page } from "playwright-core";
@@ -42,6 +42,41 @@ export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<
     const timer = setTimeout(() => done(new Error(`${file} did not match ${pattern} within ${ms} ms`)), ms);
     const watcher = watch(dirname(file), () => matches() && done());
     if (matches()) done();
+  });
+}
+
+/**
+ * The entries of `dir` once it holds at least `count`, re-read on every change in it or (while it does not exist
+ * yet) in its nearest existing ancestor; rejects after `ms`. A session's directory appears only when its write-behind
+ * queue first flushes (DESIGN: lazy materialisation, 200 ms batches), which under load comes after the answer shows.
+ */
+export function dirHolds(dir: string, count: number, ms: number): Promise<string[]> {
+  const entries = () => (existsSync(dir) ? readdirSync(dir) : []);
+  return new Promise((ok, fail) => {
+    let watcher: FSWatcher | undefined;
+    let watched = "";
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      watcher?.close();
+      if (error) fail(error);
+      else ok(entries());
+    };
+    const check = () => {
+      if (entries().length >= count) return done();
+      // Watch the folder itself once it exists, else the closest ancestor that does (its creation is a change there).
+      let target = dir;
+      while (!existsSync(target) && dirname(target) !== target) target = dirname(target);
+      if (target === watched) return;
+      watcher?.close();
+      watched = target;
+      watcher = watch(target, check);
+      if (entries().length >= count) done();
+    };
+    const timer = setTimeout(
+      () => done(new Error(`${dir} did not hold ${count} entries within ${ms} ms: ${entries().join(", ")}`)),
+      ms,
+    );
+    check();
   });
 }
 
