@@ -71,7 +71,11 @@ export async function startHarness(
     agentId?: string;
   } = {},
 ): Promise<Harness> {
-  const root = options.root ?? tempWorkspace(t);
+  // The runtime writes into root until it is closed, so the folder goes after it. node:test
+  // runs after-hooks in the order they were added, and one that throws skips the rest: a
+  // runtime-approval run at load 32 failed with ENOTEMPTY, then never exited (server still open).
+  const removals: (() => unknown)[] = [];
+  const root = options.root ?? tempWorkspace({ after: (fn) => removals.push(fn) });
   const protocol = options.protocol ?? "openai-chat";
   const server = await startProviderServer(handler);
   const a = options.agent ?? {};
@@ -101,8 +105,12 @@ export async function startHarness(
     ...options.runtime,
   });
   t.after(async () => {
-    await runtime.close();
-    await server.close();
+    try {
+      await runtime.close();
+      await server.close();
+    } finally {
+      for (const remove of removals) await remove();
+    }
   });
   const events: AgentEvent[] = [];
   runtime.onEvent((event) => events.push(event));

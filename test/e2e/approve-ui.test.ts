@@ -12,7 +12,14 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { gotoWorkbench, fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import {
+  gotoWorkbench,
+  fileMatches,
+  missingVsCode,
+  openChatWorkbench,
+  outputDir,
+  runPaletteCommandUntil,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const OLD_LINE = "items.map((item) => ({ ...item, quantity: item.quantity + amount }))";
@@ -259,8 +266,7 @@ function sessionLog(workspace: string): string {
 }
 
 async function openNotificationCentre(page: Page): Promise<void> {
-  await runPaletteCommand(page, "Notifications: Show Notifications");
-  await page.locator(".notifications-center").waitFor({ state: "visible", timeout: 60_000 });
+  await runPaletteCommandUntil(page, "Notifications: Show Notifications", page.locator(".notifications-center"));
 }
 
 /** A measured figure for BENCHMARKS.md, printed (never asserted: the machine is shared). */

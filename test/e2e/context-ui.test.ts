@@ -17,7 +17,15 @@ import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/co
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { gotoWorkbench, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand, withTimeout } from "./helpers";
+import {
+  gotoWorkbench,
+  missingVsCode,
+  openChatWorkbench,
+  outputDir,
+  runPaletteCommand,
+  runPaletteCommandUntil,
+  withTimeout,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const RULE = "Rule from AGENTS.md: name every SKU in upper case.";
@@ -209,7 +217,7 @@ test(
       async () => {
         await runPaletteCommand(page, "Downcity: Open Chat in Editor", 30_000);
         // The editor's webview has focus, and keeps keys: the palette shows the Explorer.
-        await showExplorer(page);
+        await runPaletteCommandUntil(page, "View: Show Explorer", page.locator(".explorer-folders-view"));
         // The sidebar shows the Explorer now: the one visible chat is the editor tab's.
         await box().waitFor({ timeout: 60_000 });
         const src = page
@@ -247,25 +255,6 @@ test(
     );
   },
 );
-
-/**
- * "View: Show Explorer" from the palette until the Explorer is on screen, at most 3 times: the
- * editor chat that "Open Chat in Editor" opened takes focus once it has loaded, and when that
- * happens while the palette is open it closes the palette before Enter (a 5-run loop, load 12:
- * the sidebar still showed Downcity 60 s later).
- */
-async function showExplorer(page: Page): Promise<void> {
-  const explorer = page.locator(".explorer-folders-view");
-  for (let attempt = 1; ; attempt++) {
-    await runPaletteCommand(page, "View: Show Explorer", 30_000);
-    try {
-      await explorer.waitFor({ state: "visible", timeout: 20_000 });
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-    }
-  }
-}
 
 /**
  * A real drag in Chromium (mouse down on `from`, moves, up on `to`), as a user makes it:

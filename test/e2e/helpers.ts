@@ -5,7 +5,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { chatFrame } from "../support/workbench/workbench";
 import { PROJECT_ROOT } from "../support/workbench/code-server";
 import { openWorkbench, type Workbench } from "../support/workbench/open-workbench";
@@ -80,15 +80,17 @@ export function dirHolds(dir: string, count: number, ms: number): Promise<string
   });
 }
 
-const PALETTE_TRIES = 3;
-
 /** Runs a command by its palette title (F1, type, Enter): unlike a toggle, the same result whatever is open. */
 export async function runPaletteCommand(page: Page, title: string, timeout = 15_000): Promise<void> {
   const input = page.locator(".quick-input-widget input");
-  // A webview that takes focus as it loads (a chat just opened in an editor) swallows F1 or
-  // closes the palette: then focus is handed back to the workbench and F1 pressed again, at
-  // most PALETTE_TRIES times (context-ui step 09 in CI: F1 after "Open Chat in Editor" never
-  // opened the palette in 30 s).
+  // Enter runs the focused row: under load the list filters after the text is in, and a row
+  // that merely shows the title while another is focused ran that other command
+  // (approve-ui, a 20-run loop: the notification centre never opened).
+  const row = page.locator(".quick-input-list .monaco-list-row.focused", { hasText: title }).filter({ visible: true });
+  // A webview that takes focus as it loads (a chat just opened in an editor) swallows F1, or
+  // closes the palette before its row is focused: then focus is handed back to the workbench
+  // and the palette opened again, at most PALETTE_TRIES times (context-ui step 09: in CI F1
+  // never opened the palette in 30 s; in a loop at load 29 it closed after the text was in).
   for (let attempt = 1; ; attempt++) {
     const last = attempt >= PALETTE_TRIES;
     if (attempt === 1) {
@@ -100,27 +102,73 @@ export async function runPaletteCommand(page: Page, title: string, timeout = 15_
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     }
     await page.keyboard.press("F1");
+    const outcome = await paletteOutcome(input, row, title, last ? timeout : Math.min(timeout, 10_000), timeout);
+    if (outcome === "ready") break;
+    if (last) throw new Error(`the palette did not run "${title}": ${outcome}`);
+  }
+  await page.keyboard.press("Enter");
+}
+
+const PALETTE_TRIES = 3;
+
+/**
+ * Runs a palette command until `shown` is on screen, at most 3 times, as a user does when a
+ * command did not take: a webview that takes focus between the palette's row and Enter
+ * keeps the key (approve-ui step 06 at load 23: the notification centre never opened;
+ * context-ui step 09 at load 12: the sidebar still showed Downcity 60 s later).
+ */
+export async function runPaletteCommandUntil(
+  page: Page,
+  title: string,
+  shown: Locator,
+  timeout = 30_000,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await runPaletteCommand(page, title, timeout);
     try {
-      await input.waitFor({ state: "visible", timeout: last ? timeout : Math.min(timeout, 10_000) });
-      await input.fill(`>${title}`, { timeout: Math.min(timeout, 5_000) });
-      break;
+      await shown.waitFor({ state: "visible", timeout: 20_000 });
+      return;
     } catch (error) {
-      if (await input.isVisible()) {
-        await input.fill(`>${title}`, { timeout }); // still open, only slow: give it the whole bound
-        break;
-      }
-      if (last) throw error;
+      if (attempt >= 3) throw error;
     }
   }
-  // Enter runs the focused row: under load the list filters after the text is in, and a row
-  // that merely shows the title while another is focused ran that other command
-  // (approve-ui, a 20-run loop: the notification centre never opened).
-  await page
-    .locator(".quick-input-list .monaco-list-row.focused", { hasText: title })
-    .filter({ visible: true })
-    .first()
-    .waitFor({ timeout });
-  await page.keyboard.press("Enter");
+}
+
+/** Whether the palette, just asked for, ends up open on `title`'s row, or why not. */
+async function paletteOutcome(
+  input: Locator,
+  row: Locator,
+  title: string,
+  openBound: number,
+  timeout: number,
+): Promise<"ready" | "it did not open" | "it took no text" | "it closed" | "its row was not focused"> {
+  const opened = await input.waitFor({ state: "visible", timeout: openBound }).then(
+    () => true,
+    () => false,
+  );
+  if (!opened) return "it did not open";
+  // Open, and it stays open unless something takes focus: a closed palette ends the wait at
+  // once, a slow one gets the whole bound.
+  const fill = (bound: number) =>
+    input.fill(`>${title}`, { timeout: bound }).then(
+      () => true,
+      () => false,
+    );
+  const typed = (await fill(Math.min(timeout, 5_000))) || ((await input.isVisible()) && (await fill(timeout)));
+  if (!typed) return (await input.isVisible()) ? "it took no text" : "it closed";
+  return Promise.race([
+    row
+      .first()
+      .waitFor({ timeout })
+      .then(
+        () => "ready" as const,
+        () => "its row was not focused" as const,
+      ),
+    input.waitFor({ state: "hidden", timeout }).then(
+      () => "it closed" as const,
+      () => "its row was not focused" as const,
+    ),
+  ]);
 }
 
 /**

@@ -5,7 +5,8 @@ import { join } from "node:path";
 /** A fresh real directory under the OS temp dir (realpath: symlinked /tmp is resolved), removed after the test. */
 export function tempDir(t: { after(fn: () => unknown): void }, prefix = "downcity-"): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // Retries: a file still being closed elsewhere makes one rm fail with ENOTEMPTY or EBUSY.
+  t.after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 3 }));
   return dir;
 }
 
