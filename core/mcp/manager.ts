@@ -132,8 +132,7 @@ export class McpManager {
     const pending = [...this.connections.values()].filter(
       (c) => c.current === "stopped" && !c.stoppedByUser && !this.isHeld(c),
     );
-    const wait = this.host.firstRunWaitMs;
-    const waitMs = (typeof wait === "function" ? wait() : wait) ?? 3_000;
+    const waitMs = current(this.host.firstRunWaitMs) ?? 3_000;
     await Promise.all(
       pending.map(async (c) => {
         // Consent and inputs wait for the user; only the connection itself is bounded.
@@ -225,8 +224,7 @@ export class McpManager {
       root: host.root,
       resolve: (e) => this.resolve(e),
       log: host.log,
-      startTimeoutMs: () =>
-        (typeof host.startTimeoutMs === "function" ? host.startTimeoutMs() : host.startTimeoutMs) ?? 30_000,
+      startTimeoutMs: () => current(host.startTimeoutMs) ?? 30_000,
       callTimeoutMs: host.callTimeoutMs ?? 120_000,
       backoff: { ...DEFAULT_BACKOFF, ...host.backoff },
       now: host.now ?? Date.now,
@@ -283,4 +281,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function causeOf(err: unknown): unknown {
   return err instanceof Error ? err.cause : undefined;
+}
+
+/** A host option given as a value or as a function read each time (the extension's settings). */
+function current(option: number | (() => number) | undefined): number | undefined {
+  return typeof option === "function" ? option() : option;
 }

@@ -6,15 +6,17 @@ import { readMcpFile, WORKSPACE_MCP_FILE } from "../../core/runtime/mcp";
 export const SETTING = "downcity.mcp.servers";
 
 /** `downcity.mcp.startTimeoutSeconds` of the folder, read at each server start. */
-export function startTimeoutMs(folder: vscode.WorkspaceFolder): number {
-  const seconds = vscode.workspace.getConfiguration("downcity", folder.uri).get<number>("mcp.startTimeoutSeconds", 30);
-  return Number.isFinite(seconds) && seconds >= 1 ? seconds * 1000 : 30_000;
-}
+export const startTimeoutMs = (folder: vscode.WorkspaceFolder): number =>
+  secondsSetting(folder, "startTimeoutSeconds", 30);
 
 /** `downcity.mcp.firstRunWaitSeconds` of the folder, read at each run: how long it waits for a starting server. */
-export function firstRunWaitMs(folder: vscode.WorkspaceFolder): number {
-  const seconds = vscode.workspace.getConfiguration("downcity", folder.uri).get<number>("mcp.firstRunWaitSeconds", 3);
-  return Number.isFinite(seconds) && seconds >= 1 ? seconds * 1000 : 3_000;
+export const firstRunWaitMs = (folder: vscode.WorkspaceFolder): number =>
+  secondsSetting(folder, "firstRunWaitSeconds", 3);
+
+/** A `downcity.mcp.<key>` number of seconds, in ms; below 1 s or not a number is the default. */
+function secondsSetting(folder: vscode.WorkspaceFolder, key: string, fallback: number): number {
+  const seconds = vscode.workspace.getConfiguration("downcity", folder.uri).get<number>(`mcp.${key}`, fallback);
+  return (Number.isFinite(seconds) && seconds >= 1 ? seconds : fallback) * 1000;
 }
 
 /**
