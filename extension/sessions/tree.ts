@@ -441,8 +441,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       const model = this.models.get(entry);
       if (!model) continue;
       for (const path of paths) {
+        const mark = model.feedMark;
         const found = await entry.runtime.storedItemAt(path).catch(() => undefined);
         if (!found || this.models.get(entry) !== model) continue;
+        // This window's own change came while the file was read: the feed's word is newer.
+        if (model.fedSince(found.agentId, found.sessionId, mark)) continue;
         const known = model.get(found.agentId, found.sessionId);
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;
