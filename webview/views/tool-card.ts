@@ -28,16 +28,26 @@ function argSummary(args: Record<string, unknown>): string {
   return first ? first.split("\n")[0]!.slice(0, 80) : "";
 }
 
+/**
+ * The hunks of an edit's unified diff. Its `--- a/… +++ b/…` header is left out: the card's
+ * head names the file, and in a narrow sidebar the header lines were cut off. Inside a hunk
+ * the first character alone says what a line is (a removed "-- comment" reads "--- comment").
+ */
 function diffView(diff: string): TemplateResult {
+  const lines = diff.split("\n");
+  const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
+  const shown = firstHunk > 0 ? lines.slice(firstHunk) : lines;
+  const inHunks = firstHunk >= 0;
   return html`<pre class="diff">
-${diff.split("\n").map((line) => {
-      const cls =
-        line.startsWith("+") && !line.startsWith("+++")
-          ? "add"
-          : line.startsWith("-") && !line.startsWith("---")
-            ? "del"
-            : line.startsWith("@@")
-              ? "hunk"
+${shown.map((line) => {
+      const cls = !inHunks
+        ? ""
+        : line.startsWith("@@")
+          ? "hunk"
+          : line.startsWith("+")
+            ? "add"
+            : line.startsWith("-")
+              ? "del"
               : "";
       return html`<span class=${cls}>${line} </span>`;
     })}</pre>`;
