@@ -23,6 +23,7 @@ import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import { gotoWorkbench, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
 import { trustFiles } from "./mcp-trust-file";
+import { untilElement } from "./until-element";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const EVERYTHING = join(PROJECT_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -134,17 +135,18 @@ test(
       );
       const img = done.getByRole("img", { name: "Image 1 of the result (image/png)", exact: true });
       await img.waitFor({ timeout: 30_000 });
-      await img.evaluate((e: HTMLImageElement) =>
-        e.complete && e.naturalWidth > 0
-          ? undefined
-          : new Promise((ok, fail) => {
-              e.addEventListener("load", ok, { once: true });
-              e.addEventListener("error", () => fail(new Error(`the image did not load: ${e.src}`)), { once: true });
-            }),
+      // Checked frame by frame on the image found each time: the card re-renders as the turn goes on.
+      const drawn = await untilElement(
+        img,
+        (e: HTMLImageElement) =>
+          !e.src.startsWith("blob:")
+            ? `the image is not a blob URL: ${e.src}`
+            : e.complete && e.naturalWidth > 0
+              ? true
+              : `the image ${e.complete ? "did not decode" : "is loading"}: ${e.src}`,
+        30_000,
       );
-      const drawn = await img.evaluate((e: HTMLImageElement) => ({ w: e.naturalWidth, src: e.src }));
-      assert.ok(drawn.w > 0, "the PNG decoded");
-      assert.match(drawn.src, /^blob:/);
+      assert.equal(drawn, true, `the PNG is not drawn: ${drawn}`);
       assert.doesNotMatch(await done.innerText(), /\[image image\/png\]/);
       await chat()
         .locator('article.message.assistant[aria-label="Assistant"]', { hasText: "Here is the image." })

@@ -13,8 +13,8 @@ import type { FrameLocator, Page } from "playwright-core";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { wire, startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { withTimeout } from "../support/with-timeout";
 import { gotoWorkbench, fileMatches, missingVsCode, openChatWorkbench, outputDir } from "./helpers";
+import { untilElement } from "./until-element";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const sse = (script: Parameters<typeof wire.openaiChat>[0]) => () => ({
@@ -152,18 +152,14 @@ test(
         await waitGone(plan);
         // The fork is shown with the message's text in the composer; the original stays in the tree beside it.
         const box = chat().getByRole("textbox", { name: "Message", exact: true });
-        // The composer is filled once the fork is shown: wait for it in the page, frame by frame (bounded).
-        await withTimeout(
-          box.evaluate(
-            (el: HTMLTextAreaElement) =>
-              new Promise<void>((resolve) => {
-                const check = () => (el.value === "Second turn." ? resolve() : requestAnimationFrame(check));
-                check();
-              }),
-          ),
+        // The composer is filled once the fork is shown: checked frame by frame (bounded), the box found
+        // again each time (showing the fork re-renders the webview, which may replace it).
+        const filled = await untilElement(
+          box,
+          (el: HTMLTextAreaElement) => el.value === "Second turn." || `the composer holds ${JSON.stringify(el.value)}`,
           30_000,
-          "the message's text in the fork's composer",
         );
+        assert.equal(filled, true, `the message's text is not in the fork's composer: ${filled}`);
         await page
           .locator(".monaco-list-row", { hasText: "Fork of Write the notes." })
           .first()

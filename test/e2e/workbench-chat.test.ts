@@ -24,6 +24,7 @@ import {
   runPaletteCommand,
   type Workbench,
 } from "./helpers";
+import { untilElement } from "./until-element";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 
@@ -213,22 +214,20 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
   await chat.getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
 }
 
-/** Whether the message's text ends up inside the log's visible area (checked every frame, for at most 15 s). */
+/** Whether the message's text ends up inside the log's visible area within 15 s (re-found every frame: see untilElement). */
 function scrolledIntoView(message: Locator): Promise<string | true> {
-  return message.locator(".markdown").evaluate(
-    (el) =>
-      new Promise<string | true>((resolve) => {
-        const deadline = performance.now() + 15_000;
-        const check = () => {
-          const log = el.closest(".log-scroller")!.getBoundingClientRect();
-          const text = el.getBoundingClientRect();
-          if (text.top >= log.top - 4 && text.bottom <= log.bottom + 4) resolve(true);
-          else if (performance.now() > deadline)
-            resolve(`text ${text.top}-${text.bottom}, log ${log.top}-${log.bottom}`);
-          else requestAnimationFrame(check);
-        };
-        check();
-      }),
+  return untilElement(
+    message.locator(".markdown"),
+    (el) => {
+      const scroller = el.closest(".log-scroller");
+      if (!scroller) return "the text's node is not in the log (replaced)";
+      const log = scroller.getBoundingClientRect();
+      const text = el.getBoundingClientRect();
+      return text.top >= log.top - 4 && text.bottom <= log.bottom + 4
+        ? true
+        : `text ${text.top}-${text.bottom}, log ${log.top}-${log.bottom}`;
+    },
+    15_000,
   );
 }
 
