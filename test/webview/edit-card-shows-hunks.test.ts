@@ -1,7 +1,8 @@
 // The chat's tool cards in real Chromium (the built webview bundle):
-// - an edit card's inline diff shows its hunks only, no `--- a/… +++ b/…` header (it was cut off
-//   in the sidebar; the card's head names the file), and a removed line that starts with "--"
-//   is still drawn as removed;
+// - an edit card's inline diff shows its hunks only, one line per row, with no `--- a/… +++ b/…`
+//   header (the card's head names the file). Before, the lines ran together on one row, cut off
+//   at the sidebar's edge: the template's line break had become a space. A removed line that
+//   starts with "--" is still drawn as removed;
 // - a read tool's live note (code intelligence waiting for the language features, see
 //   extension/tools/language-ready.ts) shows while it runs and gives way to the tool's result
 //   once it lands (a guard: the webview already cleared live output on the result).
@@ -39,11 +40,17 @@ test(
     const { page } = await open(t, helloWith(done), { viewport: { width: 300, height: 600 } });
     const card = page.getByRole("group", { name: "Tool edit_file: done", exact: true });
     await card.locator("pre.diff").waitFor();
-    const lines = await card
-      .locator("pre.diff > span")
-      .evaluateAll((spans) => spans.map((s) => ({ text: s.textContent!.trimEnd(), cls: s.className })));
+    const lines = await card.locator("pre.diff > span").evaluateAll((spans) =>
+      spans.map((s) => ({
+        text: s.textContent!.replace(/\n$/, ""),
+        cls: s.className,
+        top: s.getClientRects()[0]!.top,
+      })),
+    );
+    const tops = lines.map((l) => l.top);
+    assert.equal(new Set(tops).size, tops.length, `each diff line on a row of its own (tops ${tops.join(", ")})`);
     assert.deepEqual(
-      lines.filter((l) => l.text !== ""),
+      lines.map(({ text, cls }) => ({ text, cls })),
       [
         { text: "@@ -1,3 +1,2 @@", cls: "hunk" },
         { text: " select 1;", cls: "" },

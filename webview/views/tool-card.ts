@@ -29,28 +29,20 @@ function argSummary(args: Record<string, unknown>): string {
 }
 
 /**
- * The hunks of an edit's unified diff. Its `--- a/… +++ b/…` header is left out: the card's
- * head names the file, and in a narrow sidebar the header lines were cut off. Inside a hunk
- * the first character alone says what a line is (a removed "-- comment" reads "--- comment").
+ * The hunks of an edit's unified diff, one line each. Its `--- a/… +++ b/…` header is left out:
+ * the card's head names the file. Inside a hunk the first character alone says what a line is
+ * (a removed "-- comment" reads "--- comment"). The line break is an expression, not template
+ * text: a formatter once turned the template's `\n` into a space and the whole diff ran on one
+ * line, cut off at the sidebar's edge.
  */
 function diffView(diff: string): TemplateResult {
-  const lines = diff.split("\n");
+  const lines = diff.replace(/\n$/, "").split("\n");
   const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
   const shown = firstHunk > 0 ? lines.slice(firstHunk) : lines;
   const inHunks = firstHunk >= 0;
-  return html`<pre class="diff">
-${shown.map((line) => {
-      const cls = !inHunks
-        ? ""
-        : line.startsWith("@@")
-          ? "hunk"
-          : line.startsWith("+")
-            ? "add"
-            : line.startsWith("-")
-              ? "del"
-              : "";
-      return html`<span class=${cls}>${line} </span>`;
-    })}</pre>`;
+  const classOf = (line: string) =>
+    !inHunks ? "" : line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
+  return html`<pre class="diff">${shown.map((line) => html`<span class=${classOf(line)}>${`${line}\n`}</span>`)}</pre>`;
 }
 
 /** An MCP call's "always allow" for the tool or its whole server, in this folder (the host persists it). */
