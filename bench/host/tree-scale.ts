@@ -24,6 +24,9 @@
  * BENCH_TREE_PROFILE=dir: also CPU-profile the extension host from the click to the first row
  *   (its inspector through the payload's inspect-extensions; node needs --experimental-websocket),
  *   writing dir/<case>-<run>.cpuprofile and printing its top functions.
+ * BENCH_TREE_STREAM_PROFILE=dir: also CPU-profile the extension host over the streamed answer (what a streamed
+ *   event costs, and what else runs then): dir/<case>-<run>.stream.cpuprofile (same inspector; the profiler's own
+ *   cost is in that sample's CPU per event).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -125,6 +128,7 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
 }
 
 const PROFILE_DIR = process.env.BENCH_TREE_PROFILE;
+const STREAM_PROFILE_DIR = process.env.BENCH_TREE_STREAM_PROFILE;
 const RENDERER_PROFILE_DIR = process.env.BENCH_TREE_RENDERER_PROFILE;
 /** BENCH_TREE_TRACE=dir: the extension's hop timeline (DOWNCITY_HOP_TRACE) and every process's CPU over click → first row. */
 const TRACE_DIR = process.env.BENCH_TREE_TRACE;
@@ -177,13 +181,13 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
     const { page, server } = workbench;
     await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
     const payload: [string, string][] = [["extensionDevelopmentPath", remoteUri(server, c.extension)]];
-    const inspect = PROFILE_DIR && profileName ? await freePort() : undefined;
+    const inspect = (PROFILE_DIR || STREAM_PROFILE_DIR) && profileName ? await freePort() : undefined;
     if (inspect) payload.push(["inspect-extensions", String(inspect)]);
     await gotoWorkbench(page, workbenchUrl(server, c.workspace, payload));
     await page
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
       .waitFor({ timeout: 120_000 });
-    const profiler: Profiler | undefined = inspect ? await startProfiler(inspect) : undefined;
+    const profiler: Profiler | undefined = inspect && PROFILE_DIR ? await startProfiler(inspect) : undefined;
     const cpuBefore = TRACE_DIR ? processCpu(server.process.pid!, out) : undefined;
     let profileStart = 0;
     let rendererProfile: Profile | undefined;
@@ -249,11 +253,17 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
       await box.fill("Stream a long answer.");
       // One-off work after the first row (at 10,000 sessions the full list's reads) is not a streamed event's cost.
       result.settleMs = await hostSettled(pid);
+      const streamProfiler = inspect && STREAM_PROFILE_DIR ? await startProfiler(inspect) : undefined;
       const before = cpuMs(pid);
       await box.press("Enter");
       await chat.locator("article.message.assistant", { hasText: ANSWER.slice(-40) }).waitFor({ timeout: 120_000 });
       await chat.locator('article.message.assistant[aria-busy="true"]').waitFor({ state: "detached", timeout: 60_000 });
       result.cpuPerEventMs = (cpuMs(pid) - before) / STREAM_FRAMES;
+      if (streamProfiler) {
+        mkdirSync(STREAM_PROFILE_DIR!, { recursive: true });
+        const file = join(STREAM_PROFILE_DIR!, `${profileName}.stream.cpuprofile`);
+        console.error(`${profileName} stream: ${await streamProfiler.stop(file)}`);
+      }
     }
     return result;
   } finally {
