@@ -86,8 +86,27 @@ export class FolderModel {
     for (const change of pending) this.apply(change);
   }
 
+  /** Change-feed entries seen so far, and per session the count at its latest one (see `fedSince`). */
+  private fed = 0;
+  private readonly lastFed = new Map<string, number>();
+
+  /** Taken before a session is read from disk, for `fedSince` after the read. */
+  get feedMark(): number {
+    return this.fed;
+  }
+
+  /**
+   * Whether the change feed told of this session after `mark`: a disk read begun before
+   * then may be older than what it told (round 7's CI: an archive's late folder event, read
+   * while Unarchive ran, put the row back under Archived or took it away).
+   */
+  fedSince(agentId: string, sessionId: string, mark: number): boolean {
+    return (this.lastFed.get(sessionKey({ agentId, sessionId })) ?? 0) > mark;
+  }
+
   /** Applies one change-feed entry; before the first load it is kept for after it. */
   apply(change: SessionChange): Stale[] {
+    this.lastFed.set(sessionKey(change), ++this.fed);
     if (this.buffered) {
       this.buffered.push(change);
       return [];

@@ -66,7 +66,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private readonly awaitingDraw = new Set<SessionTreeNode>();
   private drawWait: ReturnType<typeof setTimeout> | undefined;
   private readonly onDrawn: (() => void)[] = [];
-  private rootAsked = false;
+  /** The workbench got the root's rows: from then on, an empty awaitingDraw means the first rows are drawn. */
+  private rootAnswered = false;
+  /** A command asked for the full list (`ready`): it starts without waiting for a draw. */
+  private fullListWanted = false;
+  private firstDrawnResolve!: () => void;
+  private readonly firstDrawnOnce = new Promise<void>((resolve) => (this.firstDrawnResolve = resolve));
   private midnight: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: vscode.Disposable;
   private readonly coalesceMs: number;
@@ -105,9 +110,24 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     this.midnight.unref?.();
   }
 
-  /** Resolves when every folder's full list is in. */
+  /** Resolves when every folder's full list is in; a full list still waiting for the first draw starts now. */
   get ready(): Promise<void> {
+    this.fullListWanted = true;
+    for (const go of this.onDrawn.splice(0)) go();
     return Promise.all(this.loads.values()).then(() => {});
+  }
+
+  /**
+   * Resolves once the workbench has asked for the root and for every open row it was handed (its first rows are on
+   * their way to the screen), or after `boundMs` (a hidden or collapsed view never asks): what would compete with
+   * the first draw (the chat's document) waits for it, never longer than the bound.
+   */
+  firstDrawn(boundMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, boundMs);
+      timer.unref?.();
+      void this.firstDrawnOnce.then(() => (clearTimeout(timer), resolve()));
+    });
   }
 
   /** Resolves when every folder shows at least its first page (the full list may follow). */
@@ -118,13 +138,13 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   // ------------------------------------------------------------------ data provider
 
   async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
-    if (!node) this.rootAsked = true;
     hop(`tree asked ${node?.kind ?? "root"}`);
     const children = await this.childrenOf(node);
     hop(`tree answered ${node?.kind ?? "root"} ${children.length}`);
+    if (!node) this.rootAnswered = true;
     for (const child of children) if (this.opensExpanded(child)) this.awaitingDraw.add(child);
     if (node) this.awaitingDraw.delete(node);
-    if (this.awaitingDraw.size === 0) this.drawSettled();
+    if (this.awaitingDraw.size === 0 && this.rootAnswered) this.drawSettled();
     return children;
   }
 
@@ -136,6 +156,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   /** The workbench asked for the children of every open row it was handed: what waited for that may go. */
   private drawSettled(): void {
+    this.firstDrawnResolve();
     if (this.drawWait) {
       clearTimeout(this.drawWait);
       this.drawWait = undefined;
@@ -145,14 +166,17 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   }
 
   /**
-   * Resolves once the workbench has asked for the open rows it was handed (bounded by DRAW_WAIT_MS); at once
-   * when it never asked for the root (the view is hidden: nothing is being drawn) or waits are off.
+   * Resolves once the workbench has asked for the root and then for the open rows it was handed, bounded by
+   * DRAW_WAIT_MS (a hidden view never asks); at once when waits are off or a command wants the full list. The root's
+   * request comes a round trip after the view is registered: a first page listed before it must not let the full
+   * list start (traced at 10,000 sessions: its reads then shared the host's thread with the Today round trip).
    */
   private whenDrawn(): Promise<void> {
     return new Promise((resolve) =>
       // After the root's own continuation on the same first page (it hands out the rows to wait for).
       setImmediate(() => {
-        if (this.drawWaitMs === 0 || !this.rootAsked || this.awaitingDraw.size === 0) return resolve();
+        const drawn = this.rootAnswered && this.awaitingDraw.size === 0;
+        if (this.drawWaitMs === 0 || this.fullListWanted || drawn) return resolve();
         const go = () => (clearTimeout(timer), resolve());
         const timer = setTimeout(go, this.drawWaitMs);
         timer.unref?.();
@@ -417,8 +441,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       const model = this.models.get(entry);
       if (!model) continue;
       for (const path of paths) {
+        const mark = model.feedMark;
         const found = await entry.runtime.storedItemAt(path).catch(() => undefined);
         if (!found || this.models.get(entry) !== model) continue;
+        // This window's own change came while the file was read: the feed's word is newer.
+        if (model.fedSince(found.agentId, found.sessionId, mark)) continue;
         const known = model.get(found.agentId, found.sessionId);
         // Hot wins: this window's own sessions come from the change feed.
         if (known?.item.hot) continue;

@@ -102,6 +102,9 @@ const kindName = (k: vscode.SymbolKind) => (vscode.SymbolKind[k] ?? "Symbol").to
 const rangeOf = (s: vscode.DocumentSymbol | vscode.SymbolInformation) =>
   "selectionRange" in s ? s.selectionRange : s.location.range;
 
+/** A wait for the language features shows in the tool's live output (the card's Output). */
+const waitingNote = (ctx: ToolContext) => (note: string) => ctx.onUpdate?.({ text: note, stream: "progress" });
+
 /** The document position a call names: its line and column, or where its symbol is. */
 async function resolvePosition(
   args: PositionParams,
@@ -157,7 +160,7 @@ async function resolvePosition(
     await askLanguage<Symbols[number]>(
       file.uri,
       () => vscode.commands.executeCommand<Symbols>("vscode.executeDocumentSymbolProvider", file.uri),
-      { waitMs, signal: ctx.signal },
+      { waitMs, signal: ctx.signal, onWait: waitingNote(ctx) },
     )
   ).items;
   const declared = flatten(symbols).find(({ s }) => s.name === args.symbol);
@@ -234,7 +237,7 @@ function hoverText(h: vscode.Hover): string {
 export function createCodeIntelTools(options: CodeIntelOptions = {}): Tool[] {
   const waitMs = options.languageWaitMs ?? LANGUAGE_WAIT_MS;
   const ask = <T>(uri: vscode.Uri, ctx: ToolContext, query: () => Thenable<T[] | undefined>) =>
-    askLanguage(uri, query, { waitMs, signal: ctx.signal });
+    askLanguage(uri, query, { waitMs, signal: ctx.signal, onWait: waitingNote(ctx) });
   const definition = positionTool(
     "definition",
     "Where a symbol is defined, from the editor's language servers.",

@@ -9,8 +9,13 @@ import * as vscode from "vscode";
  * still starting — within LANGUAGE_WAIT_MS — and say which of three cases it was.
  */
 
-/** How long a code-intelligence tool waits for a file's language features to start. */
-export const LANGUAGE_WAIT_MS = 60_000;
+/**
+ * How long a code-intelligence tool waits for a file's language features to start. 60 s ran
+ * out at load 26-30 on 2 cores (tsserver had not loaded a 2-file project); CI is slower still.
+ */
+export const LANGUAGE_WAIT_MS = 120_000;
+/** A question still waiting after this long says so once (the tool's live output), then keeps waiting. */
+export const WAIT_NOTE_AFTER_MS = 1000;
 /** Backoff between asks while the answer is empty: doubling from the first, capped. */
 const FIRST_RETRY_MS = 50;
 const MAX_RETRY_MS = 1000;
@@ -138,7 +143,7 @@ async function settled(
 export async function askLanguage<T>(
   uri: vscode.Uri,
   query: () => Thenable<T[] | undefined>,
-  options: { waitMs?: number; signal?: AbortSignal } = {},
+  options: { waitMs?: number; signal?: AbortSignal; onWait?: (note: string) => void } = {},
 ): Promise<LanguageAnswer<T>> {
   const waitMs = options.waitMs ?? LANGUAGE_WAIT_MS;
   const deadline = Date.now() + waitMs;
@@ -148,22 +153,51 @@ export async function askLanguage<T>(
   const doc = await vscode.workspace.openTextDocument(uri);
   const languageId = doc.languageId;
   const supporters = languageExtensions(languageId);
-  const starting = supporters.filter((e) => !e.isActive);
-  if (starting.length > 0) await within(Promise.allSettled(starting.map((e) => e.activate())), waitMs, options.signal);
-  const ask = async () => (await query()) ?? [];
   if (supporters.length === 0) {
-    const items = await ask();
+    const items = (await query()) ?? [];
     return { items, state: items.length > 0 ? "answered" : "no-support", languageId };
   }
+  // A first question may wait up to the bound: past a second, the card's live output says why it still runs.
+  const note = sleep(WAIT_NOTE_AFTER_MS, options.signal);
+  let over = false;
+  void note.done.then(() => {
+    if (!over && !options.signal?.aborted) options.onWait?.(waitNote(languageId, waitMs));
+  });
+  try {
+    return await answerWhenReady(uri, query, languageId, supporters, wasOpen, deadline, waitMs, options.signal);
+  } finally {
+    over = true;
+    note.cancel();
+  }
+}
+
+/** The note a question still waiting for its language features gives. */
+export function waitNote(languageId: string, waitMs: number): string {
+  return `waiting for the ${languageId} language features to start (at most ${Math.round(waitMs / 1000)} s)…\n`;
+}
+
+async function answerWhenReady<T>(
+  uri: vscode.Uri,
+  query: () => Thenable<T[] | undefined>,
+  languageId: string,
+  supporters: vscode.Extension<unknown>[],
+  wasOpen: boolean,
+  deadline: number,
+  waitMs: number,
+  signal: AbortSignal | undefined,
+): Promise<LanguageAnswer<T>> {
+  const starting = supporters.filter((e) => !e.isActive);
+  if (starting.length > 0) await within(Promise.allSettled(starting.map((e) => e.activate())), waitMs, signal);
+  const ask = async () => (await query()) ?? [];
   // A file the server already has is asked at once; a new one once the server has it (an early answer may be partial).
   if (!wasOpen || starting.length > 0) {
-    const ready = await settled(uri, languageId, deadline, options.signal);
+    const ready = await settled(uri, languageId, deadline, signal);
     const items = await ask();
     return { items, state: items.length > 0 ? "answered" : ready ? "ready" : "timeout", languageId };
   }
   let items = await ask();
   if (items.length > 0) return { items, state: "answered", languageId };
-  const ready = await settled(uri, languageId, deadline, options.signal);
+  const ready = await settled(uri, languageId, deadline, signal);
   items = await ask();
   return { items, state: items.length > 0 ? "answered" : ready ? "ready" : "timeout", languageId };
 }

@@ -19,8 +19,9 @@ const text = (out: ToolOutput | undefined) =>
   (out?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
 
 suite("code intelligence in a fresh window", function () {
-  // tsserver starts cold on a loaded 2-core machine; the tool's own bound (60 s) is what is tested.
-  this.timeout(120_000);
+  // tsserver starts cold on a loaded 2-core machine; the tool's own bound (LANGUAGE_WAIT_MS, 120 s) is what
+  // is tested, so this one is past it with a minute to spare (the tool's answer after the bound is the failure).
+  this.timeout(180_000);
   let root: string;
   let dir: string;
   const registry = new ToolRegistry(createCodeIntelTools());

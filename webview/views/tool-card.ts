@@ -28,19 +28,21 @@ function argSummary(args: Record<string, unknown>): string {
   return first ? first.split("\n")[0]!.slice(0, 80) : "";
 }
 
+/**
+ * The hunks of an edit's unified diff, one line each. Its `--- a/… +++ b/…` header is left out:
+ * the card's head names the file. Inside a hunk the first character alone says what a line is
+ * (a removed "-- comment" reads "--- comment"). The line break is an expression, not template
+ * text: a formatter once turned the template's `\n` into a space and the whole diff ran on one
+ * line, cut off at the sidebar's edge.
+ */
 function diffView(diff: string): TemplateResult {
-  return html`<pre class="diff">
-${diff.split("\n").map((line) => {
-      const cls =
-        line.startsWith("+") && !line.startsWith("+++")
-          ? "add"
-          : line.startsWith("-") && !line.startsWith("---")
-            ? "del"
-            : line.startsWith("@@")
-              ? "hunk"
-              : "";
-      return html`<span class=${cls}>${line} </span>`;
-    })}</pre>`;
+  const lines = diff.replace(/\n$/, "").split("\n");
+  const firstHunk = lines.findIndex((line) => line.startsWith("@@"));
+  const shown = firstHunk > 0 ? lines.slice(firstHunk) : lines;
+  const inHunks = firstHunk >= 0;
+  const classOf = (line: string) =>
+    !inHunks ? "" : line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
+  return html`<pre class="diff">${shown.map((line) => html`<span class=${classOf(line)}>${`${line}\n`}</span>`)}</pre>`;
 }
 
 /** An MCP call's "always allow" for the tool or its whole server, in this folder (the host persists it). */

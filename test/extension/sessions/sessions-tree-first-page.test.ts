@@ -271,3 +271,62 @@ test("the full list starts, and refreshes fire, only once the workbench asked fo
   await refreshed;
   assert.deepEqual(workbench.missing, [], "no handle asked about after it was dropped");
 });
+
+test("the full list waits for the workbench's first root request, which comes a round trip after the view is registered; a hidden view's after DRAW_WAIT_MS; a command's at once", async (t) => {
+  const root = tempDir(t);
+  const now = Date.now();
+  await manySessions(root, 30, (i) => now - i * 60_000, "code");
+  setFolders([folder(root)]);
+  const context = fakeContext();
+  const make = (drawWaitMs?: number) => {
+    let fulls = 0;
+    let fullAsked!: () => void;
+    const full = new Promise<void>((resolve) => (fullAsked = resolve));
+    const factory = listsSeenBy((filter) => {
+      if (filter.limit === undefined && ++fulls === 1) fullAsked();
+    });
+    const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
+    const tree = new SessionsTree(runtimes, { coalesceMs: 1, ...(drawWaitMs !== undefined && { drawWaitMs }) });
+    t.after(async () => {
+      tree.dispose();
+      await runtimes.close();
+      runtimes.dispose();
+    });
+    return { tree, full, fulls: () => fulls };
+  };
+  /** Turns of the event loop: what the first page's continuation schedules (setImmediate) has run. */
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  // The view is showing (the product's DRAW_WAIT_MS): the first page is in before the workbench asked for anything.
+  const shown = make();
+  await shown.tree.firstRows;
+  await turns(20);
+  assert.equal(shown.fulls(), 0, "no full list before the workbench's first request for the root");
+  const workbench = workbenchOf(shown.tree);
+  const open = await workbench.fetch();
+  assert.equal(shown.fulls(), 0, "nor while the root's open rows are not asked for");
+  await Promise.all(open.map((id) => workbench.fetch(id)));
+  await shown.full;
+  await shown.tree.ready;
+  assert.equal(shown.fulls(), 2, "then the live and archived full lists");
+
+  // A view that is never drawn: the full list starts after the bound, without any request (the bound's timer does
+  // not hold a process open: this wait's own does).
+  const hidden = make(30);
+  let bound: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    hidden.full,
+    new Promise((_, reject) => (bound = setTimeout(() => reject(new Error("no full list after the bound")), 10_000))),
+  ]);
+  clearTimeout(bound);
+  await hidden.tree.ready;
+  assert.equal(hidden.fulls(), 2);
+
+  // A command needs every session (it awaits `ready`): the full list does not wait for a draw.
+  const wanted = make(600_000);
+  await wanted.tree.firstRows;
+  await wanted.tree.ready;
+  assert.equal(wanted.fulls(), 2);
+});

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import * as vscode from "vscode";
-import { askLanguage } from "../../../extension/tools/language-ready";
+import { askLanguage, LANGUAGE_WAIT_MS } from "../../../extension/tools/language-ready";
 import { Uri, commands, extensions, workspace } from "../../support/vscode-fake/index";
 
 const FILE = vscode.Uri.file("/ws/src/geo.ts");
@@ -179,11 +179,78 @@ test("stopped (the run's signal aborted) while waiting: answers at once and clea
     t.mock.timers.tick(10);
   }
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r)); // now in the second backoff sleep
-  assert.equal(live.size, 1, "one backoff timer while waiting");
+  assert.equal(live.size, 2, "one backoff timer and the wait note's timer while waiting");
   stop.abort();
   const answer = await asked; // no more ticks: the abort alone ends it
   assert.equal(answer.state, "timeout");
   assert.deepEqual(outline, [0, 50]);
   assert.deepEqual(query, [100]);
+  assert.equal(live.size, 0, "no timer left behind");
+});
+
+test("a question still waiting after 1 s says so once, naming the language and the bound; a quick one says nothing", async (t) => {
+  freshWindow(t, "typescript");
+  const live = liveTimers(t);
+  command(t, "vscode.executeDocumentSymbolProvider", () => (Date.now() >= 2500 ? [{ name: "a" }] : []));
+  command(t, "typescript.tsserverRequest", () => undefined);
+  command(t, "test.definitions", () => ["shapes.ts:1"]);
+  const notes: [number, string][] = [];
+  const answer = await settle(
+    t,
+    askLanguage(FILE, () => commands.executeCommand("test.definitions") as never, {
+      onWait: (note) => notes.push([Date.now(), note]),
+    }),
+  );
+  assert.equal(answer.state, "answered");
+  assert.deepEqual(notes, [[1000, "waiting for the typescript language features to start (at most 120 s)…\n"]]);
+  assert.equal(LANGUAGE_WAIT_MS, 120_000, "the bound the README and the tool descriptions state");
+  assert.equal(live.size, 0, "no timer left behind");
+
+  // Asked again, the server answers at once: no note, and its timer is gone.
+  notes.length = 0;
+  const again = await settle(
+    t,
+    askLanguage(FILE, () => commands.executeCommand("test.definitions") as never, {
+      onWait: (note) => notes.push([Date.now(), note]),
+    }),
+  );
+  assert.equal(again.state, "answered");
+  t.mock.timers.tick(5000);
+  assert.deepEqual(notes, []);
+  assert.equal(live.size, 0, "no timer left behind");
+});
+
+test("no note for a file no extension serves", async (t) => {
+  freshWindow(t, "plaintext");
+  extensions.all = [];
+  const live = liveTimers(t);
+  command(t, "test.definitions", () => new Promise((ok) => setTimeout(() => ok([]), 3000)));
+  const notes: string[] = [];
+  const answer = await settle(
+    t,
+    askLanguage(FILE, () => commands.executeCommand("test.definitions") as never, { onWait: (n) => notes.push(n) }),
+  );
+  assert.equal(answer.state, "no-support");
+  assert.deepEqual(notes, [], "nothing is starting: no 'waiting' note");
+  assert.equal(live.size, 0, "no timer left behind");
+});
+
+test("no note after a stop", async (t) => {
+  freshWindow(t, "typescript");
+  const live = liveTimers(t);
+  const notes: string[] = [];
+  command(t, "vscode.executeDocumentSymbolProvider", () => []);
+  command(t, "test.definitions", () => []);
+  const stop = new AbortController();
+  const stopped = askLanguage(FILE, () => commands.executeCommand("test.definitions") as never, {
+    signal: stop.signal,
+    onWait: (n) => notes.push(n),
+  });
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  stop.abort();
+  await settle(t, stopped, 10_000);
+  t.mock.timers.tick(2000);
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(notes, [], "stopped before the second: no note");
   assert.equal(live.size, 0, "no timer left behind");
 });
