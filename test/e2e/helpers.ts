@@ -9,6 +9,7 @@ import type { Locator, Page } from "playwright-core";
 import { chatFrame } from "../support/workbench/workbench";
 import { PROJECT_ROOT } from "../support/workbench/code-server";
 import { openWorkbench, type Workbench } from "../support/workbench/open-workbench";
+import { screenDump } from "./screen-dump";
 
 export const E2E_OUT = join(PROJECT_ROOT, "test", ".tmp", "e2e");
 
@@ -173,7 +174,8 @@ async function paletteOutcome(
 
 /**
  * Steps that build on each other, each a subtest of `t` with a screenshot named after it
- * in the output folder: after a failure the rest are skipped, not timed out.
+ * in the output folder: after a failure the rest are skipped, not timed out. A failed
+ * step's error says what was on screen (screenDump): the CI shows the text, not the picture.
  */
 export function chainedSteps(t: TestContext, workbench: Workbench) {
   let failed = false;
@@ -183,11 +185,92 @@ export function chainedSteps(t: TestContext, workbench: Workbench) {
         await body(workbench);
       } catch (error) {
         failed = true;
-        throw error;
+        throw await described(error, workbench.page);
       } finally {
         await workbench.screenshot(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase());
       }
     });
+}
+
+/**
+ * `error` with the screen dump after its message, and Playwright's call log without its
+ * repeated lines (a click retried for 15 s logs the same few lines dozens of times).
+ */
+async function described(error: unknown, page: Page): Promise<unknown> {
+  const dump = await screenDump(page);
+  if (!(error instanceof Error)) return new Error(`${String(error)}\n--- on screen ---\n${dump}`);
+  const seen = new Set<string>();
+  const message = error.message
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .filter((line) => {
+      if (!/^\s/.test(line)) return true;
+      const key = line.trim();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .join("\n");
+  error.message = `${message}\n--- on screen ---\n${dump}`;
+  return error;
+}
+
+/** Tries of contextMenuUntil: a right-click that opened no menu, or one without the entry, is repeated. */
+const MENU_TRIES = 3;
+
+/**
+ * Runs `label` from `row`'s context menu as a user does: right-click, and when the menu does
+ * not show the entry (it did not open, opened on a row being redrawn, or the click hit a
+ * neighbour), Escape and right-click again, at most MENU_TRIES times. The entry is chosen the
+ * way the keyboard does: hovering focuses it, Enter runs it (a click that lands while the
+ * menu is still settling only highlights it on a loaded machine). `row` may be a function
+ * that makes it ready (e.g. scrolledSessionRow: a row at the pane's edge is covered by its
+ * neighbour), called before every try. The error says what each try saw.
+ */
+export async function contextMenuUntil(
+  page: Page,
+  row: Locator | (() => Promise<Locator>),
+  label: string,
+  timeout = 15_000,
+): Promise<void> {
+  const menu = page.locator(".context-view .monaco-menu");
+  const item = menu.locator(".action-item", { hasText: label }).first();
+  const tries: string[] = [];
+  for (let attempt = 1; attempt <= MENU_TRIES; attempt++) {
+    // A try short of the last gets a shorter bound: another try follows.
+    const bound = attempt === MENU_TRIES ? timeout : Math.min(timeout, 5_000);
+    const target = typeof row === "function" ? await row() : row;
+    const clicked = await target.click({ button: "right", timeout: bound }).then(
+      () => "",
+      (error: Error) => `the right-click failed (${error.message.split("\n")[0]})`,
+    );
+    const offered =
+      !clicked &&
+      (await item.waitFor({ state: "visible", timeout: bound }).then(
+        () => true,
+        () => false,
+      ));
+    if (offered) {
+      await item.hover({ timeout });
+      await menu.locator(".action-item.focused", { hasText: label }).waitFor({ timeout });
+      await page.keyboard.press("Enter");
+      await menu.waitFor({ state: "hidden", timeout });
+      return;
+    }
+    tries.push(clicked || `the menu showed: ${await menuItems(menu)}`);
+    if (await menu.isVisible()) await page.keyboard.press("Escape");
+  }
+  throw new Error(`no "${label}" in the context menu after ${MENU_TRIES} tries: ${tries.join("; ")}`);
+}
+
+/** The entries of an open context menu, or that none is open. */
+async function menuItems(menu: Locator): Promise<string> {
+  const labels = await menu
+    .locator(".action-item .action-label")
+    .allInnerTexts()
+    .catch(() => []);
+  const shown = labels.map((l) => l.trim()).filter(Boolean);
+  return shown.length ? shown.join(" | ") : "no menu";
 }
 
 /**
