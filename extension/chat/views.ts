@@ -30,7 +30,18 @@ export interface ChatWebviewHost {
 /** Numbers the chat webviews of this extension host, for the hop trace. */
 let attached = 0;
 
-/** Wires one webview (sidebar view or editor panel) to its own RPC server. */
+/**
+ * How long the sidebar chat's first document waits at most for the Sessions tree's first draw (a hidden or collapsed
+ * tree never draws): both views open with one click, and the chat's 440 KB script competed with the tree's first
+ * row on the renderer's one thread (issue 20).
+ */
+export const CHAT_HOLD_MS = 2_000;
+
+/**
+ * Wires one webview (sidebar view or editor panel) to its own RPC server. With `holdHtml`, the document is given only
+ * once it settles (the server answers from the start; a document that is not there yet misses nothing: its hello
+ * catches up).
+ */
 export function attachChat(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
@@ -38,6 +49,7 @@ export function attachChat(
   actions: HostActions,
   host: ChatWebviewHost,
   memory?: ShownMemory,
+  holdHtml?: Promise<void>,
 ): ChatRpcServer {
   const media = vscode.Uri.joinPath(extensionUri, "media");
   webview.options = { enableScripts: true, localResourceRoots: [media, vscode.Uri.joinPath(extensionUri, "dist")] };
@@ -80,14 +92,23 @@ export function attachChat(
     }),
   );
   server.own(watchRules((folderKey) => server.rulesChanged(folderKey)));
-  webview.html = chatHtml({
-    cspSource: webview.cspSource,
-    nonce: makeNonce(),
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", "webview.js")).toString(),
-    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "chat.css")).toString(),
-    codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "codicons", "codicon.css")).toString(),
-  });
-  if (shown) watchdog.loading();
+  let gone = false;
+  server.own({ dispose: () => void (gone = true) });
+  const setHtml = () => {
+    if (gone) return;
+    hop(`chat webview html set (${label})`);
+    webview.html = chatHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", "webview.js")).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "chat.css")).toString(),
+      codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "codicons", "codicon.css")).toString(),
+    });
+    // The hello bound runs from when there is a document to say it.
+    if (host.visible()) watchdog.loading();
+  };
+  if (holdHtml) void holdHtml.then(setHtml, setHtml);
+  else setHtml();
   return server;
 }
 
@@ -105,16 +126,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** A session shown from outside (tree, command) is now the one the view shows. */
   readonly onDidShow = this.didShow.event;
 
+  /**
+   * @param firstHtmlAfter what the first document of this view waits for (the Sessions tree's first draw, bounded):
+   * a view resolved again (shown after being hidden, recovered) is alone on the screen and does not wait.
+   */
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly controller: ChatController,
     private readonly actions: HostActions,
     private readonly memory?: ShownMemory,
+    private firstHtmlAfter?: () => Promise<void>,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.server?.dispose();
+    const hold = this.firstHtmlAfter?.();
+    this.firstHtmlAfter = undefined;
     const server = attachChat(
       view.webview,
       this.extensionUri,
@@ -128,6 +156,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         kind: "sidebar",
       },
       this.memory,
+      hold,
     );
     server.onBringBack = this.bringBack;
     this.server = server;
