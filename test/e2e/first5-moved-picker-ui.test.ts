@@ -7,7 +7,7 @@
 // A screenshot per step lands in test/.tmp/e2e/first5-moved-picker-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, readdirSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
@@ -20,6 +20,7 @@ import { scriptedModel } from "../support/scripted-model";
 import {
   gotoWorkbench,
   chainedSteps,
+  dirHolds,
   fileMatches,
   missingVsCode,
   openWorkbench,
@@ -180,8 +181,8 @@ test(
       await box().fill(FIRST_PROMPT);
       await box().press("Enter");
       await chat().locator("article.message.assistant", { hasText: FIRST_ANSWER }).waitFor({ timeout: 30_000 });
-      const dir = join(workspace, ".downcity", "agents", "code", "sessions");
-      const ids = existsSync(dir) ? readdirSync(dir) : [];
+      // The answer shows before the session's first batch reaches disk (write-behind): wait for its directory.
+      const ids = await dirHolds(join(workspace, ".downcity", "agents", "code", "sessions"), 1, 30_000);
       assert.equal(ids.length, 1, `one session on disk: ${ids.join(", ")}`);
       sessionId = ids[0]!;
       await fileMatches(sessionPaths(workspace, "code", sessionId).active, /Restock when the level/, 30_000);

@@ -20,10 +20,24 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { seedSessions } from "../support/workbench/seed";
-import { chatFrame, openDowncityView, sessionRow, sessionRows } from "../support/workbench/workbench";
+import {
+  chatFrame,
+  openDowncityView,
+  scrolledSessionRow,
+  sessionRow,
+  sessionRows,
+} from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
-import { gotoWorkbench, chainedSteps, fileMatches, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import {
+  gotoWorkbench,
+  chainedSteps,
+  contextMenuUntil,
+  fileMatches,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+} from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const TITLE = "Session with a linked meta";
@@ -143,13 +157,7 @@ test(
     await step(
       "05 Delete from the Damaged row's context menu asks in a modal, then removes the folder and the row",
       async () => {
-        await sessionRow(page, /^ghost/).click({ button: "right", timeout: 15_000 });
-        const item = page.locator(".context-view .monaco-menu .action-item", { hasText: "Delete Session…" }).first();
-        await item.hover({ timeout: 15_000 });
-        await page
-          .locator(".context-view .monaco-menu .action-item.focused", { hasText: "Delete Session…" })
-          .waitFor({ timeout: 15_000 });
-        await page.keyboard.press("Enter");
+        await contextMenuUntil(page, () => scrolledSessionRow(page, /^ghost/), "Delete Session…");
         const dialog = page.locator(".monaco-dialog-box", { hasText: 'Delete the damaged folder "ghost"?' });
         await dialog.getByRole("button", { name: "Delete" }).click({ timeout: 15_000 });
         await sessionRow(page, /^ghost/).waitFor({ state: "detached", timeout: 15_000 });

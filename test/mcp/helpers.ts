@@ -67,8 +67,11 @@ export function testHost(
       return options.allow ?? false;
     },
     input: async (input) => options.inputs?.[input.id],
-    // A loaded machine may take seconds to start a server: tests of other paths wait for it.
-    firstRunWaitMs: 60_000,
+    // A loaded machine may take seconds to start a server (a nice 19 loop at load 20 took over
+    // 30 s, the product's start timeout, to get the fixture to answer "initialize"): tests of
+    // other paths wait for it. Tests of these bounds pass their own.
+    firstRunWaitMs: 120_000,
+    startTimeoutMs: 120_000,
     ...options,
   });
   t.after(() => manager.close());
