@@ -12,7 +12,7 @@ import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
 import { SHOW_MORE_COMMAND } from "./sessions/items";
 import { registerChat, type ChatRegistration } from "./chat";
-import { CHAT_HOLD_MS } from "./chat/views";
+import { CHAT_ASK_MS, CHAT_HOLD_MS } from "./chat/views";
 import { chatFoldersOf } from "./chat/folders-from-registry";
 import { FolderTools } from "./tools/per-folder";
 import { PendingDecisions } from "./approval/decisions";
@@ -78,7 +78,9 @@ export function activate(context: vscode.ExtensionContext): DowncityHost {
   const connector = new Connector(config, () => runtimes.restricted());
   // The sidebar chat's document waits for the tree's first draw (bounded): one click opens both, one renderer draws both.
   const registered = feature(
-    registerChat(context, chatFoldersOf(runtimes, config, connector), decisions, () => tree.firstDrawn(CHAT_HOLD_MS)),
+    registerChat(context, chatFoldersOf(runtimes, config, connector), decisions, () =>
+      tree.firstDrawn(CHAT_ASK_MS, CHAT_HOLD_MS),
+    ),
   );
   chat = registered;
   // Delete, archive and rename reach every chat view of the session, whichever window did them.

@@ -31,10 +31,12 @@ export interface ChatWebviewHost {
 let attached = 0;
 
 /**
- * How long the sidebar chat's first document waits at most for the Sessions tree's first draw (a hidden or collapsed
- * tree never draws): both views open with one click, and the chat's 440 KB script competed with the tree's first
- * row on the renderer's one thread (issue 20).
+ * How long the sidebar chat's first document waits at most for the Sessions tree's first draw: both views open with
+ * one click, and the chat's 440 KB script competed with the tree's first row on the renderer's one thread (issue 20).
+ * CHAT_ASK_MS: how long it waits for the workbench to ask for the tree's root at all (a collapsed or hidden Sessions
+ * view never asks; the chat is then alone and should not wait the full bound).
  */
+export const CHAT_ASK_MS = 500;
 export const CHAT_HOLD_MS = 2_000;
 
 /**

@@ -68,6 +68,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private readonly onDrawn: (() => void)[] = [];
   /** The workbench got the root's rows: from then on, an empty awaitingDraw means the first rows are drawn. */
   private rootAnswered = false;
+  /** The workbench asked for the root: the view is open and drawing (see firstDrawn). */
+  private rootAsked = false;
   /** A command asked for the full list (`ready`): it starts without waiting for a draw. */
   private fullListWanted = false;
   private firstDrawnResolve!: () => void;
@@ -119,14 +121,22 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   /**
    * Resolves once the workbench has asked for the root and for every open row it was handed (its first rows are on
-   * their way to the screen), or after `boundMs` (a hidden or collapsed view never asks): what would compete with
-   * the first draw (the chat's document) waits for it, never longer than the bound.
+   * their way to the screen); after `askMs` if the root has not been asked for by then (a collapsed or hidden view
+   * never asks, and must not cost what waits on it more than that); after `drawMs` at most. What would compete with
+   * the first draw (the chat's document) waits for it.
    */
-  firstDrawn(boundMs: number): Promise<void> {
+  firstDrawn(askMs: number, drawMs: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, boundMs);
-      timer.unref?.();
-      void this.firstDrawnOnce.then(() => (clearTimeout(timer), resolve()));
+      const done = () => {
+        clearTimeout(ask);
+        clearTimeout(draw);
+        resolve();
+      };
+      const ask = setTimeout(() => this.rootAsked || done(), askMs);
+      const draw = setTimeout(done, drawMs);
+      ask.unref?.();
+      draw.unref?.();
+      void this.firstDrawnOnce.then(done);
     });
   }
 
@@ -139,6 +149,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
     hop(`tree asked ${node?.kind ?? "root"}`);
+    if (!node) this.rootAsked = true;
     const children = await this.childrenOf(node);
     hop(`tree answered ${node?.kind ?? "root"} ${children.length}`);
     if (!node) this.rootAnswered = true;

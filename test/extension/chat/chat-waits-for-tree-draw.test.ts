@@ -1,13 +1,13 @@
 // Issue 20: one click on the Downcity icon opens the Sessions tree and the sidebar chat, and the chat's document (a
 // 440 KB script) was given to the renderer while it was drawing the tree's first row. The chat's first document now
 // waits for the tree's first draw (the workbench asked for the root and its open rows), never longer than
-// CHAT_HOLD_MS: a hidden or collapsed tree never draws. Real tree over a real store; the bound with mock timers.
+// CHAT_HOLD_MS, and only CHAT_ASK_MS when the workbench never asks for the root (a hidden or collapsed tree). Real tree over a real store; the bound with mock timers.
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import * as vscode from "vscode";
 import { createWorkspaceRuntime } from "../../../core/runtime";
 import type { ChatController } from "../../../extension/chat/controller";
-import { CHAT_HOLD_MS, ChatViewProvider } from "../../../extension/chat/views";
+import { CHAT_ASK_MS, CHAT_HOLD_MS, ChatViewProvider } from "../../../extension/chat/views";
 import { ProviderConfig } from "../../../extension/config/providers";
 import { FolderRegistry } from "../../../extension/folders/registry";
 import type { SessionTreeNode } from "../../../extension/sessions/nodes";
@@ -74,7 +74,7 @@ test("the sidebar chat's first document waits for the Sessions tree's first draw
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const tree = await treeOf(t);
   const provider = new ChatViewProvider(vscode.Uri.file("/ext"), controller, recordingActions(), undefined, () =>
-    tree.firstDrawn(CHAT_HOLD_MS),
+    tree.firstDrawn(CHAT_ASK_MS, CHAT_HOLD_MS),
   );
   t.after(() => provider.dispose());
   const chat = countingView();
@@ -101,23 +101,43 @@ test("the sidebar chat's first document waits for the Sessions tree's first draw
   assert.equal(again.documents(), 1);
 });
 
-test("a tree that never draws (hidden or collapsed) holds the chat's document CHAT_HOLD_MS at most", async (t) => {
+test("a tree asked for its root whose open rows are never asked for holds the chat's document CHAT_HOLD_MS at most", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const tree = await treeOf(t);
   const provider = new ChatViewProvider(vscode.Uri.file("/ext"), controller, recordingActions(), undefined, () =>
-    tree.firstDrawn(CHAT_HOLD_MS),
+    tree.firstDrawn(CHAT_ASK_MS, CHAT_HOLD_MS),
+  );
+  t.after(() => provider.dispose());
+  const chat = countingView();
+  provider.resolveWebviewView(chat.view);
+  await tree.firstRows;
+  await tree.getChildren();
+  await turns();
+  t.mock.timers.tick(CHAT_HOLD_MS - 1);
+  await turns();
+  assert.equal(chat.documents(), 0, "still waiting just before the bound (past CHAT_ASK_MS: the root was asked)");
+  t.mock.timers.tick(1);
+  await turns();
+  assert.equal(chat.documents(), 1, "the document at the bound");
+});
+
+test("a collapsed or hidden Sessions view (the root never asked for) holds the chat's document CHAT_ASK_MS only", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const tree = await treeOf(t);
+  const provider = new ChatViewProvider(vscode.Uri.file("/ext"), controller, recordingActions(), undefined, () =>
+    tree.firstDrawn(CHAT_ASK_MS, CHAT_HOLD_MS),
   );
   t.after(() => provider.dispose());
   const chat = countingView();
   provider.resolveWebviewView(chat.view);
   await tree.firstRows;
   await turns();
-  t.mock.timers.tick(CHAT_HOLD_MS - 1);
+  t.mock.timers.tick(CHAT_ASK_MS - 1);
   await turns();
-  assert.equal(chat.documents(), 0, "still waiting just before the bound");
+  assert.equal(chat.documents(), 0, "still waiting just before CHAT_ASK_MS");
   t.mock.timers.tick(1);
   await turns();
-  assert.equal(chat.documents(), 1, "the document at the bound");
+  assert.equal(chat.documents(), 1, "the document at CHAT_ASK_MS, not CHAT_HOLD_MS");
 });
 
 test("without a hold (an editor chat, a provider given none) the document is set at once", (t) => {
