@@ -70,7 +70,11 @@ const turns = async (n = 10) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
 
-test("the sidebar chat's first document waits for the Sessions tree's first draw: none before the workbench asked for the root's open rows, one right after", async (t) => {
+/**
+ * A sidebar chat provider whose first document waits on a real tree as activate.ts wires it (mock timers on), its
+ * view resolved, and the tree's first page in.
+ */
+async function heldChat(t: TestContext) {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const tree = await treeOf(t);
   const provider = new ChatViewProvider(vscode.Uri.file("/ext"), controller, recordingActions(), undefined, () =>
@@ -80,6 +84,11 @@ test("the sidebar chat's first document waits for the Sessions tree's first draw
   const chat = countingView();
   provider.resolveWebviewView(chat.view);
   await tree.firstRows;
+  return { tree, provider, chat };
+}
+
+test("the sidebar chat's first document waits for the Sessions tree's first draw: none before the workbench asked for the root's open rows, one right after", async (t) => {
+  const { tree, provider, chat } = await heldChat(t);
   await turns();
   assert.equal(chat.documents(), 0, "no document while the tree has not been drawn");
 
@@ -102,15 +111,7 @@ test("the sidebar chat's first document waits for the Sessions tree's first draw
 });
 
 test("a tree asked for its root whose open rows are never asked for holds the chat's document CHAT_HOLD_MS at most", async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
-  const tree = await treeOf(t);
-  const provider = new ChatViewProvider(vscode.Uri.file("/ext"), controller, recordingActions(), undefined, () =>
-    tree.firstDrawn(CHAT_ASK_MS, CHAT_HOLD_MS),
-  );
-  t.after(() => provider.dispose());
-  const chat = countingView();
-  provider.resolveWebviewView(chat.view);
-  await tree.firstRows;
+  const { tree, provider, chat } = await heldChat(t);
   await tree.getChildren();
   await turns();
   t.mock.timers.tick(CHAT_HOLD_MS - 1);
@@ -122,15 +123,7 @@ test("a tree asked for its root whose open rows are never asked for holds the ch
 });
 
 test("a collapsed or hidden Sessions view (the root never asked for) holds the chat's document CHAT_ASK_MS only", async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
-  const tree = await treeOf(t);
-  const provider = new ChatViewProvider(vscode.Uri.file("/ext"), controller, recordingActions(), undefined, () =>
-    tree.firstDrawn(CHAT_ASK_MS, CHAT_HOLD_MS),
-  );
-  t.after(() => provider.dispose());
-  const chat = countingView();
-  provider.resolveWebviewView(chat.view);
-  await tree.firstRows;
+  const { tree, provider, chat } = await heldChat(t);
   await turns();
   t.mock.timers.tick(CHAT_ASK_MS - 1);
   await turns();
