@@ -5,7 +5,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
-import type { Locator, Page } from "playwright-core";
+import type { FrameLocator, Locator, Page } from "playwright-core";
 import { chatFrame } from "../support/workbench/workbench";
 import { PROJECT_ROOT } from "../support/workbench/code-server";
 import { openWorkbench, type Workbench } from "../support/workbench/open-workbench";
@@ -21,7 +21,8 @@ export function outputDir(name: string): string {
   return dir;
 }
 
-export { withTimeout } from "../support/with-timeout";
+import { withTimeout } from "../support/with-timeout";
+export { withTimeout };
 export {
   extensionHostPid,
   gotoWorkbench,
@@ -44,6 +45,53 @@ export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<
     const watcher = watch(dirname(file), () => matches() && done());
     if (matches()) done();
   });
+}
+
+/** A session log's events; a last line still being appended (no parse yet) is left for the next read. */
+function logEvents(file: string): { type: string; data: any }[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { type: string; data: any }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/**
+ * Resolves once the log of the `code` agent's session whose first message holds `prompt` satisfies `check`, re-read
+ * on every change under the workspace's `.downcity/` (the store writes behind, so the log follows the screen); rejects
+ * after `ms`.
+ */
+export function logMatching(
+  workspace: string,
+  prompt: string,
+  check: (events: { type: string; data: any }[]) => boolean,
+  ms = 30_000,
+): Promise<void> {
+  const dir = join(workspace, ".downcity", "agents", "code", "sessions");
+  const satisfied = () => {
+    for (const id of existsSync(dir) ? readdirSync(dir) : []) {
+      const file = join(dir, id, "messages", "active.jsonl");
+      if (!existsSync(file)) continue;
+      const events = logEvents(file);
+      if (events.some((e) => e.type === "user/message" && JSON.stringify(e.data.content).includes(prompt)))
+        return check(events);
+    }
+    return false;
+  };
+  let watcher: FSWatcher | undefined;
+  return withTimeout(
+    new Promise<void>((resolve) => {
+      watcher = watch(join(workspace, ".downcity"), { recursive: true }, () => satisfied() && resolve());
+      if (satisfied()) resolve();
+    }),
+    ms,
+    `the log of "${prompt}" to match`,
+  ).finally(() => watcher?.close());
 }
 
 /**
@@ -311,4 +359,16 @@ export async function setSidebarWidth(page: Page, width: number): Promise<void> 
   }
   const final = (await sidebar.boundingBox())!.width;
   assert.ok(Math.abs(final - width) <= 2, `the sidebar is ${final} px wide, not ${width}`);
+}
+
+/** Shows a session through the chat header's session list. */
+export async function switchTo(chat: FrameLocator, title: string): Promise<void> {
+  await chat.getByRole("button", { name: "Sessions", exact: true }).click({ timeout: 30_000 });
+  await chat
+    .getByRole("navigation", { name: "Sessions" })
+    .getByRole("button", { name: title })
+    .click({ timeout: 30_000 });
+  await chat
+    .getByRole("button", { name: new RegExp(`^Session title: ${title.replace(/[.?]/g, "\\$&")}`) })
+    .waitFor({ timeout: 30_000 });
 }

@@ -9,7 +9,7 @@
 // step lands in test/.tmp/e2e/replay-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, watch } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
@@ -21,10 +21,12 @@ import {
   chainedSteps,
   extensionHostPid,
   fileMatches,
+  logMatching,
   missingVsCode,
   openWorkbench,
   outputDir,
   runPaletteCommand,
+  switchTo,
   withTimeout,
 } from "./helpers";
 
@@ -452,18 +454,6 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
   await chat.getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
 }
 
-/** Shows a session through the chat header's session list. */
-async function switchTo(chat: FrameLocator, title: string): Promise<void> {
-  await chat.getByRole("button", { name: "Sessions", exact: true }).click({ timeout: 30_000 });
-  await chat
-    .getByRole("navigation", { name: "Sessions" })
-    .getByRole("button", { name: title })
-    .click({ timeout: 30_000 });
-  await chat
-    .getByRole("button", { name: new RegExp(`^Session title: ${title.replace(/[.?]/g, "\\$&")}`) })
-    .waitFor({ timeout: 30_000 });
-}
-
 /** A tool card's parts as text (its collapsed output included): the command and how it ended, the edit's diff, the decision. */
 async function cardText(card: Locator): Promise<string> {
   return card.evaluate((el) =>
@@ -501,35 +491,4 @@ function activeLogOf(workspace: string, title: string): string {
   });
   assert.ok(id, `a session titled "${title}"`);
   return join(dir, id, "messages", "active.jsonl");
-}
-
-/** Resolves once the log of the session whose first message is `prompt` satisfies `check`, re-read on every change under the sessions folder (bounded). */
-function logMatching(
-  workspace: string,
-  prompt: string,
-  check: (events: { type: string; data: any }[]) => boolean,
-): Promise<void> {
-  const dir = join(workspace, ".downcity", "agents", "code", "sessions");
-  const satisfied = () => {
-    for (const id of existsSync(dir) ? readdirSync(dir) : []) {
-      const file = join(dir, id, "messages", "active.jsonl");
-      if (!existsSync(file)) continue;
-      const events = readFileSync(file, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { type: string; data: any });
-      if (events.some((e) => e.type === "user/message" && JSON.stringify(e.data.content).includes(prompt)))
-        return check(events);
-    }
-    return false;
-  };
-  let watcher: ReturnType<typeof watch> | undefined;
-  return withTimeout(
-    new Promise<void>((resolve) => {
-      watcher = watch(join(workspace, ".downcity"), { recursive: true }, () => satisfied() && resolve());
-      if (satisfied()) resolve();
-    }),
-    30_000,
-    `the log of "${prompt}" to match`,
-  ).finally(() => watcher?.close());
 }
