@@ -206,7 +206,21 @@ for (const width of [300, 250]) {
   test(`at ${width} px the composer bar is one line and no word breaks`, { skip: skipReason }, async (t) => {
     const events = [
       userEv(1, "Where are the restocking rules documented?"),
-      assistantEv(2, "In the inventory module: restocking thresholds, supplier lead times and reorder quantities."),
+      assistantEv(2, "In the inventory module: restocking thresholds, supplier lead times and reorder quantities.", [
+        {
+          type: "tool-call",
+          id: "call-run",
+          name: "run_command",
+          arguments: { command: "echo releasing > released.txt" },
+        },
+      ]),
+      ev(3, "tool/approval", { toolCallId: "call-run", decision: "approved", by: "user", scope: "once" }),
+      ev(4, "tool/result", {
+        toolCallId: "call-run",
+        toolName: "run_command",
+        content: [{ type: "text", text: "exit code 0" }],
+        details: { kind: "command", command: "echo releasing > released.txt", cwd: ".", exitCode: 0 },
+      }),
     ];
     const snap = snapshot(events, {
       running: true,
@@ -240,6 +254,16 @@ for (const width of [300, 250]) {
       `the bar wraps at ${width} px: ${JSON.stringify(bar)} (${rows.size} tops)`,
     );
     assert.deepEqual(broken, [], `words broken mid-word at ${width} px`);
+    // A command card's "in ." stays on one line beside its command (the command wraps instead).
+    const cwd = page.locator(".tool-command .cwd");
+    await cwd.waitFor();
+    const cwdTops = await cwd.evaluate((el) => {
+      // A flex item is one box: its text's line boxes tell how many lines it takes.
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+    });
+    assert.equal(cwdTops, 1, `the command's folder label takes ${cwdTops} lines at ${width} px`);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
   });
 }
