@@ -78,7 +78,7 @@ const focusInChat = (chat: FrameLocator) =>
 
 test(
   "keys and small controls in the real workbench: Shift+Enter, Copied, Jump to latest, Tab, Escape, Ctrl+Alt+N, the editor chat",
-  { skip: missingVsCode(), timeout: 500_000 },
+  { skip: missingVsCode(), timeout: 800_000 },
   async (t) => {
     const out = outputDir("first5-keys-ui");
     execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
@@ -117,14 +117,14 @@ test(
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')
-        .click({ timeout: 30_000 });
+        .click({ timeout: 60_000 });
       await box().fill("Show me the restock helper.");
       await box().press("Enter");
-      await chat().getByText("That is the last step.").waitFor({ timeout: 30_000 });
+      await chat().getByText("That is the last step.").waitFor({ timeout: 60_000 });
       const ids = sessionIds(workspace, "code");
       assert.equal(ids.length, 1, `one session on disk: ${ids.join(", ")}`);
       sessionId = ids[0]!;
-      await fileMatches(active(), /That is the last step/, 30_000);
+      await fileMatches(active(), /That is the last step/, 60_000);
     });
 
     await step("02 Shift+Enter adds a line, Enter sends both lines as one message", async () => {
@@ -141,9 +141,9 @@ test(
       await page.keyboard.press("Enter");
       const body = await model.request(1, "the two-line message");
       assert.match(JSON.stringify(body.messages.at(-1)), /First line\\nsecond line/, "one message with both lines");
-      await chat().locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 30_000 });
+      await chat().locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 60_000 });
       assert.equal(await box().inputValue(), "", "the box is empty after sending");
-      await fileMatches(active(), /First line\\nsecond line/, 30_000);
+      await fileMatches(active(), /First line\\nsecond line/, 60_000);
     });
 
     await step("03 Jump to latest appears once scrolled up and goes back to the end", async () => {
@@ -195,25 +195,25 @@ test(
       await box().fill("List every SKU with its stock level.");
       await box().press("Enter");
       await model.request(2, "the held prompt");
-      await chat().getByRole("button", { name: "Stop", exact: true }).waitFor({ timeout: 30_000 });
-      await chat().locator("article.message.assistant", { hasText: "Listing every" }).waitFor({ timeout: 30_000 });
+      await chat().getByRole("button", { name: "Stop", exact: true }).waitFor({ timeout: 60_000 });
+      await chat().locator("article.message.assistant", { hasText: "Listing every" }).waitFor({ timeout: 60_000 });
       await workbench.screenshot("06a-running");
       await box().press("Escape");
-      await chat().getByRole("button", { name: "Stop", exact: true }).waitFor({ state: "detached", timeout: 30_000 });
-      await fileMatches(active(), /"turn\/end".*"cancelled"|"cancelled".*"turn\/end"/, 30_000);
+      await chat().getByRole("button", { name: "Stop", exact: true }).waitFor({ state: "detached", timeout: 60_000 });
+      await fileMatches(active(), /"turn\/end".*"cancelled"|"cancelled".*"turn\/end"/, 60_000);
     });
 
     await step(
       "07 Open Chat in Editor moves the conversation: the sidebar says so, Bring Chat Back returns it",
       async () => {
-        await runPaletteCommand(page, "Downcity: Open Chat in Editor", 30_000);
+        await runPaletteCommand(page, "Downcity: Open Chat in Editor", 60_000);
         const tab = page.locator(".tabs-container .tab", { hasText: "Downcity: Show me the restock" });
-        await tab.first().waitFor({ timeout: 30_000 });
+        await tab.first().waitFor({ timeout: 60_000 });
         const moved = (await chats(page)).sidebar.getByRole("heading", { name: "Chat moved to an editor" });
-        await moved.waitFor({ timeout: 30_000 });
+        await moved.waitFor({ timeout: 60_000 });
         const { sidebar, editor } = await chats(page);
         assert.ok(editor, "a chat in the editor area");
-        await editor.locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 30_000 });
+        await editor.locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 60_000 });
         assert.equal(
           await sidebar.locator("article.message").count(),
           0,
@@ -221,27 +221,27 @@ test(
         );
         await workbench.screenshot("07a-moved");
         await sidebar.getByRole("button", { name: "Bring Chat Back" }).click();
-        await tab.first().waitFor({ state: "detached", timeout: 30_000 });
-        await chat().locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 30_000 });
+        await tab.first().waitFor({ state: "detached", timeout: 60_000 });
+        await chat().locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 60_000 });
         await chat()
           .getByRole("button", { name: /Session title: Show me the restock/ })
-          .waitFor({ timeout: 30_000 });
+          .waitFor({ timeout: 60_000 });
       },
     );
 
     await step("08 closing the editor tab brings the conversation back to the sidebar too", async () => {
-      await runPaletteCommand(page, "Downcity: Open Chat in Editor", 30_000);
+      await runPaletteCommand(page, "Downcity: Open Chat in Editor", 60_000);
       const tab = page.locator(".tabs-container .tab", { hasText: "Downcity: Show me the restock" }).first();
-      await tab.waitFor({ timeout: 30_000 });
+      await tab.waitFor({ timeout: 60_000 });
       await (
         await chats(page)
       ).sidebar
         .getByRole("heading", { name: "Chat moved to an editor" })
-        .waitFor({ timeout: 30_000 });
+        .waitFor({ timeout: 60_000 });
       await tab.hover();
       await tab.locator(".tab-actions .action-label").click();
-      await tab.waitFor({ state: "detached", timeout: 30_000 });
-      await chat().locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 30_000 });
+      await tab.waitFor({ state: "detached", timeout: 60_000 });
+      await chat().locator("article.message.assistant", { hasText: SECOND_ANSWER }).waitFor({ timeout: 60_000 });
     });
 
     await step("09 Ctrl+Alt+N starts a new session: on disk and in the chat", async () => {
@@ -251,16 +251,16 @@ test(
       await quickPickRow(page, /^Code/).click({ timeout: 15_000 });
       await chat()
         .getByRole("button", { name: /Session title: New session/ })
-        .waitFor({ timeout: 30_000 });
+        .waitFor({ timeout: 60_000 });
       assert.equal(await chat().locator("article.message").count(), 0, "the new session is empty");
-      await sessionRow(page, "New session").waitFor({ timeout: 30_000 });
+      await sessionRow(page, "New session").waitFor({ timeout: 60_000 });
       // A session reaches the disk with its first event: its first message lands in a second log, not the first one.
       await box().fill(NEW_PROMPT);
       await box().press("Enter");
-      await chat().locator("article.message.assistant", { hasText: NEW_ANSWER }).waitFor({ timeout: 30_000 });
+      await chat().locator("article.message.assistant", { hasText: NEW_ANSWER }).waitFor({ timeout: 60_000 });
       const fresh = sessionIds(workspace, "code").filter((id) => id !== sessionId);
       assert.equal(fresh.length, 1, `a second session on disk: ${fresh.join(", ")}`);
-      await fileMatches(sessionPaths(workspace, "code", fresh[0]!).active, /in a new session/, 30_000);
+      await fileMatches(sessionPaths(workspace, "code", fresh[0]!).active, /in a new session/, 60_000);
       assert.doesNotMatch(readFileSync(active(), "utf8"), /in a new session/, "the first session is left as it was");
     });
   },
