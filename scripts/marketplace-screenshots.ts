@@ -8,7 +8,7 @@
 //     model: the chat's connect form, the first message answered with no session opened
 //     first, an edit waiting in the diff editor with Accept / Reject in its title bar and on
 //     the card, and that edit approved on the card, which then offers Undo.
-// Run folders live in .e2e/screenshots/.
+// `… marketplace-screenshots.ts dark.png` takes only the shots named. Run folders live in .e2e/screenshots/.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -22,9 +22,10 @@ import {
   workbenchUrl,
 } from "../test/support/workbench/code-server";
 import { seedSessions, type SeededSession } from "../test/support/workbench/seed";
-import { chatFrame, openDowncityView, sessionRow } from "../test/support/workbench/workbench";
+import { chatFrame, openDowncityView, scrolledSessionRow } from "../test/support/workbench/workbench";
 import { startProviderServer, wire } from "../test/support/provider-server";
 
+const FIRST_MINUTES = ["connect.png", "first-message.png", "approval.png", "undo.png"];
 const THEMES = [
   { file: "light.png", theme: "Default Light Modern" },
   { file: "dark.png", theme: "Default Dark Modern" },
@@ -108,10 +109,11 @@ async function shoot(theme: string, file: string, vsix: string): Promise<void> {
       await page
         .locator(".quick-input-list .monaco-list-row", { hasText: "inventory.ts" })
         .first()
-        .click({ timeout: 15_000 });
+        .click({ timeout: 60_000 }); // the file search's first answer can take long on a busy machine
       await page.locator(".tabs-container .tab", { hasText: "inventory.ts" }).first().waitFor({ timeout: 15_000 });
       await openDowncityView(page);
-      await sessionRow(page, CONVERSATION).click({ timeout: 30_000 });
+      // The Sessions view starts small: wheel the row wholly into its pane before the click.
+      await (await scrolledSessionRow(page, CONVERSATION)).click({ timeout: 30_000 });
       await chatFrame(page)
         .locator('article[aria-label="Assistant"]', { hasText: "fails on the old code" })
         .waitFor({ timeout: 30_000 });
@@ -326,8 +328,11 @@ async function main(): Promise<void> {
     stdio: "inherit",
   });
   const vsix = join(PROJECT_ROOT, "dist", "downcity.vsix");
-  await shootFirstMinutes(vsix);
-  for (const { theme, file } of THEMES) await shoot(theme, file, vsix);
+  // File names given on the command line take only those shots (one flow makes the four first-minutes ones).
+  const only = process.argv.slice(2);
+  const wanted = (file: string) => only.length === 0 || only.includes(file);
+  if (FIRST_MINUTES.some(wanted)) await shootFirstMinutes(vsix);
+  for (const { theme, file } of THEMES) if (wanted(file)) await shoot(theme, file, vsix);
 }
 
 main().catch((error) => {
