@@ -31,6 +31,9 @@ export interface Workbench {
  */
 export const WORKBENCH_GOTO_MS = 120_000;
 
+/** The bound of a Playwright action or wait in a workbench that names none. */
+export const UNBOUNDED_ACTION_MS = 60_000;
+
 /** Opens the workbench at `url` (workbenchUrl): every test, bench and script does it here, with the one bound. */
 export async function gotoWorkbench(page: Page, url: string): Promise<void> {
   await page.goto(url, { timeout: WORKBENCH_GOTO_MS });
@@ -46,6 +49,10 @@ export async function openWorkbench(out: string, options: Omit<CodeServerOptions
     await server.stop();
     throw error;
   }
+  // An action or wait given no bound of its own gets 60 s, the bound the UI tests give theirs: Playwright's 30 s
+  // default ran out at load 37 on a first fill of the message box (first5-keys-ui, the view's first open activating
+  // the extension), while the explicit waits around it allow 60 s.
+  browser.setDefaultTimeout(UNBOUNDED_ACTION_MS);
   const page = browser.pages()[0] ?? (await browser.newPage());
   return {
     server,
