@@ -239,7 +239,7 @@ test(
 
 async function send(chat: FrameLocator, text: string): Promise<void> {
   await chat.getByRole("textbox", { name: "Message", exact: true }).fill(text, { timeout: 60_000 });
-  await chat.getByRole("button", { name: "Send", exact: true }).click({ timeout: 10_000 });
+  await chat.getByRole("button", { name: "Send", exact: true }).click({ timeout: 60_000 });
 }
 
 /** The last edit_file card with this status. */
