@@ -52,10 +52,16 @@ export async function anthropicClient(profile: ProviderProfile, fetchImpl?: Fetc
       };
     }
     const ProfileAnthropic = profileAnthropic;
-    const headers: Record<string, string | null> = { ...profile.headers };
-    if (!profile.apiKey) headers.Authorization = null;
+    // The key goes in x-api-key, the Messages API's own header and the one the connect form's
+    // check sends: this SDK sends an `apiKey` as a bearer token, which a server or proxy that
+    // checks x-api-key refuses (Connect passed, then every run got 401). The profile's own
+    // headers still win; a keyless local server gets no Authorization either.
+    const headers: Record<string, string | null> = profile.apiKey
+      ? { "x-api-key": profile.apiKey, Authorization: null, ...profile.headers }
+      : { ...profile.headers, Authorization: null };
     client = new ProfileAnthropic({
-      ...(profile.apiKey ? { apiKey: profile.apiKey } : { apiKey: null, authToken: null }),
+      apiKey: null,
+      authToken: null,
       baseURL: profile.baseURL ?? "https://api.anthropic.com",
       defaultHeaders: headers,
       maxRetries: 0,
