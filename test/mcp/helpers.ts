@@ -12,6 +12,14 @@ export const EVERYTHING = join(REPO, "node_modules/@modelcontextprotocol/server-
 export const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 export const FIXTURE = join(REPO, "test/support/mcp-fixture-server.ts");
 
+/**
+ * How long a test waits for anything that starts a server process: a loaded machine may take
+ * tens of seconds (a nice 19 loop at load 20 took over 30 s, the product's start timeout, to get
+ * the fixture to answer "initialize"; at load 30-35 server-everything took 15-25 s to print that
+ * it listens, past the 20 s these waits had). Only a failure waits this long.
+ */
+export const START_WAIT_MS = 120_000;
+
 export const USER: McpSource = { kind: "user", label: "user settings" };
 export const WORKSPACE: McpSource = { kind: "workspace", label: ".vscode/mcp.json" };
 
@@ -67,15 +75,14 @@ export function testHost(
       return options.allow ?? false;
     },
     input: async (input) => options.inputs?.[input.id],
-    // A loaded machine may take seconds to start a server (a nice 19 loop at load 20 took over
-    // 30 s, the product's start timeout, to get the fixture to answer "initialize"): tests of
-    // other paths wait for it. Tests of these bounds pass their own.
-    firstRunWaitMs: 120_000,
-    startTimeoutMs: 120_000,
+    // Tests of other paths wait for a slow start (START_WAIT_MS); tests of these bounds pass their own.
+    firstRunWaitMs: START_WAIT_MS,
+    startTimeoutMs: START_WAIT_MS,
     ...options,
   });
   t.after(() => manager.close());
-  const until = (pred: () => boolean, what: string, ms = 20_000) =>
+  // Their waits may include a server's (re)start: a restart, a fixture's first stderr line.
+  const until = (pred: () => boolean, what: string, ms = START_WAIT_MS) =>
     pred()
       ? Promise.resolve()
       : withTimeout(
@@ -89,7 +96,7 @@ export function testHost(
           ms,
           what,
         );
-  const stderrLine = (re: RegExp, ms = 20_000) => {
+  const stderrLine = (re: RegExp, ms = START_WAIT_MS) => {
     const seen = stderr.find((l) => re.test(l));
     if (seen !== undefined) return Promise.resolve(seen);
     let waiter: (line: string) => void = () => undefined;
@@ -138,7 +145,7 @@ export async function httpEverything(
       });
       child.once("exit", (code) => fail(new Error(`server-everything ${mode} exited with ${code}`)));
     }),
-    20_000,
+    START_WAIT_MS,
     `server-everything ${mode} to listen`,
   );
   return { port, child };

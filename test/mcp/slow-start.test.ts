@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { mock, test } from "node:test";
 import { tempDir } from "../support/temp";
 import { withTimeout } from "../support/with-timeout";
-import { config, fixtureServer, testHost, WORKSPACE } from "./helpers";
+import { config, fixtureServer, START_WAIT_MS, testHost, WORKSPACE } from "./helpers";
 
 const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
 
@@ -21,7 +21,7 @@ function hangLog() {
     },
     info: () => {},
   };
-  return { log, waiting: withTimeout(waiting, 30_000, "the hanging server's stderr") };
+  return { log, waiting: withTimeout(waiting, START_WAIT_MS, "the hanging server's stderr") };
 }
 
 test("a server hanging at start: the run goes on after firstRunWaitMs with the ready ones; it joins the next run", async (t) => {
