@@ -107,9 +107,10 @@ test(
     await step("01 on first open the chat takes most of the container, the Sessions view starts small", async () => {
       await gotoWorkbench(page, workbenchUrl(workbench.server, workspace));
       await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+      // 60 s: a loop at load 36 found the icon in the page but not yet clickable 30 s after the activity bar showed.
       await page
         .locator('.part.activitybar .action-item a.action-label[aria-label^="Downcity"]')
-        .click({ timeout: 30_000 });
+        .click({ timeout: 60_000 });
       await input().waitFor({ timeout: 60_000 });
       const sidebar = await box(page.locator(".part.sidebar"), "the sidebar");
       const c = await box(chatPane(), "the Chat pane");
