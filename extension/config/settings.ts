@@ -43,6 +43,20 @@ export interface Settings {
 const APPROVAL = z.enum(["ask", "auto"]);
 
 /**
+ * The `downcity.compaction.*` settings: the core's name, the setting's, and the key it had before. The Settings
+ * editor titles a setting by its key ("Tool Result Max Chars"), so the keys say characters, not code points
+ * (issue 19: plain words); the old keys are still read.
+ */
+const COMPACTION_KEYS = [
+  ["triggerRatio", "triggerRatio"],
+  ["verifyRatio", "verifyRatio"],
+  ["retainRatio", "retainRatio"],
+  ["toolResultMaxCodePoints", "toolResultMaxChars", "toolResultMaxCodePoints"],
+  ["reasoningMaxCodePoints", "reasoningMaxChars", "reasoningMaxCodePoints"],
+  ["summaryChunkChars", "summaryChunkChars"],
+] as const satisfies readonly (readonly [keyof CompactionSettings, string, string?])[];
+
+/**
  * Reads `downcity.*`, naming every invalid value. An invalid value never replaces a good
  * one: the value `previous` (the settings in effect) had for that key is kept; on the
  * first read, invalid entries are skipped and invalid scalars take their safe default.
@@ -86,21 +100,17 @@ export function readSettings(
   };
 
   const compaction: CompactionSettings = {};
-  for (const key of [
-    "triggerRatio",
-    "verifyRatio",
-    "retainRatio",
-    "toolResultMaxCodePoints",
-    "reasoningMaxCodePoints",
-    "summaryChunkChars",
-  ] as const) {
-    const value = config.get<unknown>(`compaction.${key}`);
+  for (const [key, setting, legacy] of COMPACTION_KEYS) {
+    // A user's settings.json may still have the old code-point key: it applies while the plain one is unset.
+    let name = `compaction.${setting}`;
+    let value = config.get<unknown>(name);
+    if ((value === undefined || value === null) && legacy) value = config.get<unknown>((name = `compaction.${legacy}`));
     if (value === undefined || value === null) continue;
     const parsed = CompactionConfig.shape[key].safeParse(value);
     if (parsed.success) (compaction as Record<string, unknown>)[key] = parsed.data;
     else {
       problems.push(
-        `downcity.compaction.${key}: ${parsed.error.issues[0]?.message ?? "invalid"}; ${kept(`compaction.${key}`, "the default is used")}`,
+        `downcity.${name}: ${parsed.error.issues[0]?.message ?? "invalid"}; ${kept(name, "the default is used")}`,
       );
       if (previous?.compaction[key] !== undefined)
         (compaction as Record<string, unknown>)[key] = previous.compaction[key];
