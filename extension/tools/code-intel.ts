@@ -236,8 +236,13 @@ function hoverText(h: vscode.Hover): string {
 
 export function createCodeIntelTools(options: CodeIntelOptions = {}): Tool[] {
   const waitMs = options.languageWaitMs ?? LANGUAGE_WAIT_MS;
-  const ask = <T>(uri: vscode.Uri, ctx: ToolContext, query: () => Thenable<T[] | undefined>) =>
-    askLanguage(uri, query, { waitMs, signal: ctx.signal, onWait: waitingNote(ctx) });
+  const ask = async <T>(uri: vscode.Uri, ctx: ToolContext, query: () => Thenable<T[] | undefined>) => {
+    const answer = await askLanguage(uri, query, { waitMs, signal: ctx.signal, onWait: waitingNote(ctx) });
+    // Stop ended the wait, not the bound: the card says cancelled, not "did not answer within 120 s".
+    if (ctx.signal?.aborted && answer.state !== "answered")
+      throw new ToolError(`stopped while waiting for the ${answer.languageId} language features to start`);
+    return answer;
+  };
   const definition = positionTool(
     "definition",
     "Where a symbol is defined, from the editor's language servers.",
