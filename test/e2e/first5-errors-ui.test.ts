@@ -5,7 +5,7 @@
 // lands in test/.tmp/e2e/first5-errors-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, watch } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator } from "playwright-core";
@@ -24,6 +24,8 @@ const FAIL_ANSWER = "removeStock, back after the retry.";
 const SMALL_PROMPT = "Say hi.";
 const SMALL_ANSWER = "Hi, with less output reserved.";
 const TOO_SMALL_PROMPT = "Say hi again.";
+const OUTLINE_PROMPT = "Outline NOTES.md.";
+const WAIT_NOTE = "waiting for the markdown language features to start (at most 120 s)…";
 
 /** The core's retries after a first failed attempt (core/agent/retry.ts DEFAULT_RETRY). */
 const MAX_RETRIES = 4;
@@ -272,6 +274,45 @@ test(
         assert.equal(end.data.errorKind, "context-length");
         assert.ok(!events.some((e) => e.type === "compaction/start"), "nothing compacted");
         await workbench.screenshot("04a-too-long-error");
+      },
+    );
+
+    await step(
+      "05 a code-intelligence tool still waiting after a second says so in the card's live output; Stop ends it",
+      async () => {
+        // The wait made deterministic without a product seam: Markdown's language features (a built-in
+        // extension that activates on the language) give a file without a heading an empty outline, so the
+        // tool keeps waiting for them to start; past WAIT_NOTE_AFTER_MS (1 s) its live output says why.
+        writeFileSync(join(workspace, "NOTES.md"), "Plain notes, no heading: the outline stays empty.\n");
+        await newSession(chat());
+        replies.push(() => ({
+          sse: wire.openaiChat({
+            model: "gpt-4o",
+            toolCalls: [{ id: "call_outline", name: "document_symbols", arguments: { path: "NOTES.md" } }],
+          }),
+        }));
+        await send(chat(), OUTLINE_PROMPT);
+        const card = chat().getByRole("group", { name: "Tool document_symbols: running" });
+        await card.waitFor({ timeout: 30_000 });
+        const started = Date.now();
+        const note = card.locator(".tool-output", { hasText: WAIT_NOTE });
+        await note.waitFor({ state: "attached", timeout: 30_000 });
+        assert.equal((await note.textContent())!.trim(), WAIT_NOTE, "the note, once");
+        await card.locator("summary", { hasText: "Output" }).click();
+        await note.waitFor({ timeout: 10_000 });
+        await workbench.screenshot("05a-waiting-note");
+        assert.ok(Date.now() - started < 60_000, "shown well before the 120 s bound");
+        await chat().getByRole("button", { name: "Stop", exact: true }).click({ timeout: 10_000 });
+        const stopped = chat().getByRole("group", { name: "Tool document_symbols: cancelled" });
+        await stopped.waitFor({ timeout: 30_000 });
+        // Stop ended the wait, not its 120 s bound (before cf27b3b the card said "done" and "did not answer within 120 s").
+        await stopped
+          .locator(".tool-message", { hasText: "stopped while waiting for the markdown language features to start" })
+          .waitFor({ timeout: 10_000 });
+        const events = await logMatching(workspace, OUTLINE_PROMPT, (e) => e.at(-1)?.type === "turn/end");
+        assert.equal(events.at(-1)!.data.reason, "cancelled");
+        const result = events.find((e) => e.type === "tool/result" && e.data.toolCallId === "call_outline");
+        assert.equal(result?.data.outcome, "cancelled", "the log says cancelled, so a reopened card does too");
       },
     );
   },
