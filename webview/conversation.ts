@@ -470,12 +470,14 @@ export class Conversation {
 
   private requestFailed(seq: number, error: RequestErrorData): void {
     const where = error.server ? ` (${error.server})` : "";
+    // The attempt number is what changes between retries (a provider's retry-after is often the same each time):
+    // without it the one line would not visibly update.
     const next =
       error.retryInMs === undefined
         ? ""
         : error.retryInMs > 0
-          ? `: retrying in ${Math.round(error.retryInMs / 100) / 10} s`
-          : ": retrying now";
+          ? `: attempt ${error.attempt} failed, retrying in ${Math.round(error.retryInMs / 100) / 10} s`
+          : `: attempt ${error.attempt} failed, retrying now`;
     const failure = `${error.message}${where}`;
     const text = `${failure}${next}`;
     const turn = (this.turn ??= { start: seq });

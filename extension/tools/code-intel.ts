@@ -4,7 +4,7 @@ import { ToolError } from "../../core/tools/errors";
 import { plural } from "../../core/tools/text";
 import { textOutput, type Tool, type ToolContext } from "../../core/tools/types";
 import { editorText } from "./documents";
-import { askLanguage, emptyAnswer, LANGUAGE_WAIT_MS, type LanguageAnswer } from "./language-ready";
+import { askLanguageUnlessStopped, emptyAnswer, LANGUAGE_WAIT_MS, type LanguageAnswer } from "./language-ready";
 import { relativeToRoot, resolveToolPath } from "./paths";
 
 /*
@@ -157,7 +157,7 @@ async function resolvePosition(
   }
   // A symbol in a file: its declaration by the document's symbols, else its first whole-word use.
   const symbols = (
-    await askLanguage<Symbols[number]>(
+    await askLanguageUnlessStopped<Symbols[number]>(
       file.uri,
       () => vscode.commands.executeCommand<Symbols>("vscode.executeDocumentSymbolProvider", file.uri),
       { waitMs, signal: ctx.signal, onWait: waitingNote(ctx) },
@@ -237,7 +237,7 @@ function hoverText(h: vscode.Hover): string {
 export function createCodeIntelTools(options: CodeIntelOptions = {}): Tool[] {
   const waitMs = options.languageWaitMs ?? LANGUAGE_WAIT_MS;
   const ask = <T>(uri: vscode.Uri, ctx: ToolContext, query: () => Thenable<T[] | undefined>) =>
-    askLanguage(uri, query, { waitMs, signal: ctx.signal, onWait: waitingNote(ctx) });
+    askLanguageUnlessStopped(uri, query, { waitMs, signal: ctx.signal, onWait: waitingNote(ctx) });
   const definition = positionTool(
     "definition",
     "Where a symbol is defined, from the editor's language servers.",

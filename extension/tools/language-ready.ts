@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { ToolError } from "../../core/tools/errors";
 
 /**
  * Code intelligence on the first question (issue 19 item 4). In a fresh window the
@@ -169,6 +170,21 @@ export async function askLanguage<T>(
     over = true;
     note.cancel();
   }
+}
+
+/**
+ * askLanguage for a tool: when Stop ended the wait (not the bound), an error that says so, which the run marks
+ * cancelled; the answer would read "did not answer within 120 s", which is false.
+ */
+export async function askLanguageUnlessStopped<T>(
+  uri: vscode.Uri,
+  query: () => Thenable<T[] | undefined>,
+  options: { waitMs?: number; signal?: AbortSignal; onWait?: (note: string) => void } = {},
+): Promise<LanguageAnswer<T>> {
+  const answer = await askLanguage(uri, query, options);
+  if (options.signal?.aborted && answer.state !== "answered")
+    throw new ToolError(`stopped while waiting for the ${answer.languageId} language features to start`);
+  return answer;
 }
 
 /** The note a question still waiting for its language features gives. */

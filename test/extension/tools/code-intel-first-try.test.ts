@@ -112,3 +112,21 @@ test("language features that never start within the bound: said so, with the bou
     "no references found: the plaintext language features did not answer within 0 s (they may still be starting: ask again)",
   );
 });
+
+test("stopped while waiting for the language features: an error saying so (the run marks it cancelled), not 'did not answer within 120 s'", async (t) => {
+  const { ws } = tools(t);
+  ws.write("a.txt", "no symbols here\n");
+  languageExtension(t, "plaintext");
+  const stop = new AbortController();
+  // The outline never answers (a file with no symbols); the user stops the run while the tool waits.
+  let outlineAsks = 0;
+  const outline = commands.registerCommand("vscode.executeDocumentSymbolProvider", () => {
+    if (++outlineAsks === 2) stop.abort();
+    return [];
+  });
+  t.after(() => outline.dispose());
+  const registry = new ToolRegistry(createCodeIntelTools());
+  const output = await registry.run("document_symbols", { path: "a.txt" }, ws.ctx({ signal: stop.signal }));
+  assert.equal(output.isError, true, "an error: with the signal aborted the run logs it as cancelled");
+  assert.equal(text(output), "stopped while waiting for the plaintext language features to start");
+});
