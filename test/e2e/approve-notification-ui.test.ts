@@ -21,6 +21,7 @@ import {
   openChatWorkbench,
   outputDir,
   switchTo,
+  toolResult,
 } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
@@ -47,15 +48,6 @@ const heldCommand = (id: string, command: string, until: Promise<void>) => (): S
   pauseAt: { frame: 0, until },
 });
 const answer = (text: string) => (): ScriptedReply => ({ sse: sse({ text }) });
-
-/** The model's tool result for `id` in a request body. */
-function toolResult(body: any, id: string): string {
-  const message = body.messages.find(
-    (m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === id,
-  );
-  assert.ok(message, `no tool result for ${id} in ${JSON.stringify(body.messages)}`);
-  return JSON.stringify(message.content);
-}
 
 test(
   "a command's notification answers its decision when no chat shows the session",

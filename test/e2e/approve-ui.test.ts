@@ -19,6 +19,7 @@ import {
   openChatWorkbench,
   outputDir,
   runPaletteCommandUntil,
+  toolResult,
 } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
@@ -35,15 +36,6 @@ const editCall = (id: string, oldText: string, newText: string) => () => ({
   }),
 });
 const answer = (text: string) => () => ({ sse: sse({ text }) });
-
-/** The tool result the model got for `id` in a request body. */
-function toolResult(body: any, id: string): string {
-  const message = body.messages.find(
-    (m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === id,
-  );
-  assert.ok(message, `no tool result for ${id} in ${JSON.stringify(body.messages)}`);
-  return JSON.stringify(message.content);
-}
 
 test(
   "approvals in the real workbench: the card, the diff's title bar, Deny, no toast to depend on, Stop, Undo",

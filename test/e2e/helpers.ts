@@ -372,3 +372,12 @@ export async function switchTo(chat: FrameLocator, title: string): Promise<void>
     .getByRole("button", { name: new RegExp(`^Session title: ${title.replace(/[.?]/g, "\\$&")}`) })
     .waitFor({ timeout: 30_000 });
 }
+
+/** The tool result an OpenAI Chat Completions request body gave the model for call `id` (as JSON text). */
+export function toolResult(body: any, id: string): string {
+  const message = body.messages.find(
+    (m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === id,
+  );
+  assert.ok(message, `no tool result for ${id} in ${JSON.stringify(body.messages)}`);
+  return JSON.stringify(message.content);
+}
