@@ -31,18 +31,54 @@ export {
   type Workbench,
 } from "../support/workbench/open-workbench";
 
+/**
+ * Calls `onChange` on every change in `dir`, or (while it does not exist yet) in its nearest existing ancestor, moving
+ * down as the folders appear: a session's folders are created only when its write-behind queue first flushes
+ * (DESIGN: lazy materialisation, 200 ms batches), which under load comes after the answer shows (CI, stop 35:
+ * `watch` on a `messages/` folder not created yet threw ENOENT). Returns the closer.
+ */
+function watchNearest(dir: string, onChange: () => void): () => void {
+  let watcher: FSWatcher | undefined;
+  let watched = "";
+  let closed = false;
+  const retarget = () => {
+    if (closed) return;
+    let target = dir;
+    while (!existsSync(target) && dirname(target) !== target) target = dirname(target);
+    if (target !== watched) {
+      watcher?.close();
+      watched = target;
+      try {
+        watcher = watch(target, () => {
+          retarget();
+          onChange();
+        });
+      } catch {
+        // Removed between the check and the watch: look again from further up.
+        watched = "";
+        return retarget();
+      }
+    }
+  };
+  retarget();
+  return () => {
+    closed = true;
+    watcher?.close();
+  };
+}
+
 /** Resolves once `file` matches, re-read on every change in its folder; rejects after `ms`. */
 export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<void> {
   const matches = () => existsSync(file) && pattern.test(readFileSync(file, "utf8"));
   return new Promise((ok, fail) => {
     const done = (error?: Error) => {
       clearTimeout(timer);
-      watcher.close();
+      close();
       if (error) fail(error);
       else ok();
     };
     const timer = setTimeout(() => done(new Error(`${file} did not match ${pattern} within ${ms} ms`)), ms);
-    const watcher = watch(dirname(file), () => matches() && done());
+    const close = watchNearest(dirname(file), () => matches() && done());
     if (matches()) done();
   });
 }
@@ -94,38 +130,22 @@ export function logMatching(
   ).finally(() => watcher?.close());
 }
 
-/**
- * The entries of `dir` once it holds at least `count`, re-read on every change in it or (while it does not exist
- * yet) in its nearest existing ancestor; rejects after `ms`. A session's directory appears only when its write-behind
- * queue first flushes (DESIGN: lazy materialisation, 200 ms batches), which under load comes after the answer shows.
- */
+/** The entries of `dir` once it holds at least `count`, re-read on every change (see watchNearest); rejects after `ms`. */
 export function dirHolds(dir: string, count: number, ms: number): Promise<string[]> {
   const entries = () => (existsSync(dir) ? readdirSync(dir) : []);
   return new Promise((ok, fail) => {
-    let watcher: FSWatcher | undefined;
-    let watched = "";
     const done = (error?: Error) => {
       clearTimeout(timer);
-      watcher?.close();
+      close();
       if (error) fail(error);
       else ok(entries());
-    };
-    const check = () => {
-      if (entries().length >= count) return done();
-      // Watch the folder itself once it exists, else the closest ancestor that does (its creation is a change there).
-      let target = dir;
-      while (!existsSync(target) && dirname(target) !== target) target = dirname(target);
-      if (target === watched) return;
-      watcher?.close();
-      watched = target;
-      watcher = watch(target, check);
-      if (entries().length >= count) done();
     };
     const timer = setTimeout(
       () => done(new Error(`${dir} did not hold ${count} entries within ${ms} ms: ${entries().join(", ")}`)),
       ms,
     );
-    check();
+    const close = watchNearest(dir, () => entries().length >= count && done());
+    if (entries().length >= count) done();
   });
 }
 
