@@ -70,7 +70,8 @@ export async function runCommand(argv: string[], output: Output): Promise<number
     workspaceNotes: () => workspaceNotes(root),
     maxSteps,
     rules: rulesFromEnv(process.env),
-    providerSetting: () => "DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW (or --base-url / --context-window)",
+    providerSetting: (_id, about) =>
+      about === "window" ? "DOWNCITY_CONTEXT_WINDOW (or --context-window)" : "DOWNCITY_BASE_URL (or --base-url)",
   });
   let ref: { agentId: string; sessionId: string } | undefined;
   const onSigint = () => {

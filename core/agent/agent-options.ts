@@ -8,6 +8,7 @@ import type { ToolRegistry } from "../tools/registry";
 import type { ToolKind } from "../tools/types";
 import type { ApprovalPolicy, ApprovalSettings, ApproveFn, SessionApprovals } from "./approval";
 import type { RetryPolicy } from "./retry";
+import type { Endpoint } from "./model-call";
 import type { WorkspaceFacts } from "./system-prompt";
 
 export interface CallSettings {
@@ -55,7 +56,7 @@ export interface AgentOptions {
   /** Records what edits and commands change (restore, issue 24). */
   checkpoints?: CheckpointRecorder;
   /** The server a provider profile points at (host:port) and the setting that names it, for errors the user can act on. */
-  endpoint?: (provider: string) => { server?: string; setting: string };
+  endpoint?: (provider: string) => Endpoint;
   now?: () => Date;
   random?: () => number;
 }

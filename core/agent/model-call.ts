@@ -32,7 +32,7 @@ export interface ModelCallContext {
   random?: () => number;
   /** The model's window is unknown (DEFAULT_CONTEXT_WINDOW is assumed): errors and usage say so. */
   windowAssumed: boolean;
-  endpoint?: (provider: string) => { server?: string; setting: string };
+  endpoint?: (provider: string) => Endpoint;
   emit(body: AgentEventBody): void;
   notice(message: string): void;
 }
@@ -181,7 +181,7 @@ export async function callModel(ctx: ModelCallContext, signal: AbortSignal): Pro
       ...(partialBlocks.length > 0 ? { partial: partialBlocks } : {}),
       ...(delay !== undefined ? { retryInMs: delay } : {}),
       ...(endpoint?.server ? { server: endpoint.server } : {}),
-      ...(endpoint ? { setting: endpoint.setting } : {}),
+      ...(endpoint ? { setting: settingFor(endpoint, kind) } : {}),
     });
     await storage.discardDraft(session);
     if (lowerReservation) {
@@ -192,7 +192,7 @@ export async function callModel(ctx: ModelCallContext, signal: AbortSignal): Pro
     if (size?.farUnder) {
       const where = endpoint?.server ? `the server at ${endpoint.server}` : "the provider";
       const fix = endpoint
-        ? ` Set the model's real context window in ${endpoint.setting}.`
+        ? ` Set the model's real context window in ${endpoint.windowSetting}.`
         : " Set the model's real context window in its provider profile.";
       return {
         kind: "error",
@@ -250,16 +250,29 @@ function emitUsage(ctx: ModelCallContext, message: AssistantMessageData): void {
 /** A failed turn's error as logged: the message (naming the server and the setting for provider errors) and its facts. */
 export function errorFacts(
   error: Error,
-  endpointOf: () => { server?: string; setting: string } | undefined,
+  endpointOf: () => Endpoint | undefined,
 ): { error: string; errorKind?: string; server?: string; setting?: string } {
   if (!(error instanceof LlmError) || error.kind === "aborted") return { error: error.message };
   const endpoint = endpointOf();
+  const setting = endpoint && settingFor(endpoint, error.kind);
   const already = endpoint?.server && error.message.includes(endpoint.server);
-  const where = endpoint?.server && !already ? ` (server ${endpoint.server}; check ${endpoint.setting})` : "";
+  const where = endpoint?.server && !already ? ` (server ${endpoint.server}; check ${setting})` : "";
   return {
     error: `${error.message}${where}`,
     errorKind: error.kind,
     ...(endpoint?.server ? { server: endpoint.server } : {}),
-    ...(endpoint ? { setting: endpoint.setting } : {}),
+    ...(setting ? { setting } : {}),
   };
+}
+
+/** A provider's server (host:port), where it is configured, and where its model's context window is. */
+export interface Endpoint {
+  server?: string;
+  setting: string;
+  windowSetting: string;
+}
+
+/** The one place to look for an error of `kind`: "context too long" is the window's, every other the server's. */
+function settingFor(endpoint: Endpoint, kind: string): string {
+  return kind === "context-length" ? endpoint.windowSetting : endpoint.setting;
 }

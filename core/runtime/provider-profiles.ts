@@ -1,6 +1,7 @@
 import type { ModelClients } from "../llm/model-clients";
 import type { ProviderProfile } from "../llm/types";
 import { serverOf } from "../llm/endpoint";
+import type { Endpoint } from "../agent/model-call";
 
 /** The runtime's provider profiles, kept in step with the host's list, and where each points (for errors). */
 export class ProviderProfiles {
@@ -9,15 +10,17 @@ export class ProviderProfiles {
   constructor(
     private readonly modelClients: ModelClients | undefined,
     private readonly providers: () => readonly ProviderProfile[] | Promise<readonly ProviderProfile[]>,
-    private readonly providerSetting: ((provider: string) => string | undefined) | undefined,
+    private readonly providerSetting:
+      ((provider: string, about: "server" | "window") => string | undefined) | undefined,
   ) {}
 
-  /** The server a profile points at and where it is set, for errors that say what to check. */
-  endpoint(provider: string): { server?: string; setting: string } {
+  /** The server a profile points at, and where it and the model's window are set, for errors that say what to check. */
+  endpoint(provider: string): Endpoint {
     const profile = this.modelClients?.profile(provider);
     const server = profile ? serverOf(profile) : undefined;
-    const setting = this.providerSetting?.(provider) ?? `the provider profile "${provider}"`;
-    return { ...(server ? { server } : {}), setting };
+    const where = (about: "server" | "window") =>
+      this.providerSetting?.(provider, about) ?? `the provider profile "${provider}"`;
+    return { ...(server ? { server } : {}), setting: where("server"), windowSetting: where("window") };
   }
 
   /** Re-reads the provider profiles; unchanged ones are kept (with what the runtime learnt of their servers). */

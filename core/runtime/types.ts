@@ -102,8 +102,11 @@ export interface WorkspaceRuntimeOptions {
    * every request. Without it, AGENTS.md alone within the default budget.
    */
   rules?: { files?: () => readonly string[]; budgetTokens?: () => number };
-  /** Where a provider profile's server is configured (a setting or environment variable), named in its errors. */
-  providerSetting?: (profileId: string) => string;
+  /**
+   * Where a provider profile's server, or its model's context window, is configured (a setting or an environment
+   * variable), named in its errors: a connection error points at the first, "context too long" at the second.
+   */
+  providerSetting?: (profileId: string, about: "server" | "window") => string;
 }
 
 /**

@@ -100,7 +100,7 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
     this.providerProfiles = new ProviderProfiles(
       this.modelClients,
       () => options.providers(),
-      (provider) => options.providerSetting?.(provider),
+      (provider, about) => options.providerSetting?.(provider, about),
     );
   }
 

@@ -205,10 +205,10 @@ export class FolderRegistry implements vscode.Disposable {
       rules: rulesSettings(folder),
       checkpointExclude: () => filesExcluded(folder),
       // Errors name where the failing server is configured: the environment profile, or the setting.
-      providerSetting: (id) =>
-        id === ENV_PROFILE_ID
-          ? "the DOWNCITY_BASE_URL / DOWNCITY_CONTEXT_WINDOW environment variables"
-          : "downcity.providers",
+      providerSetting: (id, about) =>
+        id !== ENV_PROFILE_ID
+          ? "downcity.providers"
+          : `the ${about === "window" ? "DOWNCITY_CONTEXT_WINDOW" : "DOWNCITY_BASE_URL"} environment variable`,
       ...(this.searchIndexDir && { searchIndexDir: this.searchIndexDir }),
       ...(tools?.approve && { approve: (request, signal) => tools.approve!(request, signal) }),
       ...(mcp && { mcpTools: () => mcp.tools() }),

@@ -79,5 +79,39 @@ test("the CLI names the window and the variables to fix", async (t) => {
   assert.doesNotMatch(run.stderr, /nothing is left to compact/);
   assert.match(run.stderr, /configured context window is 200,000 tokens/);
   assert.match(run.stderr, /DOWNCITY_CONTEXT_WINDOW/);
+  assert.doesNotMatch(run.stderr, /DOWNCITY_BASE_URL/, "the window is the one thing to fix");
   assert.equal(server.requests.length, 2);
+});
+
+// Each error names the one place to fix it: "context too long" the window's, a refused connection the server's
+// (an environment profile's 503 used to name DOWNCITY_CONTEXT_WINDOW too).
+const WHERE = {
+  providerSetting: (_id: string, about: "server" | "window") => (about === "window" ? "WINDOW_VAR" : "SERVER_VAR"),
+};
+
+test("a context-too-long error names where the window is set, not where the server is", async (t) => {
+  const h = await startHarness(t, TOO_LONG, { agent: { contextWindow: 200_000 }, runtime: WHERE });
+  h.agent.followUp("hi");
+  const [outcome] = await h.agent.run();
+  assert.match(outcome!.error!.message, /Set the model's real context window in WINDOW_VAR\./);
+  assert.doesNotMatch(outcome!.error!.message, /SERVER_VAR/);
+  const settings = h.agent.session
+    .events()
+    .filter((e) => e.type === "request/error" || e.type === "turn/end")
+    .map((e) => (e.data as { setting?: string }).setting);
+  assert.deepEqual(settings, ["WINDOW_VAR", "WINDOW_VAR", "WINDOW_VAR"]);
+});
+
+test("a server error names where the server is set, not where the window is", async (t) => {
+  const h = await startHarness(t, () => wire.error("openai-chat", 503, "overloaded"), { runtime: WHERE });
+  h.agent.followUp("hi");
+  const [outcome] = await h.agent.run();
+  assert.equal(outcome!.reason, "error");
+  const end = h.agent.session.events().findLast((e) => e.type === "turn/end")!.data as {
+    setting: string;
+    error: string;
+  };
+  assert.equal(end.setting, "SERVER_VAR");
+  assert.match(end.error, /\(server 127\.0\.0\.1:\d+; check SERVER_VAR\)/);
+  assert.doesNotMatch(JSON.stringify(h.agent.session.events()), /WINDOW_VAR/);
 });
