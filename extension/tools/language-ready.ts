@@ -113,6 +113,9 @@ const FULL_MODEL: Record<string, (uri: vscode.Uri) => Thenable<unknown>> = {
 /**
  * Resolves true once the language features have the file: its outline answers, and for
  * a server with a partial mode (FULL_MODEL) its full model does too. False at the deadline.
+ * For such a server the full model is asked from the start too: it answering is enough on
+ * its own, so a file with no symbols (an empty module, a script of bare statements) is not
+ * held for the whole bound by an outline that stays empty.
  */
 async function settled(
   uri: vscode.Uri,
@@ -120,19 +123,30 @@ async function settled(
   deadline: number,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
+  const full = FULL_MODEL[languageId];
+  // The full model is asked at once and its answer ends a backoff sleep. A failing request (an older server, a file
+  // the server does not have open yet) proves nothing: it is asked again at the next backoff step.
+  const answered = new AbortController();
+  let pending: Promise<boolean> | undefined;
+  const askFull = () =>
+    (pending = Promise.resolve(full!(uri)).then(
+      () => (answered.abort(), true),
+      () => ((pending = undefined), false),
+    ));
+  const wake = signal ? AbortSignal.any([signal, answered.signal]) : answered.signal;
   for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
-    if ((await outline(uri)) > 0) break;
+    if (full && !pending && !answered.signal.aborted) askFull();
+    if (answered.signal.aborted || (await outline(uri)) > 0) break;
     const left = deadline - Date.now();
     if (left <= 0 || signal?.aborted) return false;
-    await sleep(Math.min(delay, left), signal).done;
+    await sleep(Math.min(delay, left), wake).done;
     if (signal?.aborted) return false; // stopped: the server is not asked again
   }
-  const full = FULL_MODEL[languageId];
-  if (!full) return true;
+  if (!full || answered.signal.aborted) return true;
   const left = deadline - Date.now();
   if (left <= 0) return false;
-  // A failing request (an older server, a command not found) leaves the outline as the signal.
-  return within(full(uri), left, signal);
+  // A failing last request (an older server, a command not found) leaves the outline as the signal.
+  return within(pending ?? askFull(), left, signal);
 }
 
 /**

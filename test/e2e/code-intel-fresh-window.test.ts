@@ -61,8 +61,8 @@ test(
         if (!record.ok) throw new Error(record.error ?? "failed");
       });
     }
-    if (tests.length !== 2)
-      throw new Error(`expected the 2 fresh-window tests, got ${tests.length}; artefacts: ${out}`);
+    if (tests.length !== 3)
+      throw new Error(`expected the 3 fresh-window tests, got ${tests.length}; artefacts: ${out}`);
     if (code !== 0) throw new Error(`the extension host reported exit code ${code}; artefacts: ${out}`);
   },
 );

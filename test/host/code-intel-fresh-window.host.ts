@@ -53,6 +53,7 @@ suite("code intelligence in a fresh window", function () {
     writeFileSync(join(dir, "shapes.ts"), "export function area(r: number): number {\n  return r * r;\n}\n");
     writeFileSync(join(dir, "use.ts"), 'import { area } from "./shapes";\nexport const x = area(2);\n');
     writeFileSync(join(dir, "notes.qqq"), "area is defined in shapes.ts\n");
+    writeFileSync(join(dir, "empty.ts"), "// Nothing is declared here yet.\n");
   });
   suiteTeardown(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -63,6 +64,12 @@ suite("code intelligence in a fresh window", function () {
     assert.equal(definition, "1 definition\nfresh-intel/shapes.ts:1:17: export function area(r: number): number {");
     assert.equal(vscode.extensions.getExtension(TS)?.isActive, true);
     assert.equal(vscode.window.visibleTextEditors.length, 0, "no editor was opened for it");
+  });
+
+  test("a TypeScript file with no symbols says 'no symbols' once its project answers, not after the 120 s bound", async () => {
+    // Its outline stays empty: before, the tool waited for it until the bound and answered "did not answer".
+    const out = text(await run("document_symbols", { path: "fresh-intel/empty.ts" }));
+    assert.equal(out, "no symbols in fresh-intel/empty.ts");
   });
 
   test("a file no extension serves says 'no language support', not 'no definitions'", async () => {

@@ -88,11 +88,16 @@ async function settle<T>(t: TestContext, p: Promise<T>, maxMs = 120_000): Promis
   }
 }
 
-test("ready: asks the outline with doubling backoff while the server starts, then the question once; no timer left", async (t) => {
+/** A mock-clock answer at `at` ms (a server that has its model then), or at once past it. */
+const answerAt = (at: number, value: unknown) => () =>
+  Date.now() >= at ? value : new Promise((ok) => setTimeout(() => ok(value), at - Date.now()));
+
+test("ready: asks the outline with doubling backoff while the server starts, then the question once the full model answers; no timer left", async (t) => {
   const ext = freshWindow(t, "typescript");
   const live = liveTimers(t);
   const outline = command(t, "vscode.executeDocumentSymbolProvider", () => (Date.now() >= 300 ? [{ name: "a" }] : []));
-  const fullModel = command(t, "typescript.tsserverRequest", () => undefined);
+  // The file's syntax is there at 300 ms, its project loaded at 500 ms (TypeScript's partial mode answers between).
+  const fullModel = command(t, "typescript.tsserverRequest", answerAt(500, undefined));
   const query = command(t, "test.definitions", () => ["shapes.ts:1"]);
   const answer = await settle(
     t,
@@ -101,9 +106,43 @@ test("ready: asks the outline with doubling backoff while the server starts, the
   assert.deepEqual(answer, { items: ["shapes.ts:1"], state: "answered", languageId: "typescript" });
   assert.equal(ext.activations, 1);
   assert.deepEqual(outline, [0, 50, 150, 350], "50 ms, then doubling");
-  assert.deepEqual(fullModel, [350], "the full model asked once the outline answered");
-  assert.deepEqual(query, [350], "asked once, when the server had the file");
+  assert.deepEqual(fullModel, [0], "the full model asked once, from the start");
+  assert.deepEqual(query, [500], "asked once, when the server had the whole project");
   assert.equal(live.size, 0, "no timer left behind");
+});
+
+test("a file with no symbols: the full model answering is enough, the outline is not waited for until the bound", async (t) => {
+  freshWindow(t, "typescript");
+  const live = liveTimers(t);
+  const outline = command(t, "vscode.executeDocumentSymbolProvider", () => []);
+  const fullModel = command(t, "typescript.tsserverRequest", answerAt(200, undefined));
+  const query = command(t, "test.symbols", () => []);
+  const answer = await settle(
+    t,
+    askLanguage(FILE, () => commands.executeCommand("test.symbols") as never),
+  );
+  assert.equal(answer.state, "ready", "no symbols, and not a timeout");
+  assert.deepEqual(outline, [0, 50, 150], "the backoff sleep ends when the full model answers");
+  assert.deepEqual(fullModel, [0]);
+  assert.deepEqual(query, [200]);
+  assert.equal(live.size, 0, "no timer left behind");
+});
+
+test("a full model that fails (a file the server does not have open yet) is asked again at each backoff step", async (t) => {
+  freshWindow(t, "typescript");
+  const outline = command(t, "vscode.executeDocumentSymbolProvider", () => (Date.now() >= 100 ? [{ name: "a" }] : []));
+  const fullModel = command(t, "typescript.tsserverRequest", () =>
+    Date.now() < 100 ? Promise.reject(new Error("No Project.")) : answerAt(400, undefined)(),
+  );
+  const query = command(t, "test.definitions", () => ["shapes.ts:1"]);
+  const answer = await settle(
+    t,
+    askLanguage(FILE, () => commands.executeCommand("test.definitions") as never),
+  );
+  assert.equal(answer.state, "answered");
+  assert.deepEqual(outline, [0, 50, 150]);
+  assert.deepEqual(fullModel, [0, 50, 150], "failed at 0 and 50 ms, then answered from 150 ms");
+  assert.deepEqual(query, [400]);
 });
 
 test("ready with no result: 'ready' (not a timeout) at once, no timer left", async (t) => {
@@ -192,7 +231,7 @@ test("a question still waiting after 1 s says so once, naming the language and t
   freshWindow(t, "typescript");
   const live = liveTimers(t);
   command(t, "vscode.executeDocumentSymbolProvider", () => (Date.now() >= 2500 ? [{ name: "a" }] : []));
-  command(t, "typescript.tsserverRequest", () => undefined);
+  command(t, "typescript.tsserverRequest", answerAt(2500, undefined));
   command(t, "test.definitions", () => ["shapes.ts:1"]);
   const notes: [number, string][] = [];
   const answer = await settle(
