@@ -9,7 +9,7 @@
 // the prefilled server. A screenshot per step lands in test/.tmp/e2e/connect-kinds-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -19,6 +19,8 @@ import { startProviderServer, wire, type ProviderServer, type RecordedRequest } 
 import {
   chainedSteps,
   fileMatches,
+  filesHolding,
+  filesUnder,
   gotoWorkbench,
   missingVsCode,
   openWorkbench,
@@ -30,23 +32,6 @@ const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const RESPONSES_KEY = "sk-kinds-responses-5f0a93c2e7";
 const ANTHROPIC_KEY = "sk-ant-kinds-anthropic-d41b7e6a08";
 const TYPED_MODEL = "typed-model-7b";
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((n) => join(dir, n))
-    .filter((p) => statSync(p).isFile());
-}
-
-/** A file's bytes, or none when it went away between listing and reading (the store renames temp files). */
-function contents(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return Buffer.alloc(0);
-    throw error;
-  }
-}
 
 /**
  * A loopback HTTP proxy that tunnels nothing: every request is answered 403 and its target
@@ -365,10 +350,12 @@ test(
       assert.equal(call.body?.model, "claude-loop-1");
       // Keys live in SecretStorage only: in no file of the workspace, the logs or settings.json.
       const keys = [RESPONSES_KEY, ANTHROPIC_KEY];
-      const leaks = [join(workspace, ".downcity"), join(workbench.runDir, "user-data", "logs")]
-        .flatMap(filesUnder)
-        .concat([settingsFile, workbench.server.logFile])
-        .filter((f) => keys.some((k) => contents(f).includes(k)));
+      const leaks = filesHolding(
+        [join(workspace, ".downcity"), join(workbench.runDir, "user-data", "logs")]
+          .flatMap(filesUnder)
+          .concat([settingsFile, workbench.server.logFile]),
+        keys,
+      );
       assert.deepEqual(leaks, []);
     });
   },

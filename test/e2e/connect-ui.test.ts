@@ -4,7 +4,7 @@
 // in test/.tmp/e2e/connect-ui/; "Connect → ready" is printed for BENCHMARKS.md.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { freePort, installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
@@ -14,6 +14,8 @@ import {
   gotoWorkbench,
   chainedSteps,
   fileMatches,
+  filesHolding,
+  filesUnder,
   missingVsCode,
   openWorkbench,
   outputDir,
@@ -22,13 +24,6 @@ import {
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const KEY = "sk-connect-ui-8c27e4d1b9";
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((n) => join(dir, n))
-    .filter((p) => statSync(p).isFile());
-}
 
 test("connect a model from the chat in the real workbench", { skip: missingVsCode(), timeout: 300_000 }, async (t) => {
   const out = outputDir("connect-ui");
@@ -140,18 +135,10 @@ test("connect a model from the chat in the real workbench", { skip: missingVsCod
       calls.some((r) => r.body?.model === "connect-large" && r.headers.authorization === `Bearer ${KEY}`),
       "the run's request carries the key",
     );
-    // A file listed can be gone when read: the store writes meta.json through a temp file it renames.
-    const contents = (f: string) => {
-      try {
-        return readFileSync(f);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return Buffer.alloc(0);
-        throw error;
-      }
-    };
-    const leaks = [join(workspace, ".downcity"), join(workbench.runDir, "user-data", "logs")]
-      .flatMap(filesUnder)
-      .filter((f) => contents(f).includes(KEY));
+    const leaks = filesHolding(
+      [join(workspace, ".downcity"), join(workbench.runDir, "user-data", "logs")].flatMap(filesUnder),
+      [KEY],
+    );
     if (readFileSync(workbench.server.logFile).includes(KEY)) leaks.push(workbench.server.logFile);
     assert.deepEqual(leaks, []);
   });

@@ -2,7 +2,7 @@
 // code-server + Chromium started together and stopped in reverse (test/support/workbench/open-workbench.ts),
 // bounded waits, and failure artefacts (screenshot, logs) left in the output folder.
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
@@ -81,6 +81,30 @@ export function fileMatches(file: string, pattern: RegExp, ms: number): Promise<
     const close = watchNearest(dirname(file), () => matches() && done());
     if (matches()) done();
   });
+}
+
+/**
+ * The files under `dir` (recursively) now. The store writes through temp files it renames, so an entry listed can be
+ * gone when it is looked at: it is left out (connect-ui, a 17-run loop: statSync threw ENOENT on a `.tmp-` file).
+ */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile());
+}
+
+/** Which of `files` hold any of `secrets`; a file gone when read holds none. */
+export function filesHolding(files: string[], secrets: string[]): string[] {
+  const contents = (file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return Buffer.alloc(0);
+      throw error;
+    }
+  };
+  return files.filter((file) => secrets.some((secret) => contents(file).includes(secret)));
 }
 
 /** A session log's events; a last line still being appended (no parse yet) is left for the next read. */

@@ -6,13 +6,13 @@
 // icon. A screenshot per step lands in test/.tmp/e2e/search-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../support/workbench/workbench";
 import { sessionPaths, Sessions } from "../../core/storage";
-import { gotoWorkbench, chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { gotoWorkbench, chainedSteps, filesUnder, missingVsCode, openWorkbench, outputDir } from "./helpers";
 
 const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 /** Said once, early, then compacted away: only the closed segment holds it. */
@@ -177,9 +177,3 @@ test(
     });
   },
 );
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile());
-}
