@@ -61,6 +61,31 @@ const cliOptions = (bundle) => ({
   plugins: [cliSplits(bundle)],
 });
 
+// The extension host compiles its whole bundle at every start, before the Sessions tree can draw (about 90 ms a
+// MB on this machine): packages loaded only on first use are bundles of their own, required then. The provider
+// SDKs at the first model call (core/llm/adapters/sdks.ts), re2js at the first regular expression
+// (core/search/re2.ts).
+const EXTENSION_SPLITS = [
+  { path: "openai", importer: "core/llm/adapters/sdks.ts", out: "sdk-openai.js" },
+  { path: "@anthropic-ai/sdk", importer: "core/llm/adapters/sdks.ts", out: "sdk-anthropic.js" },
+  { path: "re2js", importer: "core/search/re2.ts", out: "re2js.js" },
+];
+const extensionSplits = {
+  name: "extension-splits",
+  setup(b) {
+    b.onResolve({ filter: /^[@a-z]/ }, (args) => {
+      const split = EXTENSION_SPLITS.find((s) => s.path === args.path && resolve(s.importer) === args.importer);
+      return split ? { path: `./${split.out}`, external: true } : undefined;
+    });
+    // zod puts its 48 locales (about 250 KB) in `z.locales`; nothing here sets one, and English is its default.
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: resolve("scripts/zod-locales-en.mjs") }
+        : undefined,
+    );
+  },
+};
+
 const bundles = [
   {
     entryPoints: ["cli/main.ts"],
@@ -80,7 +105,15 @@ const bundles = [
     format: "cjs",
     target: "node20",
     external: ["vscode", ...nodeExternal],
+    plugins: [extensionSplits],
   },
+  ...EXTENSION_SPLITS.map(({ path, out }) => ({
+    entryPoints: [path],
+    outfile: `dist/${out}`,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+  })),
   {
     entryPoints: ["webview/main.ts"],
     outfile: "dist/webview.js",
@@ -103,7 +136,5 @@ copyCodicons();
 
 const watch = process.argv.includes("--watch");
 for (const options of bundles) {
-  // A bundle whose entry does not exist yet (its issue has not landed) is skipped.
-  if (!existsSync(options.entryPoints[0])) continue;
   await build({ bundle: true, sourcemap: true, logLevel: "warning", minify: !watch, ...options });
 }

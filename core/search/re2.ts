@@ -1,6 +1,11 @@
-import { RE2JS, RE2JSException, RE2JSSyntaxException } from "re2js";
+import type { RE2JS } from "re2js";
 import { SearchQueryError } from "./errors";
 import { RE2_WORD_CLASS } from "./word-chars";
+
+type Re2js = typeof import("re2js");
+let re2jsModule: Re2js | undefined;
+/** re2js (150 KB) is loaded at the first regular expression, not with the extension host (its own bundle there). */
+const re2js = (): Re2js => (re2jsModule ??= require("re2js") as Re2js);
 
 /**
  * Regular expressions through re2js (a port of RE2): matching is linear in the text by
@@ -17,7 +22,7 @@ export interface CompiledRegex {
 
 function compile(source: string, flags: number): RE2JS {
   try {
-    return RE2JS.compile(source, flags);
+    return re2js().RE2JS.compile(source, flags);
   } catch (error) {
     throw new SearchQueryError(describe(error, source));
   }
@@ -25,6 +30,7 @@ function compile(source: string, flags: number): RE2JS {
 
 /** The engine's syntax error, in words a user can act on. */
 function describe(error: unknown, source: string): string {
+  const { RE2JSException, RE2JSSyntaxException } = re2js();
   if (error instanceof RE2JSSyntaxException) {
     // The engine quotes the part it stopped at, after the flags it prepends; the whole pattern says nothing new.
     const quoted = (error.getPattern() ?? "").replace(/^(\(\?[a-z]+\))+/, "");
@@ -78,6 +84,7 @@ function closeQuote(source: string): string {
 }
 
 export function compileRegex(source: string, options: { caseSensitive: boolean; word: boolean }): CompiledRegex {
+  const { RE2JS } = re2js();
   const flags = RE2JS.MULTILINE | (options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
   // Validate the user's own pattern first: errors then point into it, not into the wrapper.
   const plain = compile(source, flags);

@@ -10,11 +10,13 @@ import type { Protocol } from "../types";
 let openai: typeof OpenAISdk | undefined;
 let anthropic: typeof AnthropicSdk | undefined;
 
+// `require`, not `import()`: in the extension each SDK is a CommonJS bundle of its own (esbuild.config.mjs), whose
+// `default` only `require` reads as the ES module's.
 export async function loadOpenAISdk(): Promise<typeof OpenAISdk> {
-  return (openai ??= await import("openai"));
+  return (openai ??= require("openai") as typeof OpenAISdk);
 }
 export async function loadAnthropicSdk(): Promise<typeof AnthropicSdk> {
-  return (anthropic ??= await import("@anthropic-ai/sdk"));
+  return (anthropic ??= require("@anthropic-ai/sdk") as typeof AnthropicSdk);
 }
 export function loadedSdks(): { openai?: typeof OpenAISdk; anthropic?: typeof AnthropicSdk } {
   return { ...(openai ? { openai } : {}), ...(anthropic ? { anthropic } : {}) };
