@@ -5,7 +5,7 @@
  *
  * Left out, for their size or what they need: `search` (a generated corpus of 10,000 sessions in BENCH_SEARCH_DIR),
  * `storage-soak` (crash trials in child processes, minutes), `webview` (Chromium and a build), `cli-startup` (a build
- * and 10,000 sessions), and the real-VS-Code ones (`host/editor-tools-host`, `host/ignored-trees-host`, `host/first-figures`:
+ * and 10,000 sessions), `bundle-load` (a build), and the real-VS-Code ones (`host/editor-tools-host`, `host/ignored-trees-host`, `host/first-figures`:
  * code-server). `BENCH_ONLY=name,name` runs only those.
  */
 import { spawn } from "node:child_process";
