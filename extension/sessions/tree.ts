@@ -66,6 +66,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private readonly awaitingDraw = new Set<SessionTreeNode>();
   private drawWait: ReturnType<typeof setTimeout> | undefined;
   private readonly onDrawn: (() => void)[] = [];
+  /** Full lists waiting for the view: each starts its DRAW_WAIT_MS bound when the workbench first asks for the root. */
+  private readonly onRootAsked: (() => void)[] = [];
   /** The workbench got the root's rows: from then on, an empty awaitingDraw means the first rows are drawn. */
   private rootAnswered = false;
   /** The workbench asked for the root: the view is open and drawing (see firstDrawn). */
@@ -149,7 +151,10 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   async getChildren(node?: SessionTreeNode): Promise<SessionTreeNode[]> {
     hop(`tree asked ${node?.kind ?? "root"}`);
-    if (!node) this.rootAsked = true;
+    if (!node && !this.rootAsked) {
+      this.rootAsked = true;
+      for (const bound of this.onRootAsked.splice(0)) bound();
+    }
     const children = await this.childrenOf(node);
     hop(`tree answered ${node?.kind ?? "root"} ${children.length}`);
     if (!node) this.rootAnswered = true;
@@ -178,9 +183,11 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   /**
    * Resolves once the workbench has asked for the root and then for the open rows it was handed, bounded by
-   * DRAW_WAIT_MS (a hidden view never asks); at once when waits are off or a command wants the full list. The root's
+   * DRAW_WAIT_MS from the root's request; at once when waits are off or a command wants the full list. The root's
    * request comes a round trip after the view is registered: a first page listed before it must not let the full
-   * list start (traced at 10,000 sessions: its reads then shared the host's thread with the Today round trip).
+   * list start (traced at 10,000 sessions: its reads then shared the host's thread with the Today round trip). A view
+   * never opened never asks: the extension activates after start-up, and a window that does not open the Sessions
+   * view keeps the first page only, without 10,000 meta.json reads.
    */
   private whenDrawn(): Promise<void> {
     return new Promise((resolve) =>
@@ -188,9 +195,16 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
       setImmediate(() => {
         const drawn = this.rootAnswered && this.awaitingDraw.size === 0;
         if (this.drawWaitMs === 0 || this.fullListWanted || drawn) return resolve();
-        const go = () => (clearTimeout(timer), resolve());
-        const timer = setTimeout(go, this.drawWaitMs);
-        timer.unref?.();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let gone = false;
+        const go = () => ((gone = true), clearTimeout(timer), resolve());
+        const bound = () => {
+          if (gone) return;
+          timer = setTimeout(go, this.drawWaitMs);
+          timer.unref?.();
+        };
+        if (this.rootAsked) bound();
+        else this.onRootAsked.push(bound);
         this.onDrawn.push(go);
       }),
     );

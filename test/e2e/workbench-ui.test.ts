@@ -119,7 +119,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
       .waitFor({ timeout: 30_000 });
   });
 
-  await step("02 the extension is listed as installed", async () => {
+  await step("02 the extension is listed as installed, and active before any of its views opens", async () => {
     // Offline (no gallery) the Extensions view opens on its Installed section.
     await page
       .locator('.part.activitybar .action-item a.action-label[aria-label^="Extensions"]')
@@ -128,6 +128,14 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
       .locator(".extensions-viewlet .monaco-list-row", { hasText: manifest.displayName })
       .first()
       .waitFor({ timeout: 30_000 });
+    // It activates after start-up (onStartupFinished): the model's status-bar item shows while the Downcity views
+    // were never opened, and the Sessions tree has its first page ready for the first click (step 03).
+    const sessionsHeader = page.locator(".pane-header", { hasText: /sessions/i }).first();
+    assert.equal(await sessionsHeader.isVisible(), false, "the Sessions view was opened");
+    await page
+      .locator(".part.statusbar .statusbar-item", { hasText: "e2e-model" })
+      .first()
+      .waitFor({ timeout: 60_000 });
   });
 
   await step("03 the Downcity view opens from the activity bar", async () => {
