@@ -26,7 +26,8 @@
  *   writing dir/<case>-<run>.cpuprofile and printing its top functions.
  * BENCH_TREE_SETTLED=1: click only once the extension host has been quiet for a second (at most 60 s): the workbench's
  *   own start-up (the built-in extensions) then stays out of click → first row, which otherwise makes the floor
- *   bimodal (1.2–1.45 s when the host had settled, 2.7–4.1 s when not; BENCHMARKS.md, round 11).
+ *   bimodal (1.2–1.45 s when the host had settled, 2.7–4.1 s when not; BENCHMARKS.md, round 11). Also prints the
+ *   host's RSS and CPU at that moment: what activating after start-up costs a window before any view opens.
  * BENCH_TREE_STREAM_PROFILE=dir: also CPU-profile the extension host over the streamed answer (what a streamed
  *   event costs, and what else runs then): dir/<case>-<run>.stream.cpuprofile (same inspector; the profiler's own
  *   cost is in that sample's CPU per event).
@@ -68,6 +69,9 @@ interface Sample {
   cpuPerEventMs?: number;
   /** How long the extension host took to go quiet before the stream (us only). */
   settleMs?: number;
+  /** BENCH_TREE_SETTLED: the extension host's RSS and CPU from its start once quiet, before the click (what a window pays for the extension whether or not its views open). */
+  idleRssMiB?: number;
+  idleCpuMs?: number;
 }
 
 type Case = { name: string; extension: string; workspace: string; stream: boolean; icon: string; copy?: boolean };
@@ -203,7 +207,12 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
     await page
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
       .waitFor({ timeout: 120_000 });
-    if (SETTLED) await hostSettled(await hostPid(server.process.pid!));
+    let idle: Pick<Sample, "idleRssMiB" | "idleCpuMs"> = {};
+    if (SETTLED) {
+      const pid = await hostPid(server.process.pid!);
+      await hostSettled(pid);
+      idle = { idleRssMiB: procStatus(pid, "VmRSS"), idleCpuMs: cpuMs(pid) };
+    }
     const profiler: Profiler | undefined = inspect && PROFILE_DIR ? await startProfiler(inspect) : undefined;
     const cpuBefore = TRACE_DIR ? processCpu(server.process.pid!, out) : undefined;
     let profileStart = 0;
@@ -257,6 +266,7 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
       rssMiB: procStatus(pid, "VmRSS"),
       peakMiB: procStatus(pid, "VmHWM"),
       hostCpuMs: cpuMs(pid),
+      ...idle,
     };
     if (c.stream) {
       const chat = page
@@ -429,6 +439,18 @@ function report(cases: Case[], samples: Map<Case, Sample[]>, loadBefore: number,
       ["extension host RSS at first row (MiB)", ...cases.map((c) => col(c, (s) => s.rssMiB, 1))],
       ["extension host peak RSS (MiB)", ...cases.map((c) => col(c, (s) => s.peakMiB, 1))],
       ["extension host CPU from start to first row (ms)", ...cases.map((c) => col(c, (s) => s.hostCpuMs, 0))],
+      ...(SETTLED
+        ? [
+            [
+              "extension host RSS once quiet, before the click (MiB)",
+              ...cases.map((c) => col(c, (s) => s.idleRssMiB, 1)),
+            ],
+            [
+              "extension host CPU once quiet, before the click (ms)",
+              ...cases.map((c) => col(c, (s) => s.idleCpuMs, 0)),
+            ],
+          ]
+        : []),
       [
         `extension host CPU per streamed event (ms, ${STREAM_FRAMES} events)`,
         ...cases.map((c) => col(c, (s) => s.cpuPerEventMs, 3)),
