@@ -309,25 +309,47 @@ test(
 
 /**
  * The text of every row the Settings editor's list shows (the setting's title, description, value). The list is
- * virtual: only the rows in view are in the page. When some are not, they are walked as the keyboard does: Down
- * from the search box focuses the first row, each Down the next, scrolled into view.
+ * virtual: only the rows in view are in the page, so it is scrolled with the mouse wheel and the rows are gathered by
+ * their index. The search can still refresh the list while it is walked (late results re-render it and drop the
+ * keyboard's focus, which is why this does not walk with Down): a list whose size changes is gathered again from its
+ * top.
  */
 async function shownSettings(page: Page, editor: Locator): Promise<string[]> {
-  const rows = editor.locator(".settings-tree-container .monaco-list-row");
-  await rows.first().waitFor({ timeout: 15_000 });
-  const all = await rows.evaluateAll((els) =>
-    els.map((el) => ({ size: Number(el.getAttribute("aria-setsize")), text: (el as HTMLElement).innerText })),
-  );
-  if (all.length === all[0]!.size) return all.map((r) => r.text);
-  await editor.getByRole("textbox", { name: "Search settings" }).focus({ timeout: 15_000 });
-  await page.keyboard.press("ArrowDown");
-  const texts: string[] = [];
-  for (let i = 0; i < 100; i++) {
-    const row = editor.locator(`.settings-tree-container .monaco-list-row.focused[data-index="${i}"]`);
-    await row.waitFor({ timeout: 10_000 });
-    texts.push(await row.innerText());
-    if (i + 1 >= Number(await row.getAttribute("aria-setsize"))) return texts;
-    await page.keyboard.press("ArrowDown");
+  const selector = ".settings-editor .settings-tree-container .monaco-list-row";
+  await page.locator(selector).first().waitFor({ timeout: 15_000 });
+  await editor.locator(".settings-tree-container").hover();
+  const seen = new Map<number, string>();
+  let size = -1;
+  for (let turn = 0; turn < 100; turn++) {
+    const shown = await page.locator(selector).evaluateAll((els) =>
+      els.map((el) => ({
+        index: Number(el.getAttribute("data-index")),
+        size: Number(el.getAttribute("aria-setsize")),
+        text: (el as HTMLElement).innerText,
+      })),
+    );
+    if (shown.length === 0) continue;
+    if (shown[0]!.size !== size) {
+      if (size !== -1) await page.mouse.wheel(0, -100_000);
+      seen.clear();
+      size = shown[0]!.size;
+      continue;
+    }
+    for (const row of shown) seen.set(row.index, row.text);
+    if (seen.size >= size) return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+    const last = Math.max(...shown.map((row) => row.index));
+    await page.mouse.wheel(0, 300);
+    // The rows below come into the page; a list re-rendered meanwhile is read again on the next turn.
+    await page
+      .waitForFunction(
+        ([selector, last]) =>
+          Array.from(document.querySelectorAll(selector as string)).some(
+            (el) => Number(el.getAttribute("data-index")) > (last as number),
+          ),
+        [selector, last] as const,
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined);
   }
-  throw new Error(`the settings list did not end after ${texts.length} rows`);
+  throw new Error(`the settings list was not read whole: ${seen.size} of ${size} rows`);
 }
