@@ -10,6 +10,7 @@ import { offerGitignore } from "./folders/gitignore-offer";
 import { FolderRegistry } from "./folders/registry";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
+import { RememberedFirstRows, REMEMBERED_FILE } from "./sessions/remembered-rows";
 import { SHOW_MORE_COMMAND } from "./sessions/items";
 import { registerChat, type ChatRegistration } from "./chat";
 import { CHAT_ASK_MS, CHAT_HOLD_MS } from "./chat/views";
@@ -34,6 +35,7 @@ export interface DowncityHost {
 }
 
 let host: DowncityHost | undefined;
+let remembered: RememberedFirstRows | undefined;
 
 /**
  * The extension: a list of features, each one disposable, in the order they stand on each other. Unit tests and
@@ -66,8 +68,16 @@ export function activate(context: vscode.ExtensionContext): DowncityHost {
       storage && join(storage.fsPath, "search"),
     ),
   );
+  remembered = new RememberedFirstRows(
+    storage?.scheme === "file" ? join(storage.fsPath, REMEMBERED_FILE) : undefined,
+    log,
+  );
   const tree = feature(
-    new SessionsTree(runtimes, { log, ...(seams.coalesceMs !== undefined && { coalesceMs: seams.coalesceMs }) }),
+    new SessionsTree(runtimes, {
+      log,
+      remembered,
+      ...(seams.coalesceMs !== undefined && { coalesceMs: seams.coalesceMs }),
+    }),
   );
   const view = feature(
     vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true }),
@@ -135,7 +145,10 @@ export function activate(context: vscode.ExtensionContext): DowncityHost {
 /** Cancels runs, flushes sessions and releases locks within VS Code's deactivate budget. */
 export async function deactivate(): Promise<void> {
   const closing = host?.runtimes.close();
+  // The tree's rows of the last few seconds, for the next window's first draw.
+  const remembering = remembered?.flush();
   host = undefined;
+  remembered = undefined;
   clearSeams();
-  await closing;
+  await Promise.all([closing, remembering]);
 }

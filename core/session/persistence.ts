@@ -1,4 +1,4 @@
-import type { ContentBlock, LocalSessionRef, SessionEvent } from "../protocol";
+import type { AgentSessionRef, ContentBlock, LocalSessionRef, SessionEvent } from "../protocol";
 import type { Unsubscribe } from "../util/emitter";
 import type { Session } from "./session";
 import type { SessionStore } from "./store";
@@ -103,6 +103,13 @@ export interface ListFilter {
    * follows rebuilds or reports them.
    */
   limit?: number;
+  /**
+   * Only these sessions (of the filter's area), those that still list healthy: one `lstat`
+   * of the folder and one meta.json read each, no enumeration of the area (a tree's rows
+   * remembered from the last window, drawn before its first page: see list-only.ts). A
+   * session gone, moved or damaged is left out and not reported.
+   */
+  sessions?: readonly AgentSessionRef[];
 }
 
 export interface SessionChange {

@@ -90,8 +90,13 @@ export class Sessions<P extends SessionPersistence = JsonlSessionPersistence> {
       report &&
       ((d: DamagedFolder) =>
         void (this.store.list({ agentId: d.agentId }).some((s) => encodeId(s.id) === d.folder) || report(d)));
+    const named = filter.sessions && new Set(filter.sessions.map((ref) => sessionKey(ref)));
     const hotOf = () =>
-      filter.archived ? [] : this.store.list(filter.agentId !== undefined ? { agentId: filter.agentId } : {});
+      filter.archived
+        ? []
+        : this.store
+            .list(filter.agentId !== undefined ? { agentId: filter.agentId } : {})
+            .filter((s) => !named || named.has(sessionKey({ agentId: s.agentId, sessionId: s.id })));
     // A first page asks for as many more cold items (of each agent) as hot ones may replace.
     const coldFilter = filter.limit === undefined ? filter : { ...filter, limit: filter.limit + hotOf().length };
     const cold = await this.persistence.list(onDamaged ? { ...coldFilter, onDamaged } : coldFilter);

@@ -11,6 +11,7 @@ export {
 export { SandboxError, ToolError } from "./errors";
 export { isProtectedName, displayPath, resolveInsideRoot } from "./sandbox";
 export { capOutput } from "./cap";
+export { atomicWriteFile } from "./atomic-write";
 export { looksBinary, plural } from "./text";
 export { planEdit, writeDetails } from "./edit-text";
 export {

@@ -1,4 +1,4 @@
-import { sessionKey } from "../../core/protocol";
+import { sessionKey, type AgentSessionRef } from "../../core/protocol";
 import { dateGroupKey } from "./row-keys";
 import { byUpdated, type SessionChange, type SessionListItem } from "../../core/runtime";
 import type { OpenFolder } from "../folders/registry";
@@ -202,6 +202,19 @@ export class FolderModel {
     let node = this.moreNodes.get(group);
     if (!node) this.moreNodes.set(group, (node = { kind: "more", entry: this.entry, group }));
     return node;
+  }
+
+  /** Each agent's `live` newest live sessions and `archived` newest archived ones: what a first draw shows. */
+  newest(live: number, archived: number): { live: AgentSessionRef[]; archived: AgentSessionRef[] } {
+    const refs = (agentId: string, isArchived: boolean, count: number) =>
+      this.sessions(agentId, isArchived)
+        .slice(0, count)
+        .map(({ item }) => ({ agentId: item.agentId, sessionId: item.sessionId }));
+    const agents = this.agents();
+    return {
+      live: agents.flatMap((agentId) => refs(agentId, false, live)),
+      archived: agents.flatMap((agentId) => refs(agentId, true, archived)),
+    };
   }
 
   get(agentId: string, sessionId: string): SessionNode | undefined {

@@ -9,6 +9,7 @@ import { untilMidnight } from "./date-groups";
 import { FolderModel, PAGE_SIZE, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
+import type { RememberedFirstRows } from "./remembered-rows";
 
 /** Other windows' and the CLI's writes: every session's meta.json, live or archived. */
 export const META_GLOB = ".downcity/agents/*/{sessions,archived}/*/meta.json";
@@ -36,6 +37,8 @@ export interface SessionsTreeOptions {
   log?: (line: string) => void;
   /** The clock the date groups and relative times read (tests fix it). */
   now?: () => number;
+  /** The sessions each folder showed first in the last window: drawn before the first page when there are some. */
+  remembered?: RememberedFirstRows;
 }
 
 /**
@@ -362,12 +365,25 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     const onDamaged = (d: DamagedFolder) => damaged.add(d);
     // The newest sessions of each agent first, from one bounded pass (Today or else Yesterday opens with a page),
     // and each agent's newest archived ones: the first rows have the full list's shape (agent level,
-    // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads.
-    const first = Promise.all([
-      runtime.list({ verifyLogs: true, limit: FIRST_ROWS }),
-      runtime.list({ archived: true, verifyLogs: true, limit: PAGE_SIZE + 1 }),
-    ]).then(
-      ([live, archived]) => (hop("tree first page listed"), model.preview([...live, ...archived])),
+    // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads. When the last
+    // window remembered which sessions those were, only they are read (each as its meta.json says now): the pass's
+    // one lstat per session is not on the first row's way either. The full list then adds what is newer.
+    const remembered = this.options.remembered?.get(entry.key);
+    const first = Promise.all(
+      remembered
+        ? [
+            runtime.list({ verifyLogs: true, sessions: remembered.live }),
+            runtime.list({ archived: true, verifyLogs: true, sessions: remembered.archived }),
+          ]
+        : [
+            runtime.list({ verifyLogs: true, limit: FIRST_ROWS }),
+            runtime.list({ archived: true, verifyLogs: true, limit: PAGE_SIZE + 1 }),
+          ],
+    ).then(
+      ([live, archived]) => (
+        hop(`tree first page listed${remembered ? " (remembered)" : ""}`),
+        model.preview([...live, ...archived])
+      ),
       () => {}, // the full list reports it
     );
     // The full list waits for the workbench to draw the first rows: its 10,000 meta.json reads would share the
@@ -392,6 +408,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
         // Rows drawn from the first page are redrawn from the full list (group sizes, older groups, Archived).
         if (this.drawnPartial.delete(model) && this.models.get(entry) === model)
           this.markStale(model, [{ type: "folder" }]);
+        this.remember(model);
       });
     this.firstLoads.set(entry, first);
     this.loads.set(entry, load);
@@ -412,6 +429,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
   private onChange(model: FolderModel, change: SessionChange): void {
     this.markStale(model, model.apply(change));
     this.sessionChanged.fire({ entry: model.entry, change });
+    this.remember(model);
+  }
+
+  /** Keeps which sessions a first draw of this folder shows, for the next window (once the full list is in). */
+  private remember(model: FolderModel): void {
+    if (model.loaded) this.options.remembered?.remember(model.entry.key, () => model.newest(FIRST_ROWS, PAGE_SIZE + 1));
   }
 
   private onAgentEvent(model: FolderModel, event: AgentEvent): void {

@@ -7,17 +7,10 @@ import { agentsDir, areaDir, DOWNCITY_DIR, type Area } from "../layout";
 import type { SessionMeta } from "../meta";
 import { itemFromMeta } from "./list-item";
 import { newestItems } from "./list-newest";
+import { listOnly } from "./list-only";
 import type { SessionDir } from "./list-rebuild";
 import { readListed } from "./read-listed";
-
-/** Whether `path` is a real directory (a linked `.downcity` part is never listed through). */
-async function isRealDir(ctx: StorageContext, path: string): Promise<boolean> {
-  try {
-    return (await ctx.fs.lstat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
+import { isRealDir } from "./real-dir";
 
 /** Subdirectory names; dot-names are the store's temporaries and never sessions. */
 async function readdirNames(ctx: StorageContext, dir: string, leftovers?: string[]): Promise<string[]> {
@@ -77,6 +70,11 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   const area: Area = filter.archived ? "archived" : "sessions";
   const agents: { agentId: string; name: string }[] = [];
   if (!(await isRealDir(ctx, join(ctx.root, DOWNCITY_DIR))) || !(await isRealDir(ctx, agentsDir(ctx.root)))) return [];
+  if (filter.sessions) {
+    const wanted = filter.agentId;
+    const refs = wanted === undefined ? filter.sessions : filter.sessions.filter((r) => r.agentId === wanted);
+    return listOnly(ctx, refs, area, filter.verifyLogs === true);
+  }
   if (filter.agentId !== undefined) agents.push({ agentId: filter.agentId, name: encodeId(filter.agentId) });
   else {
     for (const name of await readdirNames(ctx, agentsDir(ctx.root))) {
