@@ -28,12 +28,26 @@
  *   own start-up (the built-in extensions) then stays out of click → first row, which otherwise makes the floor
  *   bimodal (1.2–1.45 s when the host had settled, 2.7–4.1 s when not; BENCHMARKS.md, round 11). Also prints the
  *   host's RSS and CPU at that moment: what activating after start-up costs a window before any view opens.
+ * BENCH_TREE_REVISIT=1: each sample opens the workspace once before (same user data: click, first row, and for us the
+ *   rows the Sessions view remembers for the next window, written once its full list is in), closes it, and measures the
+ *   second window, with a fresh browser profile so it opens on the Explorer like the first. That is a user's every
+ *   start after the first; without it every sample is a workspace's first open.
  * BENCH_TREE_STREAM_PROFILE=dir: also CPU-profile the extension host over the streamed answer (what a streamed
  *   event costs, and what else runs then): dir/<case>-<run>.stream.cpuprofile (same inspector; the profiler's own
  *   cost is in that sample's CPU per event).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -152,6 +166,38 @@ const RENDERER_PROFILE_DIR = process.env.BENCH_TREE_RENDERER_PROFILE;
 /** BENCH_TREE_TRACE=dir: the extension's hop timeline (DOWNCITY_HOP_TRACE) and every process's CPU over click → first row. */
 const TRACE_DIR = process.env.BENCH_TREE_TRACE;
 const SETTLED = process.env.BENCH_TREE_SETTLED === "1";
+const REVISIT = process.env.BENCH_TREE_REVISIT === "1";
+/** Where our extension keeps a workspace's remembered rows, in code-server's user data (extension/sessions/remembered-rows.ts). */
+const REMEMBERED = join("User", "workspaceStorage");
+const REMEMBERED_FILE = join("downcity.downcity-vscode", "sessions-first-rows.json");
+
+/** BENCH_TREE_REVISIT: the window before the measured one, closed once it remembered its rows (at most 120 s). */
+async function previousVisit(c: Case, out: string, env: Record<string, string>, port: number): Promise<void> {
+  const workbench = await openWorkbench(out, { env, port });
+  try {
+    const { page, server } = workbench;
+    await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
+    await gotoWorkbench(
+      page,
+      workbenchUrl(server, c.workspace, [["extensionDevelopmentPath", remoteUri(server, c.extension)]]),
+    );
+    await page
+      .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
+      .waitFor({ timeout: 120_000 });
+    await clickToFirstRow(page, c.icon);
+    if (c.extension === FLOOR) return;
+    const storage = join(workbench.runDir, "user-data", REMEMBERED);
+    const written = () =>
+      existsSync(storage) && readdirSync(storage).some((d) => existsSync(join(storage, d, REMEMBERED_FILE)));
+    for (const start = Date.now(); !written();) {
+      if (Date.now() - start > 120_000) throw new Error(`no remembered rows under ${storage} after 120 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await workbench.close();
+  }
+  rmSync(join(out, "run", "chromium-profile"), { recursive: true, force: true });
+}
 
 /** CPU ms of every process of a sample: code-server's tree and the Chromium whose profile is under `runDir`. */
 function processCpu(rootPid: number, runDir: string): Map<string, number> {
@@ -190,13 +236,16 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
   };
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  // The same port for both windows: the folder's URI names it, and VS Code keys a workspace's storage by that URI.
+  const port = REVISIT ? await freePort() : undefined;
+  if (port) await previousVisit(c, out, { ...env }, port);
   const hops = TRACE_DIR && join(TRACE_DIR, `${profileName ?? "sample"}.hops`);
   if (hops) {
     mkdirSync(TRACE_DIR!, { recursive: true });
     rmSync(hops, { force: true });
     Object.assign(env, { DOWNCITY_HOP_TRACE: hops });
   }
-  const workbench = await openWorkbench(out, { env });
+  const workbench = await openWorkbench(out, { env, ...(port && { port }) });
   try {
     const { page, server } = workbench;
     await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
