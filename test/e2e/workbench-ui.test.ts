@@ -3,7 +3,17 @@
 // driven through its UI. A screenshot per step lands in test/.tmp/e2e/workbench-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
@@ -22,6 +32,9 @@ import { startProviderServer, wire } from "../support/provider-server";
 import {
   chainedSteps,
   contextMenuUntil,
+  dirHolds,
+  extensionHostPid,
+  fileMatches,
   gotoWorkbench,
   missingVsCode,
   openWorkbench,
@@ -101,7 +114,14 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     return { sse: wire.openaiChat({ text: "Pong from the loopback provider." }) };
   });
   t.after(() => provider.close());
-  const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: provider.baseURL, DOWNCITY_MODEL: "e2e-model" };
+  // The extension's hop trace (core/util/hop-trace.ts): step 19 reads where the Sessions view's first rows came from.
+  const hops = join(out, "hops.jsonl");
+  const env = {
+    DOWNCITY_PROTOCOL: "openai-chat",
+    DOWNCITY_BASE_URL: provider.baseURL,
+    DOWNCITY_MODEL: "e2e-model",
+    DOWNCITY_HOP_TRACE: hops,
+  };
 
   // Nothing is kept word for word when compacting, so step 18's Compact Now closes every
   // message before the newest answer even in a conversation far under the (default) window.
@@ -401,6 +421,42 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
       .map((line) => JSON.parse(line))
       .find((e) => e.type === "compaction/end");
     assert.ok(shown > 0 && end?.data.closed === shown, `toast ${shown}, compaction/end ${JSON.stringify(end?.data)}`);
+  });
+  await step("19 a reload draws the rows the window remembered, each as the disk says now", async () => {
+    // What this window's Sessions view showed first, kept in its workspace storage (ids only).
+    const storage = join(workbench.server.userDataDir, "User", "workspaceStorage");
+    const [id] = await dirHolds(storage, 1, 30_000);
+    const remembered = join(storage, id!, `${manifest.publisher}.${manifest.name}`, "sessions-first-rows.json");
+    await fileMatches(remembered, /"ui-two-turns"/, 30_000);
+    assert.doesNotMatch(readFileSync(remembered, "utf8"), /Plan the release|Old experiment/, "ids, never titles");
+    // While no extension host runs: one remembered session renamed by another process, one deleted.
+    process.kill(extensionHostPid(workbench.server.process.pid!), "SIGKILL");
+    const meta = sessionPaths(workspace, "default", "ui-seeded").meta;
+    writeFileSync(meta, JSON.stringify({ ...JSON.parse(readFileSync(meta, "utf8")), title: "Renamed while closed" }));
+    rmSync(sessionPaths(workspace, "default", "ui-two-turns").dir, { recursive: true });
+    writeFileSync(hops, "");
+    await page.reload();
+    await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+    await openDowncityView(page);
+    await sessionRow(page, /^Fork of Plan the release/).waitFor({ timeout: 30_000 });
+    // The Sessions view starts small: its rows are read at the top and, wheeled down, at the bottom.
+    const rows = page.locator('.monaco-list-row[role="treeitem"]');
+    const seen = await rows.allInnerTexts();
+    assert.ok(await (await scrolledSessionRow(page, /^Renamed while closed/)).isVisible(), "the renamed row");
+    seen.push(...(await rows.allInnerTexts()));
+    assert.ok(
+      !seen.some((text) => /^Plan the release/.test(text)),
+      `the deleted session is not drawn: ${seen.join(" | ")}`,
+    );
+    const listed = readFileSync(hops, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("tree first page listed"));
+    assert.deepEqual(
+      listed.map((line) => JSON.parse(line).hop),
+      ["tree first page listed (remembered)"],
+      "the first rows came from the remembered ids, not from a pass over every session",
+    );
+    await workbench.screenshot("19-reload-remembered-rows");
   });
   assert.ok(existsSync(join(out, "01-workbench-renders-with-the-sample-workspace.png")));
 });
