@@ -9,6 +9,7 @@ import { untilMidnight } from "./date-groups";
 import { FolderModel, PAGE_SIZE, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
+import { firstRows } from "./first-rows";
 import type { RememberedFirstRows } from "./remembered-rows";
 
 /** Other windows' and the CLI's writes: every session's meta.json, live or archived. */
@@ -365,24 +366,15 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     const onDamaged = (d: DamagedFolder) => damaged.add(d);
     // The newest sessions of each agent first, from one bounded pass (Today or else Yesterday opens with a page),
     // and each agent's newest archived ones: the first rows have the full list's shape (agent level,
-    // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads. When the last
-    // window remembered which sessions those were, only they are read (each as its meta.json says now): the pass's
-    // one lstat per session is not on the first row's way either. The full list then adds what is newer.
-    const remembered = this.options.remembered?.get(entry.key);
-    const first = Promise.all(
-      remembered
-        ? [
-            runtime.list({ verifyLogs: true, sessions: remembered.live }),
-            runtime.list({ archived: true, verifyLogs: true, sessions: remembered.archived }),
-          ]
-        : [
-            runtime.list({ verifyLogs: true, limit: FIRST_ROWS }),
-            runtime.list({ archived: true, verifyLogs: true, limit: PAGE_SIZE + 1 }),
-          ],
-    ).then(
-      ([live, archived]) => (
+    // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads. From a
+    // workspace's second window on, the sessions the last window showed first, without the pass (first-rows.ts).
+    const first = firstRows(runtime, this.options.remembered?.get(entry.key), {
+      live: FIRST_ROWS,
+      archived: PAGE_SIZE + 1,
+    }).then(
+      ({ items, remembered }) => (
         hop(`tree first page listed${remembered ? " (remembered)" : ""}`),
-        model.preview([...live, ...archived])
+        model.preview(items)
       ),
       () => {}, // the full list reports it
     );

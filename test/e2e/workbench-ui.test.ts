@@ -3,17 +3,7 @@
 // driven through its UI. A screenshot per step lands in test/.tmp/e2e/workbench-ui/.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  watch,
-  writeFileSync,
-  type FSWatcher,
-} from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
@@ -427,27 +417,23 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
     const storage = join(workbench.server.userDataDir, "User", "workspaceStorage");
     const [id] = await dirHolds(storage, 1, 30_000);
     const remembered = join(storage, id!, `${manifest.publisher}.${manifest.name}`, "sessions-first-rows.json");
-    await fileMatches(remembered, /"ui-two-turns"/, 30_000);
-    assert.doesNotMatch(readFileSync(remembered, "utf8"), /Plan the release|Old experiment/, "ids, never titles");
-    // While no extension host runs: one remembered session renamed by another process, one deleted.
+    await fileMatches(remembered, /"ui-seeded"/, 30_000);
+    assert.doesNotMatch(
+      readFileSync(remembered, "utf8"),
+      /Plan the release|Renamed through the UI/,
+      "ids, never titles",
+    );
+    // While no extension host runs, another process renames a remembered session.
     process.kill(extensionHostPid(workbench.server.process.pid!), "SIGKILL");
     const meta = sessionPaths(workspace, "default", "ui-seeded").meta;
     writeFileSync(meta, JSON.stringify({ ...JSON.parse(readFileSync(meta, "utf8")), title: "Renamed while closed" }));
-    rmSync(sessionPaths(workspace, "default", "ui-two-turns").dir, { recursive: true });
     writeFileSync(hops, "");
     await page.reload();
     await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
     await openDowncityView(page);
-    await sessionRow(page, /^Fork of Plan the release/).waitFor({ timeout: 30_000 });
-    // The Sessions view starts small: its rows are read at the top and, wheeled down, at the bottom.
-    const rows = page.locator('.monaco-list-row[role="treeitem"]');
-    const seen = await rows.allInnerTexts();
+    await sessionRow(page, /^Plan the release/).waitFor({ timeout: 30_000 });
+    // The Sessions view starts small: the renamed row may be below its fold.
     assert.ok(await (await scrolledSessionRow(page, /^Renamed while closed/)).isVisible(), "the renamed row");
-    seen.push(...(await rows.allInnerTexts()));
-    assert.ok(
-      !seen.some((text) => /^Plan the release/.test(text)),
-      `the deleted session is not drawn: ${seen.join(" | ")}`,
-    );
     const listed = readFileSync(hops, "utf8")
       .split("\n")
       .filter((line) => line.includes("tree first page listed"));

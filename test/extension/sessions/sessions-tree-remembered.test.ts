@@ -87,14 +87,10 @@ test("the next window draws the sessions the last one showed first, each as its 
   );
   assert.doesNotMatch(readFileSync(file, "utf8"), /Session \d/, "ids only, never a title");
 
-  // Between the windows, another process: deletes one, renames one, and starts a session newer than all.
-  rmSync(sessionPaths(root, "code", all[1]!).dir, { recursive: true });
+  // Between the windows, another process renames one and starts a session newer than all.
   const renamed = sessionPaths(root, "code", all[2]!).meta;
   writeFileSync(renamed, JSON.stringify({ ...JSON.parse(readFileSync(renamed, "utf8")), title: "Renamed elsewhere" }));
-  const writer = new Sessions({ root });
-  const newer = writer.create({ id: "newer-elsewhere", agentId: "code" });
-  newer.append("user/message", { content: [{ type: "text", text: "hello" }] }, { surface: "append" });
-  await writer.close();
+  await newerSession(root, "newer-elsewhere");
 
   const second = openWindow(t, file);
   const [today2] = await second.tree.getChildren();
@@ -107,11 +103,7 @@ test("the next window draws the sessions the last one showed first, each as its 
     "only the remembered sessions are read before the first row: no first page's pass",
   );
   const drawn = (await second.tree.getChildren(today2)) as SessionNode[];
-  assert.deepEqual(
-    ids(drawn),
-    all.slice(0, FIRST_ROWS).filter((id) => id !== all[1]),
-    "the deleted one is gone; nothing is added before the full list",
-  );
+  assert.deepEqual(ids(drawn), all.slice(0, PAGE_SIZE), "the remembered rows; nothing added before the full list");
   assert.equal(
     second.tree.getTreeItem(drawn.find((n) => n.item.sessionId === all[2])!).label,
     "Renamed elsewhere",
@@ -126,7 +118,7 @@ test("the next window draws the sessions the last one showed first, each as its 
   await second.tree.ready;
   await redrawn;
   const [today3] = await second.tree.getChildren();
-  assert.deepEqual(ids(await second.tree.getChildren(today3)).slice(0, 3), ["newer-elsewhere", all[0], all[2]]);
+  assert.deepEqual(ids(await second.tree.getChildren(today3)).slice(0, 2), ["newer-elsewhere", all[0]]);
   await second.close();
   assert.equal(
     (JSON.parse(readFileSync(file, "utf8")) as typeof written).folders[folder(root).uri.toString()]!.live[0]!.sessionId,
@@ -134,6 +126,45 @@ test("the next window draws the sessions the last one showed first, each as its 
     "and it is remembered for the window after",
   );
 });
+
+test("when a remembered session is gone (deleted while no window watched), the first page's pass draws the first rows", async (t) => {
+  const root = tempDir(t);
+  const file = join(tempDir(t), "sessions-first-rows.json");
+  const now = Date.now();
+  const all = await manySessions(root, 80, (i) => now - (i + 5) * 60_000);
+  setFolders([folder(root)]);
+  const first = openWindow(t, file);
+  await first.tree.getChildren();
+  await first.close();
+
+  rmSync(sessionPaths(root, "code", all[1]!).dir, { recursive: true });
+  await newerSession(root, "newer-elsewhere");
+  const second = openWindow(t, file);
+  const [today] = await second.tree.getChildren();
+  assert.deepEqual(
+    second.asked.map((f) => [f.sessions?.length, f.limit, f.archived === true]),
+    [
+      [FIRST_ROWS, undefined, false],
+      [0, undefined, true],
+      [undefined, FIRST_ROWS, false],
+      [undefined, PAGE_SIZE + 1, true],
+    ],
+    "the remembered sessions, then the pass",
+  );
+  assert.deepEqual(
+    ids(await second.tree.getChildren(today)),
+    ["newer-elsewhere", ...all.filter((id) => id !== all[1])].slice(0, PAGE_SIZE),
+    "the pass's rows: the newer session in, the deleted one out",
+  );
+});
+
+/** A session written by another process now (newer than every fixture). */
+async function newerSession(root: string, id: string): Promise<void> {
+  const writer = new Sessions({ root });
+  const newer = writer.create({ id, agentId: "code" });
+  newer.append("user/message", { content: [{ type: "text", text: "hello" }] }, { surface: "append" });
+  await writer.close();
+}
 
 test("remembered rows that are unreadable, too large or of another form are not used: the first page's pass, said once in the log", async (t) => {
   const root = tempDir(t);
