@@ -29,6 +29,7 @@ export class RememberedFirstRows {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private written = "";
+  private failed = false;
 
   constructor(
     private readonly file: string | undefined,
@@ -69,8 +70,15 @@ export class RememberedFirstRows {
     this.writing = this.writing
       .then(() => atomicWriteFile(file, text, { mkdirs: true, mode: 0o600 }))
       .then(
-        () => undefined,
-        (error: Error) => this.log(`remembering the Sessions view's first rows failed: ${error.message}`),
+        () => {
+          this.failed = false;
+        },
+        (error: Error) => {
+          // Said once until a write succeeds again: it is retried at every change of the rows.
+          if (!this.failed) this.log(`remembering the Sessions view's first rows failed: ${error.message}`);
+          this.failed = true;
+          this.written = "";
+        },
       );
     return this.writing;
   }
