@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createStorageContext } from "../core/storage/context";
 import { listStored } from "../core/storage/list/list";
 import { Sessions } from "../core/storage";
-import { nodeFs, type FsSeam } from "../core/storage/fs/fs-seam";
+import { countingFs } from "./counting-fs";
 import { fmt, median, table, timeMsAsync } from "./stats";
 
 const SESSIONS = Number(process.argv[2] ?? 10_000);
@@ -35,17 +35,6 @@ async function seed(root: string, damaged: number): Promise<void> {
   }
 }
 
-function counting(): { fs: FsSeam; calls: Record<string, number> } {
-  const calls: Record<string, number> = {};
-  const fs = Object.fromEntries(
-    Object.entries(nodeFs).map(([k, fn]) => [
-      k,
-      (...a: unknown[]) => ((calls[k] = (calls[k] ?? 0) + 1), (fn as (...x: unknown[]) => unknown)(...a)),
-    ]),
-  ) as unknown as FsSeam;
-  return { fs, calls };
-}
-
 async function main() {
   const roots = {
     healthy: mkdtempSync(join(tmpdir(), "downcity-listdmg-")),
@@ -63,7 +52,7 @@ async function main() {
     const found: { items: number; damaged: number; calls: Record<string, number> }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       for (const [k, kind] of kinds.entries()) {
-        const { fs, calls } = counting();
+        const { fs, calls } = countingFs();
         const ctx = createStorageContext({ root: kind.root, fs });
         let damaged = 0;
         let items = 0;
