@@ -157,7 +157,15 @@ async function clickToFirstRow(page: Page, label: string): Promise<number> {
   await page
     .locator(`.part.activitybar .action-item a.action-label[aria-label^="${label}"]`)
     .click({ timeout: 60_000 });
-  return page.evaluate(() => (window as unknown as { __treeScale: Promise<number> }).__treeScale);
+  // Bounded: a click that closed an already open container never draws a row (a sample must fail, not hang).
+  return page.evaluate(() =>
+    Promise.race([
+      (window as unknown as { __treeScale: Promise<number> }).__treeScale,
+      new Promise<number>((_, reject) =>
+        setTimeout(() => reject(new Error("no Sessions row within 120 s of the click")), 120_000),
+      ),
+    ]),
+  );
 }
 
 const PROFILE_DIR = process.env.BENCH_TREE_PROFILE;
@@ -185,6 +193,13 @@ async function previousVisit(c: Case, out: string, env: Record<string, string>, 
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
       .waitFor({ timeout: 120_000 });
     await clickToFirstRow(page, c.icon);
+    // Left on the Explorer, so a restored layout cannot open the measured window on the view (its click would close it).
+    await page.keyboard.press("Control+Shift+E");
+    await page
+      .locator(".pane-header", { hasText: /^\s*(sample|explorer|folders)/i })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => undefined);
     if (c.extension === FLOOR) return;
     const storage = join(workbench.runDir, "user-data", REMEMBERED);
     const written = () =>
