@@ -59,6 +59,7 @@ import {
   openWorkbench,
 } from "../../test/support/workbench/open-workbench";
 import { startProviderServer, wire } from "../../test/support/provider-server";
+import { REMEMBERED_FILE } from "../../extension/sessions/remembered-rows";
 import { fmt, median, table } from "../stats";
 import { startProfiler, summarize, windowSummary, type Profile, type Profiler } from "./cdp-profile";
 import { cachedStore, writeStore } from "./tree-scale-store";
@@ -177,7 +178,11 @@ const SETTLED = process.env.BENCH_TREE_SETTLED === "1";
 const REVISIT = process.env.BENCH_TREE_REVISIT === "1";
 /** Where our extension keeps a workspace's remembered rows, in code-server's user data (extension/sessions/remembered-rows.ts). */
 const REMEMBERED = join("User", "workspaceStorage");
-const REMEMBERED_FILE = join("downcity.downcity-vscode", "sessions-first-rows.json");
+const MANIFEST = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as {
+  publisher: string;
+  name: string;
+};
+const REMEMBERED_IN_STORAGE = join(`${MANIFEST.publisher}.${MANIFEST.name}`, REMEMBERED_FILE);
 
 /** BENCH_TREE_REVISIT: the window before the measured one, closed once it remembered its rows (at most 120 s). */
 async function previousVisit(c: Case, out: string, env: Record<string, string>, port: number): Promise<void> {
@@ -203,7 +208,7 @@ async function previousVisit(c: Case, out: string, env: Record<string, string>, 
     if (c.extension === FLOOR) return;
     const storage = join(workbench.runDir, "user-data", REMEMBERED);
     const written = () =>
-      existsSync(storage) && readdirSync(storage).some((d) => existsSync(join(storage, d, REMEMBERED_FILE)));
+      existsSync(storage) && readdirSync(storage).some((d) => existsSync(join(storage, d, REMEMBERED_IN_STORAGE)));
     for (const start = Date.now(); !written();) {
       if (Date.now() - start > 120_000) throw new Error(`no remembered rows under ${storage} after 120 s`);
       await new Promise((r) => setTimeout(r, 250));
@@ -334,7 +339,7 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
     };
     if (c.stream) {
       const chat = page
-        .locator('iframe.webview.ready[src*="extensionId=downcity.downcity-vscode"]')
+        .locator(`iframe.webview.ready[src*="extensionId=${MANIFEST.publisher}.${MANIFEST.name}"]`)
         .filter({ visible: true })
         .first()
         .contentFrame()
