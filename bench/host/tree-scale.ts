@@ -32,6 +32,8 @@
  *   rows the Sessions view remembers for the next window, written once its full list is in), closes it, and measures the
  *   second window, with a fresh browser profile so it opens on the Explorer like the first. That is a user's every
  *   start after the first; without it every sample is a workspace's first open.
+ * BENCH_TREE_VSIX=1: our extension is packaged (scripts/package-vsix.ts) and installed into each sample's extensions folder,
+ *   as a user has it, instead of loaded as a development extension from the repository (the floor stays one).
  * BENCH_TREE_STREAM_PROFILE=dir: also CPU-profile the extension host over the streamed answer (what a streamed
  *   event costs, and what else runs then): dir/<case>-<run>.stream.cpuprofile (same inspector; the profiler's own
  *   cost is in that sample's CPU per event).
@@ -51,7 +53,14 @@ import {
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { freePort, PROJECT_ROOT, remoteUri, workbenchUrl } from "../../test/support/workbench/code-server";
+import {
+  freePort,
+  installVsix,
+  PROJECT_ROOT,
+  remoteUri,
+  workbenchUrl,
+  type CodeServer,
+} from "../../test/support/workbench/code-server";
 import {
   gotoWorkbench,
   extensionHostPid,
@@ -184,16 +193,20 @@ const MANIFEST = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "ut
 };
 const REMEMBERED_IN_STORAGE = join(`${MANIFEST.publisher}.${MANIFEST.name}`, REMEMBERED_FILE);
 
+const VSIX = process.env.BENCH_TREE_VSIX === "1" ? join(PROJECT_ROOT, "dist", "downcity.vsix") : undefined;
+
+/** How the workbench loads a case's extension: as a development extension, unless ours is installed (BENCH_TREE_VSIX). */
+function extensionPayload(server: CodeServer, c: Case): [string, string][] {
+  return VSIX && c.extension === PROJECT_ROOT ? [] : [["extensionDevelopmentPath", remoteUri(server, c.extension)]];
+}
+
 /** BENCH_TREE_REVISIT: the window before the measured one, closed once it remembered its rows (at most 120 s). */
 async function previousVisit(c: Case, out: string, env: Record<string, string>, port: number): Promise<void> {
   const workbench = await openWorkbench(out, { env, port });
   try {
     const { page, server } = workbench;
     await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-    await gotoWorkbench(
-      page,
-      workbenchUrl(server, c.workspace, [["extensionDevelopmentPath", remoteUri(server, c.extension)]]),
-    );
+    await gotoWorkbench(page, workbenchUrl(server, c.workspace, extensionPayload(server, c)));
     await page
       .locator(`.part.activitybar .action-item a.action-label[aria-label^="${c.icon}"]`)
       .waitFor({ timeout: 120_000 });
@@ -258,6 +271,8 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
   mkdirSync(out, { recursive: true });
   // The same port for both windows: the folder's URI names it, and VS Code keys a workspace's storage by that URI.
   const port = REVISIT ? await freePort() : undefined;
+  // openWorkbench's code-server keeps its extensions in out/run/extensions.
+  if (VSIX && c.extension === PROJECT_ROOT) await installVsix(join(out, "run"), VSIX);
   if (port) await previousVisit(c, out, { ...env }, port);
   const hops = TRACE_DIR && join(TRACE_DIR, `${profileName ?? "sample"}.hops`);
   if (hops) {
@@ -269,7 +284,7 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
   try {
     const { page, server } = workbench;
     await workbench.browser.addInitScript({ content: "window.__name = (f) => f;" });
-    const payload: [string, string][] = [["extensionDevelopmentPath", remoteUri(server, c.extension)]];
+    const payload = extensionPayload(server, c);
     const inspect = (PROFILE_DIR || STREAM_PROFILE_DIR) && profileName ? await freePort() : undefined;
     if (inspect) payload.push(["inspect-extensions", String(inspect)]);
     await gotoWorkbench(page, workbenchUrl(server, c.workspace, payload));
@@ -410,6 +425,11 @@ async function main() {
   if (missing) throw new Error(missing);
   if (!existsSync(join(PROJECT_ROOT, "dist", "extension.js")))
     throw new Error("dist/extension.js is missing: npm run build first");
+  if (VSIX)
+    execFileSync(process.execPath, ["--import", "tsx", "scripts/package-vsix.ts"], {
+      cwd: PROJECT_ROOT,
+      stdio: "inherit",
+    });
   const base = realpathSync(mkdtempSync(join(tmpdir(), "downcity-tree-scale-")));
   const bigRoot = process.env.BENCH_TREE_DIR ?? join(base, "big");
   try {
