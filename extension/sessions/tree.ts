@@ -370,10 +370,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads. From a
     // workspace's second window on, the sessions the last window showed first, without the pass (first-rows.ts).
     const first = firstRows(runtime, this.options.remembered?.get(entry.key), () =>
-      this.options.prefetched?.(folder, entry.root)?.catch((error: Error) => {
-        this.options.log?.(`the first sessions of ${folder.name} are listed on the host's thread: ${error.message}`);
-        throw error;
-      }),
+      this.options.prefetched?.(folder, entry.root),
     ).then(
       ({ items, from }) => (hop(`tree first page listed${from === "pass" ? "" : ` (${from})`}`), model.preview(items)),
       () => {}, // the full list reports it

@@ -9,8 +9,8 @@ import { SessionsTree, type SessionsTreeOptions } from "../../../extension/sessi
 import { countingFactory, fakeContext } from "./helpers";
 
 /**
- * A window's Sessions view, its lists seen by `asked` and the full lists held until `release`; what it logs goes to
- * `logged`. Returns the tree and how to close the window (the full list let go, the remembered rows written).
+ * A window's Sessions view, its lists seen by `asked` and the full lists held until `release`. Returns the tree,
+ * its remembered rows and how to close the window (the full list let go, the remembered rows written).
  */
 export function openWindow(
   t: { after(fn: () => Promise<void>): void },
@@ -39,7 +39,6 @@ export function openWindow(
     coalesceMs: 1,
     drawWaitMs: 0,
     remembered,
-    log: (line) => logged.push(line),
     ...(prefetched && { prefetched }),
   });
   let closed = false;
