@@ -95,7 +95,7 @@ const bundles = [
   },
   ...CLI_SPLITS.map(({ entry, out }) => ({ entryPoints: [entry], outfile: `dist/${out}`, ...cliOptions(out) })),
   {
-    entryPoints: ["extension/main.ts"],
+    entryPoints: ["extension/activate.ts"],
     outfile: "dist/extension.js",
     // The first hop of a traced start (core/util/hop-trace.ts): when the host begins evaluating the bundle.
     banner: {
@@ -106,14 +106,6 @@ const bundles = [
     target: "node20",
     external: ["vscode", ...nodeExternal],
     plugins: [extensionSplits],
-  },
-  // The Sessions tree's first pages, listed on a worker thread while the extension's bundle loads (extension/main.ts).
-  {
-    entryPoints: ["core/storage/list/first-page-worker.ts"],
-    outfile: "dist/first-page-worker.js",
-    platform: "node",
-    format: "cjs",
-    target: "node20",
   },
   ...EXTENSION_SPLITS.map(({ path, out }) => ({
     entryPoints: [path],

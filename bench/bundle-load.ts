@@ -9,13 +9,24 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fmt, median } from "./stats";
-import { vscodeStubSource } from "../test/support/vscode-stub";
 
 const ROOT = resolve(__dirname, "..");
 const runs = Number(process.argv[2] ?? 15);
 const bundles = [join(ROOT, "dist", "extension.js"), ...(process.argv[3] ? [resolve(process.argv[3])] : [])];
 
-const child = `${vscodeStubSource(ROOT)}
+// The API's top-level names, from the pinned typings (classes, enums, namespaces, functions, constants).
+const names = [
+  ...readFileSync(join(ROOT, "node_modules", "@types", "vscode", "index.d.ts"), "utf8").matchAll(
+    /^\s*export (?:class|enum|namespace|const|function|let) (\w+)/gm,
+  ),
+].map((m) => m[1]!);
+
+const child = `
+const Module = require("node:module");
+const stub = () => new Proxy(class {}, { get: (t, p) => (p in t ? t[p] : stub()) });
+const api = Object.fromEntries(${JSON.stringify(names)}.map((n) => [n, stub()]));
+const load = Module._load;
+Module._load = function (request, ...rest) { return request === "vscode" ? api : load.call(this, request, ...rest); };
 const before = process.cpuUsage();
 require(process.argv[1]);
 const used = process.cpuUsage(before);

@@ -11,7 +11,6 @@ import { FolderRegistry } from "./folders/registry";
 import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
 import { RememberedFirstRows, REMEMBERED_FILE } from "./sessions/remembered-rows";
-import type { FirstPagePrefetch } from "./sessions/first-page-prefetch";
 import { SHOW_MORE_COMMAND } from "./sessions/items";
 import { registerChat, type ChatRegistration } from "./chat";
 import { CHAT_ASK_MS, CHAT_HOLD_MS } from "./chat/views";
@@ -40,10 +39,9 @@ let remembered: RememberedFirstRows | undefined;
 
 /**
  * The extension: a list of features, each one disposable, in the order they stand on each other. Unit tests and
- * benches replace parts through extension/seams.ts (useSeams) before calling it. VS Code calls it through
- * extension/main.ts, which hands over the Sessions tree's first pages it started listing as the bundle loaded.
+ * benches replace parts through extension/seams.ts (useSeams) before calling it; VS Code passes the context alone.
  */
-export function activate(context: vscode.ExtensionContext, prefetch?: FirstPagePrefetch): DowncityHost {
+export function activate(context: vscode.ExtensionContext): DowncityHost {
   hop("activate");
   const seams = currentSeams();
   const features: vscode.Disposable[] = [];
@@ -78,7 +76,6 @@ export function activate(context: vscode.ExtensionContext, prefetch?: FirstPageP
     new SessionsTree(runtimes, {
       log,
       remembered,
-      ...(prefetch && { prefetched: (folder, root) => prefetch.take(folder, root) }),
       ...(seams.coalesceMs !== undefined && { coalesceMs: seams.coalesceMs }),
     }),
   );
@@ -86,8 +83,6 @@ export function activate(context: vscode.ExtensionContext, prefetch?: FirstPageP
     vscode.window.createTreeView("downcity.sessions", { treeDataProvider: tree, showCollapseAll: true }),
   );
   hop("tree view created");
-  // Once the tree drew its first rows, a worker still listing (rows remembered, a folder gone) is not needed.
-  if (prefetch) void tree.firstRows.then(() => prefetch.end());
   feature(vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node)));
   const status = feature(new ModelStatus(config, runtimes));
   const connector = new Connector(config, () => runtimes.restricted());

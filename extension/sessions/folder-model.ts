@@ -3,7 +3,6 @@ import { dateGroupKey } from "./row-keys";
 import { byUpdated, type SessionChange, type SessionListItem } from "../../core/runtime";
 import type { OpenFolder } from "../folders/registry";
 import { dateBucket, dateRanges } from "./date-groups";
-import { PAGE_SIZE } from "./page-sizes";
 import {
   type AgentNode,
   type ArchivedNode,
@@ -13,6 +12,9 @@ import {
   type PagedGroup,
   type SessionNode,
 } from "./nodes";
+
+/** Sessions a group shows before its "Show more" row, and how many more each click adds. */
+export const PAGE_SIZE = 50;
 
 /** What a change made stale: one session row, the rows of one group, or the folder's agent level. */
 export type Stale =

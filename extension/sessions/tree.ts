@@ -2,12 +2,11 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
-import { hop, type DamagedFolder, type SessionChange, type SessionListItem } from "../../core/runtime";
+import { hop, type DamagedFolder, type SessionChange } from "../../core/runtime";
 import type { OpenFolder, FolderRegistry } from "../folders/registry";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { untilMidnight } from "./date-groups";
-import { FolderModel, type Stale } from "./folder-model";
-import { FIRST_ARCHIVED, FIRST_ROWS } from "./page-sizes";
+import { FolderModel, PAGE_SIZE, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
 import { firstRows } from "./first-rows";
@@ -29,6 +28,8 @@ export const COALESCE_MS = 100;
  * groups it was handed (a group the user had collapsed is never asked for).
  */
 export const DRAW_WAIT_MS = 2_000;
+/** The first page of each agent read before the full list: a page of the group open at first (Today, or else Yesterday), and one to tell "Show more". */
+export const FIRST_ROWS = PAGE_SIZE + 1;
 
 export interface SessionsTreeOptions {
   coalesceMs?: number;
@@ -39,8 +40,6 @@ export interface SessionsTreeOptions {
   now?: () => number;
   /** The sessions each folder showed first in the last window: drawn before the first page when there are some. */
   remembered?: RememberedFirstRows;
-  /** A folder's first pages listed off the host's thread (first-page-prefetch.ts), when they were started for it. */
-  prefetched?: (folder: vscode.WorkspaceFolder, root: string) => Promise<SessionListItem[][]> | undefined;
 }
 
 /**
@@ -369,10 +368,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     // and each agent's newest archived ones: the first rows have the full list's shape (agent level,
     // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads. From a
     // workspace's second window on, the sessions the last window showed first, without the pass (first-rows.ts).
-    const first = firstRows(runtime, this.options.remembered?.get(entry.key), () =>
-      this.options.prefetched?.(folder, entry.root),
-    ).then(
-      ({ items, from }) => (hop(`tree first page listed${from === "pass" ? "" : ` (${from})`}`), model.preview(items)),
+    const first = firstRows(runtime, this.options.remembered?.get(entry.key), {
+      live: FIRST_ROWS,
+      archived: PAGE_SIZE + 1,
+    }).then(
+      ({ items, remembered }) => (
+        hop(`tree first page listed${remembered ? " (remembered)" : ""}`),
+        model.preview(items)
+      ),
       () => {}, // the full list reports it
     );
     // The full list waits for the workbench to draw the first rows: its 10,000 meta.json reads would share the
@@ -423,8 +426,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
 
   /** Keeps which sessions a first draw of this folder shows, for the next window (once the full list is in). */
   private remember(model: FolderModel): void {
-    if (model.loaded)
-      this.options.remembered?.remember(model.entry.key, () => model.newest(FIRST_ROWS, FIRST_ARCHIVED));
+    if (model.loaded) this.options.remembered?.remember(model.entry.key, () => model.newest(FIRST_ROWS, PAGE_SIZE + 1));
   }
 
   private onAgentEvent(model: FolderModel, event: AgentEvent): void {

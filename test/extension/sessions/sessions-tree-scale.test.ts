@@ -6,7 +6,7 @@ import { Emitter } from "../../../core/util/emitter";
 import { ProviderConfig } from "../../../extension/config/providers";
 import { createWorkspaceRuntime } from "../../../core/runtime";
 import { FolderRegistry } from "../../../extension/folders/registry";
-import { PAGE_SIZE } from "../../../extension/sessions/page-sizes";
+import { PAGE_SIZE } from "../../../extension/sessions/folder-model";
 import type { DateNode, SessionNode, SessionTreeNode } from "../../../extension/sessions/nodes";
 import { SessionsTree } from "../../../extension/sessions/tree";
 import { tempDir } from "../../support/temp";
