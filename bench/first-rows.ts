@@ -9,14 +9,15 @@ import { join } from "node:path";
 import type { ListFilter } from "../core/session";
 import { createStorageContext } from "../core/storage/context";
 import { listStored } from "../core/storage/list/list";
+import { PAGE_SIZE } from "../extension/sessions/folder-model";
 import { manySessions } from "../test/support/many-sessions";
 import { countingFs } from "./counting-fs";
 import { fmt, median, table } from "./stats";
 
 const SESSIONS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 15);
-/** The tree's first page of live sessions (extension/sessions/tree.ts FIRST_ROWS). */
-const FIRST_ROWS = 51;
+/** The tree's first page of live sessions: a group's page and one to tell "Show more" (extension/sessions/tree.ts FIRST_ROWS). */
+const FIRST_ROWS = PAGE_SIZE + 1;
 
 async function main() {
   const root = mkdtempSync(join(tmpdir(), "downcity-firstrows-"));
@@ -26,9 +27,9 @@ async function main() {
     await manySessions(root, SESSIONS, (i) => now - ((i * 7919) % SESSIONS) * 60_000);
     const page = await listStored(createStorageContext({ root }), { verifyLogs: true, limit: FIRST_ROWS });
     const kinds: { name: string; filter: ListFilter }[] = [
-      { name: "first page's pass (limit 51)", filter: { verifyLogs: true, limit: FIRST_ROWS } },
+      { name: `first page's pass (limit ${FIRST_ROWS})`, filter: { verifyLogs: true, limit: FIRST_ROWS } },
       {
-        name: "remembered rows (51 ids)",
+        name: `remembered rows (${FIRST_ROWS} ids)`,
         filter: { verifyLogs: true, sessions: page.map((i) => ({ agentId: i.agentId, sessionId: i.sessionId })) },
       },
     ];
