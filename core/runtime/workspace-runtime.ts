@@ -19,9 +19,8 @@ import {
   type LocalSessionRef,
   type TranscriptFormat,
 } from "../session";
-import { encodeId } from "../storage/id-codec";
-import { folderPaths, sessionPaths } from "../storage/layout";
-import { readStoredItemAt } from "../storage/list/stored-item";
+import { sessionPaths } from "../storage/layout";
+import { damagedDirOf, storedSessionAt } from "./stored-at";
 import { Sessions } from "../storage/sessions";
 import type { SearchHit, SearchOptions } from "../protocol/search";
 import { JsonlSessionPersistence } from "../storage/jsonl-persistence";
@@ -133,12 +132,11 @@ export class WorkspaceRuntime implements WorkspaceRuntimeApi {
   }
 
   damagedDir(folder: DamagedFolder): string {
-    return folderPaths(this.root, folder.agentId, folder.archived ? "archived" : "sessions", folder.folder).dir;
+    return damagedDirOf(this.root, folder);
   }
 
-  async storedItemAt(metaPath: string): Promise<StoredSessionAt | undefined> {
-    const found = await readStoredItemAt(this.root, metaPath);
-    return found && { ...found, folder: encodeId(found.sessionId) };
+  storedItemAt(metaPath: string): Promise<StoredSessionAt | undefined> {
+    return storedSessionAt(this.root, metaPath);
   }
 
   history(ref: LocalSessionRef, options: { signal?: AbortSignal } = {}): Promise<SessionEvent[]> {

@@ -78,7 +78,9 @@ test("the tree merges hot and cold, then follows the change feed and the meta.js
   const rows = await todayRows(tree);
   // Its write-behind flush now, so it cannot land amid the checks of single-row refreshes below.
   const flushed = nextFire();
-  await (runtime as unknown as { sessions: { flush(s: unknown): Promise<void> } }).sessions.flush(hot);
+  // (createWorkspaceRuntime's DeferredRuntime made its WorkspaceRuntime at `create`.)
+  const inner = (runtime as unknown as { made: { sessions: { flush(s: unknown): Promise<void> } } }).made;
+  await inner.sessions.flush(hot);
   await flushed;
   assert.equal(rows.length, 4, "3 cold + 1 hot, merged by id");
   assert.equal(rows.filter((r) => r.item.hot).length, 1);
