@@ -62,6 +62,7 @@ async function activation(root: string, feed?: Emitter<{ c: [SessionChange] }>, 
   const start = process.hrtime.bigint();
   useSeams({
     env: {},
+    restAtOnce: true,
     ...(coalesceMs !== undefined && { coalesceMs }),
     factory: (options) => {
       const runtime = createWorkspaceRuntime(options);
@@ -75,7 +76,7 @@ async function activation(root: string, feed?: Emitter<{ c: [SessionChange] }>, 
       return runtime;
     },
   });
-  const host = activate(context);
+  const host = await activate(context);
   const top = await host.tree.getChildren();
   for (const node of top.slice(0, 50)) host.tree.getTreeItem(node); // what VS Code renders first
   const ms = Number(process.hrtime.bigint() - start) / 1e6;

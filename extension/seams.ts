@@ -18,6 +18,11 @@ export interface Seams {
   coalesceMs?: number;
   /** Shows a session instead of the sidebar chat (tests record it; the fake has no webview to show it in). */
   openInChat?: (folder: vscode.WorkspaceFolder, ref: LocalSessionRef) => Promise<void>;
+  /**
+   * Makes the rest (extension/features.ts) at once instead of after the tree's first draw: the fake
+   * workbench draws nothing, so activate() would wait FIRST_DRAW_ASK_MS. Tests of that wait leave it unset.
+   */
+  restAtOnce?: boolean;
 }
 
 let installed: Seams = {};

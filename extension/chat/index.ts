@@ -39,8 +39,6 @@ export function registerChat(
   context: vscode.ExtensionContext,
   runtimes: ChatFolders,
   decisions?: PendingDecisions,
-  /** What the sidebar chat's first document waits for (views.ts, CHAT_HOLD_MS). */
-  firstHtmlAfter?: () => Promise<void>,
 ): ChatRegistration {
   const controller = new ChatController(runtimes, decisions);
   const diffs = new DiffDocuments();
@@ -51,7 +49,7 @@ export function registerChat(
   // A window whose editor layout was not saved before it reloaded comes back without the chat's tab: a placeholder
   // naming a tab that is not there would be false, so the sidebar shows the conversation again.
   if (memory.moved() && !chatEditorTabOpen()) memory.setMoved(undefined);
-  const provider = new ChatViewProvider(context.extensionUri, controller, actions, memory, firstHtmlAfter);
+  const provider = new ChatViewProvider(context.extensionUri, controller, actions, memory);
   const editors = new EditorChats(context.extensionUri, controller, actions, provider);
   const disposables: vscode.Disposable[] = [
     controller,

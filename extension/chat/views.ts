@@ -31,18 +31,8 @@ export interface ChatWebviewHost {
 let attached = 0;
 
 /**
- * How long the sidebar chat's first document waits at most for the Sessions tree's first draw: both views open with
- * one click, and the chat's 440 KB script competed with the tree's first row on the renderer's one thread (issue 20).
- * CHAT_ASK_MS: how long it waits for the workbench to ask for the tree's root at all (a collapsed or hidden Sessions
- * view never asks; the chat is then alone and should not wait the full bound).
- */
-export const CHAT_ASK_MS = 500;
-export const CHAT_HOLD_MS = 2_000;
-
-/**
- * Wires one webview (sidebar view or editor panel) to its own RPC server. With `holdHtml`, the document is given only
- * once it settles (the server answers from the start; a document that is not there yet misses nothing: its hello
- * catches up).
+ * Wires one webview (sidebar view or editor panel) to its own RPC server. The sidebar's first document needs no hold
+ * for the Sessions tree's first draw: the chat is registered after it (extension/activate.ts, the rest).
  */
 export function attachChat(
   webview: vscode.Webview,
@@ -51,7 +41,6 @@ export function attachChat(
   actions: HostActions,
   host: ChatWebviewHost,
   memory?: ShownMemory,
-  holdHtml?: Promise<void>,
 ): ChatRpcServer {
   const media = vscode.Uri.joinPath(extensionUri, "media");
   webview.options = { enableScripts: true, localResourceRoots: [media, vscode.Uri.joinPath(extensionUri, "dist")] };
@@ -109,8 +98,7 @@ export function attachChat(
     // The hello bound runs from when there is a document to say it.
     if (host.visible()) watchdog.loading();
   };
-  if (holdHtml) void holdHtml.then(setHtml, setHtml);
-  else setHtml();
+  setHtml();
   return server;
 }
 
@@ -128,23 +116,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** A session shown from outside (tree, command) is now the one the view shows. */
   readonly onDidShow = this.didShow.event;
 
-  /**
-   * @param firstHtmlAfter what the first document of this view waits for (the Sessions tree's first draw, bounded):
-   * a view resolved again (shown after being hidden, recovered) is alone on the screen and does not wait.
-   */
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly controller: ChatController,
     private readonly actions: HostActions,
     private readonly memory?: ShownMemory,
-    private firstHtmlAfter?: () => Promise<void>,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.server?.dispose();
-    const hold = this.firstHtmlAfter?.();
-    this.firstHtmlAfter = undefined;
     const server = attachChat(
       view.webview,
       this.extensionUri,
@@ -158,7 +139,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         kind: "sidebar",
       },
       this.memory,
-      hold,
     );
     server.onBringBack = this.bringBack;
     this.server = server;

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { resolveEnvProvider, ProviderConfigError, type ResolvedProvider } from "../../core/runtime";
+import { resolveEnvProvider, ProviderConfigError, type ResolvedProvider } from "../../core/runtime/before-first-draw";
 import type { ProviderProfile } from "../../core/runtime";
 import type { ModelChoice } from "../../core/protocol";
 import { readSettings, type ProviderSetting, type Settings } from "./settings";

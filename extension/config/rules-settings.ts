@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { DEFAULT_RULES_BUDGET } from "../../core/runtime";
+import { DEFAULT_RULES_BUDGET } from "../../core/runtime/before-first-draw";
 
 /**
  * `downcity.rules.files` and `downcity.rules.maxTokens` of one folder, read at every

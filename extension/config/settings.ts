@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
 import { z } from "zod";
-import { CompactionConfig, type CompactionSettings } from "../../core/runtime";
-import { ProviderProfileSchema } from "../../core/runtime";
+import { CompactionConfig, ProviderProfileSchema, type CompactionSettings } from "../../core/runtime/before-first-draw";
 import type { ProviderProfile } from "../../core/runtime";
 import type { AgentProfile, ApprovalSettings } from "../../core/runtime/types";
 

@@ -3,7 +3,7 @@ import { rulesSettings } from "../config/rules-settings";
 import * as vscode from "vscode";
 import { filesExcluded } from "../config/files-exclude";
 import type { ApprovalDecision } from "../../core/protocol";
-import { BUILTIN_AGENTS } from "../../core/runtime/agents";
+import { BUILTIN_AGENTS } from "../../core/runtime/before-first-draw";
 import type { LiveOptions, SessionApprovalRequest } from "../../core/runtime/types";
 import type { Tool } from "../../core/tools/types";
 import { ENV_PROFILE_ID, type ProviderConfig } from "../config/providers";

@@ -1,6 +1,7 @@
-import { sessionKey, type AgentSessionRef } from "../../core/protocol";
+import { sessionKey, type AgentSessionRef } from "../../core/protocol/refs";
 import { dateGroupKey } from "./row-keys";
-import { byUpdated, type SessionChange, type SessionListItem } from "../../core/runtime";
+import type { SessionChange, SessionListItem } from "../../core/runtime";
+import { byUpdated } from "../../core/runtime/before-first-draw";
 import type { OpenFolder } from "../folders/registry";
 import { dateBucket, dateRanges } from "./date-groups";
 import {

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { sessionKey } from "../../core/protocol";
+import { sessionKey } from "../../core/protocol/refs";
 import type { DamagedTreeNode } from "./damaged";
 import type { FolderModel } from "./folder-model";
 import { formatBytes, relativeTime } from "./format";

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { atomicWriteFile } from "../../core/tools";
+import { atomicWriteFile } from "../../core/tools/atomic-write";
 
 /** The file in the workspace's extension storage (outside every folder: a cloned `.downcity/` cannot bring one). */
 export const REMEMBERED_FILE = "sessions-first-rows.json";

@@ -2,7 +2,8 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { AgentEvent } from "../../core/protocol";
-import { hop, type DamagedFolder, type SessionChange } from "../../core/runtime";
+import type { DamagedFolder, SessionChange } from "../../core/runtime";
+import { hop } from "../../core/runtime/before-first-draw";
 import type { OpenFolder, FolderRegistry } from "../folders/registry";
 import { DamagedFolders, damagedTreeItem, type DamagedFolderNode } from "./damaged";
 import { untilMidnight } from "./date-groups";

@@ -43,8 +43,9 @@ async function start(t: { after(fn: () => unknown): void }, root: string) {
     factory: countingFactory().factory,
     env: {},
     openInChat: async (_f, ref) => void opened.push(ref.sessionId),
+    restAtOnce: true,
   });
-  const host = activate(context);
+  const host = await activate(context);
   await host.tree.ready;
   t.after(async () => {
     delete fake.settings["downcity.providers"];

@@ -26,7 +26,13 @@ async function start(t: { after(fn: () => unknown): void }, root: string) {
   const context = fakeContext();
   const opened: string[] = [];
   const host =
-    (useSeams({ factory, env: {}, openInChat: async (_f, ref) => void opened.push(ref.sessionId) }), activate(context));
+    (useSeams({
+      factory,
+      env: {},
+      openInChat: async (_f, ref) => void opened.push(ref.sessionId),
+      restAtOnce: true,
+    }),
+    await activate(context));
   await host.tree.ready;
   t.after(async () => {
     await deactivate();

@@ -36,7 +36,7 @@ test("API keys live only in SecretStorage: never in session files, logs, setting
   t.after(() => delete fake.settings["downcity.providers"]);
   setFolders([folder(root, 0, "proj")]);
   const context = fakeContext();
-  const host = (useSeams({ env: {}, openInChat: async () => {} }), activate(context));
+  const host = (useSeams({ env: {}, openInChat: async () => {}, restAtOnce: true }), await activate(context));
   t.after(async () => {
     await deactivate();
     context.subscriptions.forEach((d) => d.dispose());

@@ -37,8 +37,13 @@ test("settings changes reach the open folder's runtime without a reload; an inva
   const context = fakeContext();
   const tools = createNodeTools();
   const host =
-    (useSeams({ env: {}, openInChat: async () => {}, tools: () => ({ tools: () => tools, dispose() {} }) }),
-    activate(context));
+    (useSeams({
+      env: {},
+      openInChat: async () => {},
+      tools: () => ({ tools: () => tools, dispose() {} }),
+      restAtOnce: true,
+    }),
+    await activate(context));
   t.after(async () => {
     await deactivate();
     context.subscriptions.forEach((d) => d.dispose());

@@ -139,7 +139,7 @@ export async function activateWithEnvProvider(t: { after(fn: () => unknown): voi
   setFolders([folder(root, 0, "proj")]);
   const context = fakeContext();
   const env = { DOWNCITY_PROTOCOL: "openai-chat", DOWNCITY_BASE_URL: baseURL, DOWNCITY_MODEL: "m1" };
-  const host = (useSeams({ env, openInChat: async () => {} }), activate(context));
+  const host = (useSeams({ env, openInChat: async () => {}, restAtOnce: true }), await activate(context));
   t.after(async () => {
     await deactivate();
     context.subscriptions.forEach((d) => d.dispose());
