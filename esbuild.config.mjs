@@ -107,6 +107,15 @@ const bundles = [
     external: ["vscode", ...nodeExternal],
     plugins: [extensionSplits],
   },
+  // A workspace's first window at scale lists the Sessions tree's first pages on a worker thread running this
+  // (extension/sessions/off-thread-pages.ts).
+  {
+    entryPoints: ["core/storage/list/first-page-worker.ts"],
+    outfile: "dist/first-page-worker.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+  },
   ...EXTENSION_SPLITS.map(({ path, out }) => ({
     entryPoints: [path],
     outfile: `dist/${out}`,

@@ -7,6 +7,7 @@ import type { SessionTreeNode } from "./sessions/nodes";
 import { SessionsTree } from "./sessions/tree";
 import { RememberedFirstRows, REMEMBERED_FILE } from "./sessions/remembered-rows";
 import { SHOW_MORE_COMMAND } from "./sessions/items";
+import { FIRST_PAGE_WORKER, offThreadPages } from "./sessions/off-thread-pages";
 import { FIRST_DRAW_ASK_MS, FIRST_DRAW_MS } from "./sessions/first-draw";
 import type { ChatRegistration } from "./chat";
 import type { ModelStatus } from "./status/status-bar";
@@ -81,6 +82,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Downci
     new SessionsTree(runtimes, {
       log,
       remembered,
+      // A workspace's first window at scale lists its first pages on a worker thread (the bundle's dist/ folder).
+      offThread: offThreadPages(join(__dirname, FIRST_PAGE_WORKER)),
       ...(seams.coalesceMs !== undefined && { coalesceMs: seams.coalesceMs }),
     }),
   );

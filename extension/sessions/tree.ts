@@ -10,7 +10,7 @@ import { untilMidnight } from "./date-groups";
 import { FolderModel, PAGE_SIZE, type Stale } from "./folder-model";
 import { sessionTreeItem } from "./items";
 import type { SessionNode, SessionTreeNode } from "./nodes";
-import { firstRows } from "./first-rows";
+import { firstRows, type OffThreadPages } from "./first-rows";
 import type { RememberedFirstRows } from "./remembered-rows";
 
 /** Other windows' and the CLI's writes: every session's meta.json, live or archived. */
@@ -41,6 +41,8 @@ export interface SessionsTreeOptions {
   now?: () => number;
   /** The sessions each folder showed first in the last window: drawn before the first page when there are some. */
   remembered?: RememberedFirstRows;
+  /** A folder's first pages on a worker thread (its root, the real path), when worth one: off-thread-pages.ts. */
+  offThread?: (root: string) => OffThreadPages;
 }
 
 /**
@@ -369,14 +371,13 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionTreeNode>, v
     // and each agent's newest archived ones: the first rows have the full list's shape (agent level,
     // date groups, Archived), and at 10,000 sessions they do not wait for 10,000 meta.json reads. From a
     // workspace's second window on, the sessions the last window showed first, without the pass (first-rows.ts).
-    const first = firstRows(runtime, this.options.remembered?.get(entry.key), {
-      live: FIRST_ROWS,
-      archived: PAGE_SIZE + 1,
-    }).then(
-      ({ items, remembered }) => (
-        hop(`tree first page listed${remembered ? " (remembered)" : ""}`),
-        model.preview(items)
-      ),
+    const first = firstRows(
+      runtime,
+      this.options.remembered?.get(entry.key),
+      { live: FIRST_ROWS, archived: PAGE_SIZE + 1 },
+      this.options.offThread?.(entry.root),
+    ).then(
+      ({ items, from }) => (hop(`tree first page listed${from === "pass" ? "" : ` (${from})`}`), model.preview(items)),
       () => {}, // the full list reports it
     );
     // The full list waits for the workbench to draw the first rows: its 10,000 meta.json reads would share the

@@ -4,12 +4,25 @@ import { itemFromMeta } from "./list-item";
 import type { SessionDir } from "./list-rebuild";
 import { byUpdated } from "./order";
 import { META_SUFFIX, readListed } from "./read-listed";
+import { sessionDirs } from "./session-dirs";
 
 /**
  * How far a meta.json's mtime may trail the `updatedAt` written in it: the kernel's coarse
  * clock lags Date.now() by a tick, and some filesystems keep whole seconds (FAT: two).
  */
 export const MTIME_SLACK_MS = 2_000;
+
+/**
+ * A list's first page (`ListFilter.limit`): the `limit` newest sessions of each agent of one area (or of `agentId`),
+ * newest first. The one code of a first page, on the host's thread (list.ts) or off it (first-page-worker.ts).
+ */
+export async function firstPage(
+  ctx: StorageContext,
+  filter: { agentId?: string | undefined; archived: boolean; verifyLogs: boolean; limit: number },
+): Promise<SessionListItem[]> {
+  const dirs = await sessionDirs(ctx, filter.archived ? "archived" : "sessions", filter.agentId);
+  return newestItems(ctx, dirs, filter.archived, filter.verifyLogs, filter.limit);
+}
 
 /**
  * The `limit` newest sessions of each agent in `dirs` (the first page of a list: a tree
@@ -22,7 +35,7 @@ export const MTIME_SLACK_MS = 2_000;
  * at once) is read whole, which is the full list's cost; the page is the same either way.
  * Folders without a usable meta.json are left to the full list (it rebuilds or reports them).
  */
-export async function newestItems(
+async function newestItems(
   ctx: StorageContext,
   dirs: readonly SessionDir[],
   archived: boolean,

@@ -1,36 +1,17 @@
-import { dirname, join, sep } from "node:path";
+import { sep } from "node:path";
 import type { ListFilter, SessionListItem } from "../../session";
 import type { StorageContext } from "../context";
-import { isErrno } from "../fs/fs-seam";
-import { decodeId, encodeId } from "../id-codec";
-import { agentsDir, areaDir, DOWNCITY_DIR, type Area } from "../layout";
+import type { Area } from "../layout";
 import type { SessionMeta } from "../meta";
 import { itemFromMeta } from "./list-item";
-import { newestItems } from "./list-newest";
+import { firstPage } from "./list-newest";
 import { listOnly } from "./list-only";
 import type { SessionDir } from "./list-rebuild";
 import { readListed } from "./read-listed";
-import { isRealDir } from "./real-dir";
-
-/** Subdirectory names; dot-names are the store's temporaries and never sessions. */
-async function readdirNames(ctx: StorageContext, dir: string, leftovers?: string[]): Promise<string[]> {
-  try {
-    const names: string[] = [];
-    for (const e of await ctx.fs.readdir(dir)) {
-      if (!e.isDirectory()) continue;
-      if (!e.name.startsWith(".")) names.push(e.name);
-      else if (leftovers && isLeftover(e.name)) leftovers.push(dir + sep + e.name);
-    }
-    return names;
-  } catch (error) {
-    if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
-    throw error;
-  }
-}
+import { agentsAreReal, sessionDirs } from "./session-dirs";
 
 /** A fork in flight finishes in seconds; a `.fork-*` older than this was left by a crash. */
 const STALE_FORK_MS = 10 * 60_000;
-const isLeftover = (name: string) => name.startsWith(".deleted-") || name.startsWith(".fork-");
 
 /**
  * Removes what a crash left behind: `.deleted-*` (a delete renamed aside, then
@@ -68,32 +49,19 @@ async function sweepLeftovers(ctx: StorageContext, paths: string[]): Promise<voi
  */
 export async function listStored(ctx: StorageContext, filter: ListFilter = {}): Promise<SessionListItem[]> {
   const area: Area = filter.archived ? "archived" : "sessions";
-  const agents: { agentId: string; name: string }[] = [];
-  if (!(await isRealDir(ctx, join(ctx.root, DOWNCITY_DIR))) || !(await isRealDir(ctx, agentsDir(ctx.root)))) return [];
+  const archived = area === "archived";
+  const verifyLogs = filter.verifyLogs === true;
   if (filter.sessions) {
+    if (!(await agentsAreReal(ctx))) return [];
     const wanted = filter.agentId;
     const refs = wanted === undefined ? filter.sessions : filter.sessions.filter((r) => r.agentId === wanted);
-    return listOnly(ctx, refs, area, filter.verifyLogs === true);
+    return listOnly(ctx, refs, area, verifyLogs);
   }
-  if (filter.agentId !== undefined) agents.push({ agentId: filter.agentId, name: encodeId(filter.agentId) });
-  else {
-    for (const name of await readdirNames(ctx, agentsDir(ctx.root))) {
-      const agentId = decodeId(name);
-      if (agentId !== undefined) agents.push({ agentId, name });
-    }
-  }
-  const dirs: SessionDir[] = [];
-  const leftovers: string[] = [];
-  for (const agent of agents) {
-    const base = areaDir(ctx.root, agent.agentId, area);
-    if (!(await isRealDir(ctx, dirname(base))) || !(await isRealDir(ctx, base))) continue;
-    // Plain concatenation: path.join per entry is measurable at 10,000 sessions.
-    for (const name of await readdirNames(ctx, base, leftovers))
-      dirs.push({ agentId: agent.agentId, dir: base + sep + name, name });
-  }
-  const archived = area === "archived";
   // The first page: no sweep (the full list that follows does it), no rebuild of an unusual folder.
-  if (filter.limit !== undefined) return newestItems(ctx, dirs, archived, filter.verifyLogs === true, filter.limit);
+  if (filter.limit !== undefined)
+    return firstPage(ctx, { agentId: filter.agentId, archived, verifyLogs, limit: filter.limit });
+  const leftovers: string[] = [];
+  const dirs = await sessionDirs(ctx, area, filter.agentId, leftovers);
   if (leftovers.length > 0) await sweepLeftovers(ctx, leftovers);
   const items: SessionListItem[] = [];
   const missing: SessionDir[] = [];
@@ -104,7 +72,7 @@ export async function listStored(ctx: StorageContext, filter: ListFilter = {}): 
   for (let i = 0; i < dirs.length; i++) {
     if (i > 0 && i % ctx.listConcurrency === 0) await new Promise((r) => setImmediate(r));
     const d = dirs[i]!;
-    const read = readListed(ctx, d, filter.verifyLogs === true);
+    const read = readListed(ctx, d, verifyLogs);
     if (read.kind === "missing") missing.push(d);
     else if (read.kind === "listed") items.push(itemFromMeta(read.meta, archived));
     else logless.push({ meta: read.meta, dir: d.dir, name: d.name });

@@ -2,59 +2,14 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { createWorkspaceRuntime } from "../../../core/runtime";
-import { type ListFilter } from "../../../core/runtime/host";
 import { Sessions, sessionPaths } from "../../../core/storage";
-import { ProviderConfig } from "../../../extension/config/providers";
-import { FolderRegistry } from "../../../extension/folders/registry";
 import type { SessionNode } from "../../../extension/sessions/nodes";
 import { PAGE_SIZE } from "../../../extension/sessions/folder-model";
-import { RememberedFirstRows } from "../../../extension/sessions/remembered-rows";
-import { FIRST_ROWS, SessionsTree } from "../../../extension/sessions/tree";
+import { FIRST_ROWS } from "../../../extension/sessions/tree";
 import { DAY, manySessions } from "../../support/many-sessions";
 import { tempDir } from "../../support/temp";
-import { countingFactory, fakeContext, folder, setFolders } from "../../support/extension/helpers";
-
-/**
- * A window's Sessions view, its lists seen by `asked` and the full lists held until `release`. Returns the tree,
- * its remembered rows and how to close the window (the full list let go, the remembered rows written).
- */
-function openWindow(t: { after(fn: () => Promise<void>): void }, file: string, logged: string[] = []) {
-  const asked: ListFilter[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const { factory } = countingFactory((options) => {
-    const runtime = createWorkspaceRuntime(options);
-    const list = runtime.list.bind(runtime);
-    runtime.list = async (filter = {}) => {
-      asked.push(filter);
-      if (filter.limit === undefined && filter.sessions === undefined) await gate;
-      return list(filter);
-    };
-    return runtime;
-  });
-  const context = fakeContext();
-  const runtimes = new FolderRegistry(factory, new ProviderConfig(context.secrets, context.workspaceState, {}));
-  // No write before the test flushes (as the window's close does): a minute's delay.
-  const remembered = new RememberedFirstRows(file, (line) => logged.push(line), 60_000);
-  const tree = new SessionsTree(runtimes, { coalesceMs: 1, drawWaitMs: 0, remembered });
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    release();
-    await tree.ready;
-    await remembered.flush();
-    tree.dispose();
-    await runtimes.close();
-    runtimes.dispose();
-  };
-  t.after(close);
-  return { tree, asked, release, close };
-}
-
-const ids = (rows: unknown[]) =>
-  (rows as SessionNode[]).filter((n) => n.kind === "session").map((n) => n.item.sessionId);
+import { folder, setFolders } from "../../support/extension/helpers";
+import { ids, openWindow } from "../../support/extension/tree-window";
 
 test("the next window draws the sessions the last one showed first, each as its meta.json says now, without the first page's pass; the full list adds the newer", async (t) => {
   const root = tempDir(t);
