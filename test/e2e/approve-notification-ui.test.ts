@@ -5,12 +5,11 @@
 // and the toast's Deny with Feedback… / Approve are clicked. The log, the model's next request
 // and the card (once its session is shown again) agree. Screenshots in test/.tmp/e2e/approve-notification-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
 import {
@@ -22,9 +21,9 @@ import {
   outputDir,
   switchTo,
   toolResult,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const DENY_PROMPT = "Run the release script.";
 const APPROVE_PROMPT = "Write the build stamp.";
 const DENY_COMMAND = "echo releasing > released.txt";
@@ -54,11 +53,7 @@ test(
   { skip: missingVsCode(), timeout: 600_000 },
   async (t) => {
     const out = outputDir("approve-notification-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
 

@@ -4,11 +4,10 @@
 // The real workbench (code-server, dist/downcity.vsix installed), the provider given by DOWNCITY_* and played by the
 // loopback provider server. Screenshots land in test/.tmp/e2e/command-first-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame } from "../support/workbench/workbench";
 import { startProviderServer, wire } from "../support/provider-server";
 import {
@@ -19,9 +18,9 @@ import {
   openWorkbench,
   outputDir,
   runPaletteCommand,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const PROMPT = "Which module restocks items?";
 const ANSWER = "The inventory module restocks items per SKU.";
 
@@ -30,11 +29,7 @@ test(
   { skip: missingVsCode(), timeout: 300_000 },
   async (t) => {
     const out = outputDir("command-first-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     const sessionsDir = join(workspace, ".downcity", "agents", "code", "sessions");

@@ -8,12 +8,11 @@
 // tunnel and records its host, so nothing leaves the machine and the test sees the form ask
 // the prefilled server. A screenshot per step lands in test/.tmp/e2e/connect-kinds-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, quickPickRow } from "../support/workbench/workbench";
 import { startProviderServer, wire, type ProviderServer, type RecordedRequest } from "../support/provider-server";
 import {
@@ -26,9 +25,9 @@ import {
   openWorkbench,
   outputDir,
   runPaletteCommand,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const RESPONSES_KEY = "sk-kinds-responses-5f0a93c2e7";
 const ANTHROPIC_KEY = "sk-ant-kinds-anthropic-d41b7e6a08";
 const TYPED_MODEL = "typed-model-7b";
@@ -93,11 +92,7 @@ test(
   { skip: missingVsCode(), timeout: 420_000 },
   async (t) => {
     const out = outputDir("connect-kinds-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
 

@@ -3,11 +3,10 @@
 // on 127.0.0.1, the form driven through its accessible names. A screenshot per step lands
 // in test/.tmp/e2e/connect-ui/; "Connect → ready" is printed for BENCHMARKS.md.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { freePort, installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { freePort, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, quickPickRow } from "../support/workbench/workbench";
 import { startProviderServer, wire } from "../support/provider-server";
 import {
@@ -20,18 +19,14 @@ import {
   openWorkbench,
   outputDir,
   type Workbench,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const KEY = "sk-connect-ui-8c27e4d1b9";
 
 test("connect a model from the chat in the real workbench", { skip: missingVsCode(), timeout: 300_000 }, async (t) => {
   const out = outputDir("connect-ui");
-  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-    cwd: PROJECT_ROOT,
-    stdio: "ignore",
-  });
-  await installVsix(join(out, "run"), VSIX);
+  await installPackagedVsix(out);
   const workspace = join(out, "sample-workspace");
   cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
   // Lists its models to anyone (as local servers do); answers only with the key.

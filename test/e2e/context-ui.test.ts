@@ -8,12 +8,11 @@
 // into a webview) attaches it, and sending puts it in the request and in the user message's
 // event on disk. A screenshot per step lands in test/.tmp/e2e/context-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { wire } from "../support/provider-server";
 import { startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
@@ -25,9 +24,9 @@ import {
   runPaletteCommand,
   runPaletteCommandUntil,
   withTimeout,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const RULE = "Rule from AGENTS.md: name every SKU in upper case.";
 const answer = (text: string) => () => ({
   sse: wire.openaiChat({ model: "gpt-4o", usage: { input: 300, output: 20 }, text }),
@@ -48,11 +47,7 @@ test(
   { skip: missingVsCode(), timeout: 600_000 },
   async (t) => {
     const out = outputDir("context-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     writeFileSync(join(workspace, "AGENTS.md"), `# Project rules\n\n${RULE}\n`);

@@ -4,18 +4,24 @@
 // Each step checks the screen and the session's event log on disk. A screenshot per step
 // lands in test/.tmp/e2e/first5-errors-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
 import { sentTotal } from "../../core/compaction";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire, type RecordedRequest, type ScriptedReply } from "../support/provider-server";
 import { chatFrame, chatFrameElement } from "../support/workbench/workbench";
-import { chainedSteps, gotoWorkbench, missingVsCode, openWorkbench, outputDir, withTimeout } from "./helpers";
+import {
+  chainedSteps,
+  gotoWorkbench,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  withTimeout,
+  installPackagedVsix,
+} from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const WINDOW = 200_000;
 const RETRY_PROMPT = "Is the inventory module tested?";
 const RETRY_ANSWER = "Yes: inventory.spec.ts covers restock.";
@@ -59,11 +65,7 @@ test(
   { skip: missingVsCode(), timeout: 400_000 },
   async (t) => {
     const out = outputDir("first5-errors-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
 

@@ -5,12 +5,11 @@
 // code-server, the model played by the loopback provider server. A screenshot per step
 // lands in test/.tmp/e2e/first5-keys-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, quickPickRow, sessionRow } from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
@@ -23,9 +22,9 @@ import {
   openWorkbench,
   outputDir,
   runPaletteCommand,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const CODE = "export const restock = (sku: string, amount: number) => amount;";
 /** Long enough that the chat scrolls: Jump to latest needs somewhere to jump from. */
 const LONG_ANSWER = [
@@ -81,11 +80,7 @@ test(
   { skip: missingVsCode(), timeout: 800_000 },
   async (t) => {
     const out = outputDir("first5-keys-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
 

@@ -12,12 +12,11 @@
 //   - the Settings editor shows the compaction knobs under Downcity › Advanced, in plain words.
 // A screenshot per step lands in test/.tmp/e2e/first5-layout-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
@@ -29,9 +28,9 @@ import {
   openChatWorkbench,
   outputDir,
   runPaletteCommandUntil,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 /** A model no built-in table knows: its window is unknown unless the profile or the environment names one. */
 const MODEL = "restock-local-7b";
 const FIRST_PROMPT = "Plan the restock rule.";
@@ -72,11 +71,7 @@ test(
   { skip: missingVsCode(), timeout: 500_000 },
   async (t) => {
     const out = outputDir("first5-layout-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
 

@@ -6,12 +6,11 @@
 //     and names a session of an agent no configuration defines "‹id› (unknown agent)".
 // A screenshot per step lands in test/.tmp/e2e/first5-moved-picker-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { seedSessions } from "../support/workbench/seed";
 import { chatFrame, sessionRow } from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
@@ -27,9 +26,9 @@ import {
   outputDir,
   runPaletteCommand,
   setSidebarWidth,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const FIRST_PROMPT = "Plan the restock rule.";
 const FIRST_ANSWER = "Restock when the level falls under the threshold.";
 const RENAMED = "Restock rule, renamed";
@@ -129,11 +128,7 @@ test(
   { skip: missingVsCode(), timeout: 800_000 },
   async (t) => {
     const out = outputDir("first5-moved-picker-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     // An agent folder with no configuration behind it (a cloned repo's, or a removed agent's).

@@ -2,16 +2,29 @@
 // code-server + Chromium started together and stopped in reverse (test/support/workbench/open-workbench.ts),
 // bounded waits, and failure artefacts (screenshot, logs) left in the output folder.
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import { chatFrame } from "../support/workbench/workbench";
-import { PROJECT_ROOT } from "../support/workbench/code-server";
+import { installVsix, PROJECT_ROOT } from "../support/workbench/code-server";
 import { openWorkbench, type Workbench } from "../support/workbench/open-workbench";
 import { screenDump } from "./screen-dump";
 
 export const E2E_OUT = join(PROJECT_ROOT, "test", ".tmp", "e2e");
+
+/**
+ * Packages dist/ as dist/downcity.vsix (scripts/package-vsix.ts) and installs it into the extensions folder of
+ * `out`/run, where openWorkbench(out) starts code-server: the extension as a user has it.
+ */
+export async function installPackagedVsix(out: string): Promise<void> {
+  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
+    cwd: PROJECT_ROOT,
+    stdio: "ignore",
+  });
+  await installVsix(join(out, "run"), join(PROJECT_ROOT, "dist", "downcity.vsix"));
+}
 
 /** A fresh output folder for one test file: test/.tmp/e2e/<name>/ (the previous run's is replaced). */
 export function outputDir(name: string): string {

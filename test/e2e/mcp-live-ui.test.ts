@@ -13,19 +13,24 @@
 // - the rules chips follow a rules file written on disk, with no turn.
 // A screenshot per step lands in test/.tmp/e2e/mcp-live-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { gotoWorkbench, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import {
+  gotoWorkbench,
+  missingVsCode,
+  openChatWorkbench,
+  outputDir,
+  runPaletteCommand,
+  installPackagedVsix,
+} from "./helpers";
 import { trustFiles } from "./mcp-trust-file";
 import { untilElement } from "./until-element";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const EVERYTHING = join(PROJECT_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const FIXTURE = join(PROJECT_ROOT, "test/support/mcp-fixture-server.ts");
 const IMAGE_TOOL = "mcp__everything__get-tiny-image";
@@ -40,11 +45,7 @@ test(
   { skip: missingVsCode(), timeout: TEST_TIMEOUT_MS },
   async (t) => {
     const out = outputDir("mcp-live-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     writeFileSync(join(workspace, "AGENTS.md"), "# Rules\n\nAnswer briefly.\n");

@@ -5,17 +5,23 @@
 // process ever ran (no marker). Trusted through Manage Workspace Trust: the first run asks the
 // consent, and the server runs. A screenshot per step lands in test/.tmp/e2e/mcp-restricted-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { gotoWorkbench, fileMatches, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import {
+  gotoWorkbench,
+  fileMatches,
+  missingVsCode,
+  openChatWorkbench,
+  outputDir,
+  runPaletteCommand,
+  installPackagedVsix,
+} from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const FIXTURE = join(PROJECT_ROOT, "test/support/mcp-fixture-server.ts");
 
 test(
@@ -23,11 +29,7 @@ test(
   { skip: missingVsCode(), timeout: 600_000 },
   async (t) => {
     const out = outputDir("mcp-restricted-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     const marker = join(out, "fixture-started");

@@ -11,18 +11,23 @@
 // opens the "Downcity MCP" channel with the server's stderr. A screenshot per step lands in
 // test/.tmp/e2e/mcp-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { startProviderServer, wire } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { gotoWorkbench, missingVsCode, openChatWorkbench, outputDir, runPaletteCommand } from "./helpers";
+import {
+  gotoWorkbench,
+  missingVsCode,
+  openChatWorkbench,
+  outputDir,
+  runPaletteCommand,
+  installPackagedVsix,
+} from "./helpers";
 import { trustFiles } from "./mcp-trust-file";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const EVERYTHING = join(PROJECT_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const TOOL = "mcp__everything__echo";
 const LONG = "mcp__everything__trigger-long-running-operation";
@@ -39,11 +44,7 @@ test(
   { skip: missingVsCode(), timeout: 600_000 },
   async (t) => {
     const out = outputDir("mcp-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     mkdirSync(join(workspace, ".vscode"), { recursive: true });

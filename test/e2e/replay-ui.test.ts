@@ -8,12 +8,11 @@
 // host is SIGKILLed, and must show the same cards, outcomes and errors. A screenshot per
 // step lands in test/.tmp/e2e/replay-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, chatFrameElement, quickPickRow } from "../support/workbench/workbench";
 import { startProviderServer, wire, type ScriptedReply } from "../support/provider-server";
 import {
@@ -28,9 +27,9 @@ import {
   runPaletteCommand,
   switchTo,
   withTimeout,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const COMMAND_PROMPT = "Run the slow build.";
 const ERROR_PROMPT = "Are you there?";
 const RETRY_ANSWER = "Yes, back after the retry.";
@@ -64,11 +63,7 @@ test(
   { skip: missingVsCode(), timeout: 420_000 },
   async (t) => {
     const out = outputDir("replay-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
 

@@ -5,18 +5,23 @@
 // dist/downcity.vsix in code-server, the model played by the loopback provider server.
 // A screenshot per step lands in test/.tmp/e2e/restore-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { wire, startProviderServer } from "../support/provider-server";
 import { scriptedModel } from "../support/scripted-model";
-import { gotoWorkbench, fileMatches, missingVsCode, openChatWorkbench, outputDir } from "./helpers";
+import {
+  gotoWorkbench,
+  fileMatches,
+  missingVsCode,
+  openChatWorkbench,
+  outputDir,
+  installPackagedVsix,
+} from "./helpers";
 import { untilElement } from "./until-element";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const sse = (script: Parameters<typeof wire.openaiChat>[0]) => () => ({
   sse: wire.openaiChat({ model: "gpt-4o", usage: { input: 120, output: 20 }, ...script }),
 });
@@ -30,11 +35,7 @@ test(
   { skip: missingVsCode(), timeout: 600_000 },
   async (t) => {
     const out = outputDir("restore-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     mkdirSync(join(workspace, ".vscode"), { recursive: true });

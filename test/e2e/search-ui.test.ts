@@ -5,16 +5,22 @@
 // find bar (Ctrl+F) and its "search this whole session", and the Sessions view's search
 // icon. A screenshot per step lands in test/.tmp/e2e/search-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../support/workbench/workbench";
 import { sessionPaths, Sessions } from "../../core/storage";
-import { gotoWorkbench, chainedSteps, filesUnder, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import {
+  gotoWorkbench,
+  chainedSteps,
+  filesUnder,
+  missingVsCode,
+  openWorkbench,
+  outputDir,
+  installPackagedVsix,
+} from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 /** Said once, early, then compacted away: only the closed segment holds it. */
 const WORD = "axolotl";
 const OLD_ANSWER = `The ${WORD} keeps its gills all its life; the inventory module names it SKU-77.`;
@@ -46,11 +52,7 @@ test(
   { skip: missingVsCode(), timeout: 300_000 },
   async (t) => {
     const out = outputDir("search-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     await seedCompacted(workspace);

@@ -3,16 +3,14 @@
 // a row shows its time, the picker's regex toggle, and the chat find bar's Next match.
 // A screenshot per step lands in test/.tmp/e2e/search2-hostile-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, openDowncityView, quickPickRow, runCommand } from "../support/workbench/workbench";
 import { Sessions } from "../../core/storage";
-import { gotoWorkbench, chainedSteps, missingVsCode, openWorkbench, outputDir } from "./helpers";
+import { gotoWorkbench, chainedSteps, missingVsCode, openWorkbench, outputDir, installPackagedVsix } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 /** Model output that would run script, load an image, render an icon or a link if it were markup. */
 const HOSTILE = `quokka <img src="http://127.0.0.1:1/x" onerror="window.__pwned = 1"> $(alert) **zebra** [link](javascript:alert(1))`;
 const TITLE = "$(zap) <b>Bold</b> quokka notes";
@@ -33,11 +31,7 @@ test(
   { skip: missingVsCode(), timeout: 300_000 },
   async (t) => {
     const out = outputDir("search2-hostile-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     await seed(workspace);

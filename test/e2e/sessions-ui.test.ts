@@ -4,12 +4,11 @@
 // buttons and textbox), each effect checked on screen and on disk. A screenshot per step
 // lands in test/.tmp/e2e/sessions-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mock, test } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { seedSessions } from "../support/workbench/seed";
 import {
   openDowncityView,
@@ -32,9 +31,9 @@ import {
   openWorkbench,
   outputDir,
   withTimeout,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const DAY = 86_400_000;
 const ORPHAN_ANSWER = "Continued with the default agent.";
 const ORPHAN_PROMPT = "Continue, please.";
@@ -122,11 +121,7 @@ test(
   { skip: missingVsCode(), timeout: 480_000 },
   async (t) => {
     const out = outputDir("sessions-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     // seedSessions stores under the store's default agent ("default"), which the extension does not configure (code, ask): orphaned.

@@ -4,7 +4,6 @@
 // provider; the stray folder shows only under "Damaged", and is deleted from there.
 // A screenshot per step lands in test/.tmp/e2e/store-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -18,7 +17,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { seedSessions } from "../support/workbench/seed";
 import {
   chatFrame,
@@ -37,9 +36,9 @@ import {
   missingVsCode,
   openWorkbench,
   outputDir,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const TITLE = "Session with a linked meta";
 const ANSWER = "Still here after the repair.";
 
@@ -48,11 +47,7 @@ test(
   { skip: missingVsCode(), timeout: 300_000 },
   async (t) => {
     const out = outputDir("store-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
 
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });

@@ -3,13 +3,12 @@
 // without starting one. dist/downcity.vsix in code-server, the view opened from the activity bar; where the first
 // rows came from is read from the extension's hop trace. Screenshots land in test/.tmp/e2e/tree-off-thread-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { OFF_THREAD_MIN } from "../../extension/sessions/off-thread-pages";
 import { manySessions } from "../support/many-sessions";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { openDowncityView, sessionRow } from "../support/workbench/workbench";
 import {
   chainedSteps,
@@ -20,9 +19,9 @@ import {
   missingVsCode,
   openWorkbench,
   outputDir,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
 /** Just over the bound from which a first window lists off the host's thread. */
 const COUNT = OFF_THREAD_MIN + 50;
@@ -38,11 +37,7 @@ test(
   { skip: missingVsCode(), timeout: 240_000 },
   async (t) => {
     const out = outputDir("tree-off-thread-ui");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     // Not named "…sessions": the Explorer's header would pass for the Sessions view's.
     const workspace = join(out, "big-store");
     mkdirSync(workspace, { recursive: true });

@@ -3,12 +3,11 @@
 // server, scripted request by request; the sidebar chat driven through its accessible
 // names. A screenshot per step lands in test/.tmp/e2e/workbench-chat/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { FrameLocator, Locator, Page } from "playwright-core";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import { chatFrame, chatFrameElement } from "../support/workbench/workbench";
 import { sessionPaths } from "../../core/storage";
 import { startProviderServer, wire, type ProviderServer } from "../support/provider-server";
@@ -23,10 +22,9 @@ import {
   outputDir,
   runPaletteCommand,
   type Workbench,
+  installPackagedVsix,
 } from "./helpers";
 import { untilElement } from "./until-element";
-
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 
 const FIRST_PROMPT = "What does the inventory module do?";
 const FIRST_ANSWER = "The inventory module tracks stock levels per SKU and restocks items.";
@@ -54,11 +52,7 @@ test(
   { skip: missingVsCode(), timeout: 300_000 },
   async (t) => {
     const out = outputDir("workbench-chat");
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-      cwd: PROJECT_ROOT,
-      stdio: "ignore",
-    });
-    await installVsix(join(out, "run"), VSIX);
+    await installPackagedVsix(out);
     const workspace = join(out, "sample-workspace");
     cpSync(join(PROJECT_ROOT, "sample-workspace"), workspace, { recursive: true });
     const inventory = join(workspace, "src", "inventory.ts");

@@ -2,11 +2,10 @@
 // `--install-extension`, the workbench opened in Chromium on the sample workspace and
 // driven through its UI. A screenshot per step lands in test/.tmp/e2e/workbench-ui/.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { installVsix, PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
+import { PROJECT_ROOT, workbenchUrl } from "../support/workbench/code-server";
 import {
   chatFrame,
   openDowncityView,
@@ -31,18 +30,14 @@ import {
   outputDir,
   withTimeout,
   type Workbench,
+  installPackagedVsix,
 } from "./helpers";
 
-const VSIX = join(PROJECT_ROOT, "dist", "downcity.vsix");
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
 
 test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000 }, async (t) => {
   const out = outputDir("workbench-ui");
-  execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "package-vsix.ts")], {
-    cwd: PROJECT_ROOT,
-    stdio: "ignore",
-  });
-  await installVsix(join(out, "run"), VSIX);
+  await installPackagedVsix(out);
   const installed = readdirSync(join(out, "run", "extensions")).find((d) =>
     d.startsWith(`${manifest.publisher}.${manifest.name}-`),
   );
