@@ -62,9 +62,10 @@ export async function agentsAreReal(ctx: StorageContext): Promise<boolean> {
 }
 
 /**
- * Whether the live sessions of `root`'s agents number at least `count`, counted synchronously and never past it: a
- * few directory entries read, whatever the store's size. A hint for where a first page is listed (a worker thread
- * pays off only at scale), never a list: it follows no link and checks no folder.
+ * Whether the live sessions of `root`'s agents number at least `count`, counted synchronously and never past it: at
+ * most `count` directory entries are read, whatever the store's size. A hint for where a first page is listed (a
+ * worker thread pays off only at scale), never a list: it reads names only and checks no folder (a linked store is
+ * counted through; the list itself, on either thread, then lists nothing).
  */
 export function holdsAtLeast(root: string, count: number): boolean {
   let seen = 0;
