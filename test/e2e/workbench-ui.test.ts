@@ -133,8 +133,7 @@ test("the VSIX in the real workbench", { skip: missingVsCode(), timeout: 240_000
       .locator(".extensions-viewlet .monaco-list-row", { hasText: manifest.displayName })
       .first()
       .waitFor({ timeout: 30_000 });
-    // It activates with VS Code's start-up (the folder holds sessions: workspaceContains:.downcity; elsewhere
-    // onStartupFinished): the model's status-bar item shows while the Downcity views
+    // It activates after start-up (onStartupFinished): the model's status-bar item shows while the Downcity views
     // were never opened, and the Sessions tree has its first page ready for the first click (step 03).
     const sessionsHeader = page.locator(".pane-header", { hasText: /sessions/i }).first();
     assert.equal(await sessionsHeader.isVisible(), false, "the Sessions view was opened");
