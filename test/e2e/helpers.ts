@@ -203,6 +203,10 @@ export async function runPaletteCommand(page: Page, title: string, timeout = 15_
       // Keys reach the workbench only once it has focus: click an empty part of the editor area.
       await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 300 }, timeout });
     } else {
+      // A palette still open keeps the list it was opened with: one opened before the extension's
+      // contributions were registered never lists its commands (command-first-ui, a 20-run loop:
+      // F1 pressed as the window showed). Close it, so that F1 opens one listing what is there now.
+      if (await input.first().isVisible()) await page.keyboard.press("Escape");
       // The click may have landed on a webview's iframe, which keeps keys: blur it, so that
       // F1 goes to the workbench's own key handler on the main document.
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
