@@ -34,6 +34,8 @@
  *   start after the first; without it every sample is a workspace's first open.
  * BENCH_TREE_VSIX=1: our extension is packaged (scripts/package-vsix.ts) and installed into each sample's extensions folder,
  *   as a user has it, instead of loaded as a development extension from the repository (the floor stays one).
+ * BENCH_TREE_COMPARE=path/to/other.vsix (with BENCH_TREE_VSIX=1): two more cases, ours at 2 and at N sessions from that
+ *   VSIX (another commit's `dist/downcity.vsix`), interleaved with the others: a change's effect as a ratio in one run.
  * BENCH_TREE_STREAM_PROFILE=dir: also CPU-profile the extension host over the streamed answer (what a streamed
  *   event costs, and what else runs then): dir/<case>-<run>.stream.cpuprofile (same inspector; the profiler's own
  *   cost is in that sample's CPU per event).
@@ -100,7 +102,16 @@ interface Sample {
   idleCpuMs?: number;
 }
 
-type Case = { name: string; extension: string; workspace: string; stream: boolean; icon: string; copy?: boolean };
+type Case = {
+  name: string;
+  extension: string;
+  workspace: string;
+  stream: boolean;
+  icon: string;
+  copy?: boolean;
+  /** Ours installed from this VSIX (BENCH_TREE_VSIX, BENCH_TREE_COMPARE) instead of loaded from the repository. */
+  vsix?: string;
+};
 
 function procStatus(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -197,10 +208,11 @@ const MANIFEST = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "ut
 const REMEMBERED_IN_STORAGE = join(`${MANIFEST.publisher}.${MANIFEST.name}`, REMEMBERED_FILE);
 
 const VSIX = process.env.BENCH_TREE_VSIX === "1" ? join(PROJECT_ROOT, "dist", "downcity.vsix") : undefined;
+const COMPARE = VSIX && process.env.BENCH_TREE_COMPARE ? realpathSync(process.env.BENCH_TREE_COMPARE) : undefined;
 
-/** How the workbench loads a case's extension: as a development extension, unless ours is installed (BENCH_TREE_VSIX). */
+/** How the workbench loads a case's extension: as a development extension, unless it is installed from a VSIX. */
 function extensionPayload(server: CodeServer, c: Case): [string, string][] {
-  return VSIX && c.extension === PROJECT_ROOT ? [] : [["extensionDevelopmentPath", remoteUri(server, c.extension)]];
+  return c.vsix ? [] : [["extensionDevelopmentPath", remoteUri(server, c.extension)]];
 }
 
 /** BENCH_TREE_REVISIT: the window before the measured one, closed once it remembered its rows (at most 120 s). */
@@ -275,7 +287,7 @@ async function sample(c: Case, out: string, providerURL: string, profileName?: s
   // The same port for both windows: the folder's URI names it, and VS Code keys a workspace's storage by that URI.
   const port = REVISIT ? await freePort() : undefined;
   // openWorkbench's code-server keeps its extensions in out/run/extensions.
-  if (VSIX && c.extension === PROJECT_ROOT) await installVsix(join(out, "run"), VSIX);
+  if (c.vsix) await installVsix(join(out, "run"), c.vsix);
   if (port) await previousVisit(c, out, { ...env }, port);
   const hops = TRACE_DIR && join(TRACE_DIR, `${profileName ?? "sample"}.hops`);
   if (hops) {
@@ -453,9 +465,10 @@ async function main() {
     // The floor opens the same folders: what VS Code itself does with a folder of 10,000 session folders is not ours.
     // Both 10,000-session cases run on a fresh copy of the store (ours streams into it): VS Code's own crawl of a
     // just-copied folder costs more CPU than of one it saw before, so the floor gets the same preparation.
+    const CASE_OURS = { extension: PROJECT_ROOT, stream: true, icon: "Downcity" };
     const cases: Case[] = [
       { name: "floor, 2-session folder", extension: FLOOR, workspace: small, stream: false, icon: "Floor" },
-      { name: "us, 2 sessions", extension: PROJECT_ROOT, workspace: small, stream: true, icon: "Downcity" },
+      { name: "us, 2 sessions", extension: PROJECT_ROOT, workspace: small, stream: true, icon: "Downcity", vsix: VSIX },
       {
         name: `floor, folder of ${big}`,
         extension: FLOOR,
@@ -464,7 +477,13 @@ async function main() {
         copy: true,
         icon: "Floor",
       },
-      { name: `us, ${big}`, extension: PROJECT_ROOT, workspace: bigRoot, stream: true, icon: "Downcity" },
+      { name: `us, ${big}`, extension: PROJECT_ROOT, workspace: bigRoot, stream: true, icon: "Downcity", vsix: VSIX },
+      ...(COMPARE
+        ? [
+            { ...CASE_OURS, name: "compared VSIX, 2 sessions", workspace: small, vsix: COMPARE },
+            { ...CASE_OURS, name: `compared VSIX, ${big}`, workspace: bigRoot, vsix: COMPARE },
+          ]
+        : []),
     ];
     // BENCH_TREE_CASES=2,3: only some cases (indices), to trace or profile them.
     const only = process.env.BENCH_TREE_CASES?.split(",").map(Number);
@@ -551,6 +570,13 @@ function report(cases: Case[], samples: Map<Case, Sample[]>, loadBefore: number,
       ],
     ],
   );
+  if (cases.length === 6) {
+    const [, , , , otherFew, otherMany] = cases as Case[] as [Case, Case, Case, Case, Case, Case];
+    const row = (c: Case) => med(c, (s) => s.firstRowMs);
+    console.log(
+      `\nclick → first row, this build against the compared VSIX (same run): ${fmt(row(few), 0)} / ${fmt(row(otherFew), 0)} ms at 2 sessions (${fmt(row(few) / row(otherFew), 2)}×), ${fmt(row(many), 0)} / ${fmt(row(otherMany), 0)} ms at ${count} (${fmt(row(many) / row(otherMany), 2)}×)`,
+    );
+  }
   const overFloor = med(many, (s) => s.firstRowMs) - med(floorMany, (s) => s.firstRowMs);
   const overFloorFew = med(few, (s) => s.firstRowMs) - med(floorFew, (s) => s.firstRowMs);
   const overFew = med(many, (s) => s.rssMiB) - med(few, (s) => s.rssMiB);
