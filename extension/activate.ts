@@ -13,6 +13,7 @@ import type { ChatRegistration } from "./chat";
 import type { ModelStatus } from "./status/status-bar";
 import type { Late } from "./features";
 import { clearSeams, currentSeams } from "./seams";
+import { hostTurn } from "./host-turn";
 
 /** What activate() hands to other features (the chat, the tools) and to in-host tests. */
 export interface DowncityHost {
@@ -95,6 +96,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Downci
   done(first);
 
   if (!seams.restAtOnce) await tree.firstDrawn(FIRST_DRAW_ASK_MS, FIRST_DRAW_MS);
+  // The first rows' reply is written out before the rest's evaluation holds the host's thread.
+  if (!seams.restAtOnce) await hostTurn();
   // The window closed meanwhile: deactivate() closed the folders, and nothing is left to make the rest for.
   if (folders !== runtimes) throw new Error("Downcity was deactivated while it started");
   hop("the rest starts");

@@ -16,10 +16,11 @@ import { fakeContext, folder, setFolders } from "../../support/extension/helpers
 import { manySessions } from "../../support/many-sessions";
 import { tempDir } from "../../support/temp";
 
-/** Promise turns: what a settled promise's continuations do has run. */
-const turns = async (n = 10) => {
-  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
-};
+/**
+ * Event-loop turns: what a settled promise's continuations do has run, and the turn the rest waits for before it starts
+ * (extension/host-turn.ts: an immediate, then a zero timer, run here by mock time that does not advance).
+ */
+let turns: (n?: number) => Promise<void>;
 
 const registered = async (id: string) => (await vscode.commands.getCommands()).includes(id);
 
@@ -30,6 +31,12 @@ async function activating(t: TestContext) {
   await manySessions(root, 3, (i) => now - i * 60_000);
   setFolders([folder(root)]);
   t.mock.timers.enable({ apis: ["setTimeout"] });
+  turns = async (n = 40) => {
+    for (let i = 0; i < n; i++) {
+      await new Promise((r) => setImmediate(r));
+      t.mock.timers.tick(0);
+    }
+  };
   const context = fakeContext();
   useSeams({ env: {}, openInChat: async () => {} });
   let host: DowncityHost | undefined;
@@ -86,5 +93,24 @@ test("a collapsed or hidden Sessions view (the root never asked for) holds the r
   t.mock.timers.tick(1);
   await turns();
   assert.equal(activated(), true, "activated at FIRST_DRAW_ASK_MS, not FIRST_DRAW_MS");
+  assert.equal(await registered("downcity.newSession"), true);
+});
+
+test("the rest starts after the turn in which the tree's first rows were answered: the reply VS Code writes from a zero timer goes out first", async (t) => {
+  const { tree, activated } = await activating(t);
+  const beforeTheRest = await vscode.commands.getCommands();
+  const rows = await tree.getChildren();
+  const open = rows.filter(
+    (n: SessionTreeNode) => tree.getTreeItem(n).collapsibleState === vscode.TreeItemCollapsibleState.Expanded,
+  );
+  let commandsAtWrite: string[] | undefined;
+  // As the extension host does with a reply: made as the answer settles, written from a zero timer.
+  await Promise.all(open.map((n) => tree.getChildren(n))).then(() =>
+    setTimeout(() => void vscode.commands.getCommands().then((ids) => (commandsAtWrite = ids)), 0),
+  );
+  await turns();
+  assert.ok(commandsAtWrite, "the reply was written");
+  assert.deepEqual(commandsAtWrite, beforeTheRest, "the rest had registered nothing when the reply was written");
+  assert.equal(activated(), true, "the rest then made every feature");
   assert.equal(await registered("downcity.newSession"), true);
 });
