@@ -95,9 +95,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Downci
   feature(vscode.commands.registerCommand(SHOW_MORE_COMMAND, (node?: SessionTreeNode) => tree.showMore(node)));
   done(first);
 
-  if (!seams.restAtOnce) await tree.firstDrawn(FIRST_DRAW_ASK_MS, FIRST_DRAW_MS);
-  // The first rows' reply is written out before the rest's evaluation holds the host's thread.
-  if (!seams.restAtOnce) await hostTurn();
+  if (!seams.restAtOnce) {
+    await tree.firstDrawn(FIRST_DRAW_ASK_MS, FIRST_DRAW_MS);
+    // The first rows' reply is written out before the rest's evaluation holds the host's thread.
+    await hostTurn();
+  }
   // The window closed meanwhile: deactivate() closed the folders, and nothing is left to make the rest for.
   if (folders !== runtimes) throw new Error("Downcity was deactivated while it started");
   hop("the rest starts");

@@ -465,10 +465,10 @@ async function main() {
     // The floor opens the same folders: what VS Code itself does with a folder of 10,000 session folders is not ours.
     // Both 10,000-session cases run on a fresh copy of the store (ours streams into it): VS Code's own crawl of a
     // just-copied folder costs more CPU than of one it saw before, so the floor gets the same preparation.
-    const CASE_OURS = { extension: PROJECT_ROOT, stream: true, icon: "Downcity" };
+    const ours = { extension: PROJECT_ROOT, stream: true, icon: "Downcity" };
     const cases: Case[] = [
       { name: "floor, 2-session folder", extension: FLOOR, workspace: small, stream: false, icon: "Floor" },
-      { name: "us, 2 sessions", extension: PROJECT_ROOT, workspace: small, stream: true, icon: "Downcity", vsix: VSIX },
+      { ...ours, name: "us, 2 sessions", workspace: small, vsix: VSIX },
       {
         name: `floor, folder of ${big}`,
         extension: FLOOR,
@@ -477,11 +477,11 @@ async function main() {
         copy: true,
         icon: "Floor",
       },
-      { name: `us, ${big}`, extension: PROJECT_ROOT, workspace: bigRoot, stream: true, icon: "Downcity", vsix: VSIX },
+      { ...ours, name: `us, ${big}`, workspace: bigRoot, vsix: VSIX },
       ...(COMPARE
         ? [
-            { ...CASE_OURS, name: "compared VSIX, 2 sessions", workspace: small, vsix: COMPARE },
-            { ...CASE_OURS, name: `compared VSIX, ${big}`, workspace: bigRoot, vsix: COMPARE },
+            { ...ours, name: "compared VSIX, 2 sessions", workspace: small, vsix: COMPARE },
+            { ...ours, name: `compared VSIX, ${big}`, workspace: bigRoot, vsix: COMPARE },
           ]
         : []),
     ];
@@ -570,8 +570,8 @@ function report(cases: Case[], samples: Map<Case, Sample[]>, loadBefore: number,
       ],
     ],
   );
-  if (cases.length === 6) {
-    const [, , , , otherFew, otherMany] = cases as Case[] as [Case, Case, Case, Case, Case, Case];
+  if (COMPARE) {
+    const [otherFew, otherMany] = [cases[4]!, cases[5]!];
     const row = (c: Case) => med(c, (s) => s.firstRowMs);
     console.log(
       `\nclick → first row, this build against the compared VSIX (same run): ${fmt(row(few), 0)} / ${fmt(row(otherFew), 0)} ms at 2 sessions (${fmt(row(few) / row(otherFew), 2)}×), ${fmt(row(many), 0)} / ${fmt(row(otherMany), 0)} ms at ${count} (${fmt(row(many) / row(otherMany), 2)}×)`,

@@ -16,12 +16,6 @@ import { fakeContext, folder, setFolders } from "../../support/extension/helpers
 import { manySessions } from "../../support/many-sessions";
 import { tempDir } from "../../support/temp";
 
-/**
- * Event-loop turns: what a settled promise's continuations do has run, and the turn the rest waits for before it starts
- * (extension/host-turn.ts: an immediate, then a zero timer, run here by mock time that does not advance).
- */
-let turns: (n?: number) => Promise<void>;
-
 const registered = async (id: string) => (await vscode.commands.getCommands()).includes(id);
 
 /** activate() on a folder of three sessions (mock timers on), until the tree's first page is in. */
@@ -31,7 +25,9 @@ async function activating(t: TestContext) {
   await manySessions(root, 3, (i) => now - i * 60_000);
   setFolders([folder(root)]);
   t.mock.timers.enable({ apis: ["setTimeout"] });
-  turns = async (n = 40) => {
+  // Event-loop turns: what a settled promise's continuations do has run, and the turn the rest waits for before it
+  // starts (extension/host-turn.ts: an immediate, then a zero timer, run here by mock time that does not advance).
+  const turns = async (n = 40) => {
     for (let i = 0; i < n; i++) {
       await new Promise((r) => setImmediate(r));
       t.mock.timers.tick(0);
@@ -50,11 +46,11 @@ async function activating(t: TestContext) {
   const tree = view.options.treeDataProvider as SessionsTree;
   await tree.firstRows;
   await turns();
-  return { tree, activated: () => host !== undefined };
+  return { tree, turns, activated: () => host !== undefined };
 }
 
 test("the rest of the extension waits for the Sessions tree's first draw: no command before the workbench asked for the root's open rows, all of them right after", async (t) => {
-  const { tree, activated } = await activating(t);
+  const { tree, turns, activated } = await activating(t);
   assert.equal(activated(), false);
   assert.equal(await registered("downcity.newSession"), false, "no command of the rest yet");
 
@@ -74,7 +70,7 @@ test("the rest of the extension waits for the Sessions tree's first draw: no com
 });
 
 test("a tree asked for its root whose open rows are never asked for holds the rest FIRST_DRAW_MS at most", async (t) => {
-  const { tree, activated } = await activating(t);
+  const { tree, turns, activated } = await activating(t);
   await tree.getChildren();
   await turns();
   t.mock.timers.tick(FIRST_DRAW_MS - 1);
@@ -86,7 +82,7 @@ test("a tree asked for its root whose open rows are never asked for holds the re
 });
 
 test("a collapsed or hidden Sessions view (the root never asked for) holds the rest FIRST_DRAW_ASK_MS only", async (t) => {
-  const { activated } = await activating(t);
+  const { turns, activated } = await activating(t);
   t.mock.timers.tick(FIRST_DRAW_ASK_MS - 1);
   await turns();
   assert.equal(activated(), false, "still waiting just before FIRST_DRAW_ASK_MS");
@@ -97,7 +93,7 @@ test("a collapsed or hidden Sessions view (the root never asked for) holds the r
 });
 
 test("the rest starts after the turn in which the tree's first rows were answered: the reply VS Code writes from a zero timer goes out first", async (t) => {
-  const { tree, activated } = await activating(t);
+  const { tree, turns, activated } = await activating(t);
   const beforeTheRest = await vscode.commands.getCommands();
   const rows = await tree.getChildren();
   const open = rows.filter(
